@@ -1,0 +1,79 @@
+"""The ``a320-review`` command line.
+
+Each verb lives in its own module under :mod:`reviewer.commands` and registers itself through
+``register(subparsers)``; its handler takes the parsed arguments and returns an exit code.
+The window is not imported here: ``ui.entry`` passes a ``gui`` runner in, so the scoring and
+store verbs run on a machine without a display or without Qt at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+
+#: Verb modules, in the order ``--help`` lists them.
+COMMAND_MODULES: tuple[str, ...] = (
+    "reviewer.commands.gui",
+    "reviewer.commands.score",
+    "reviewer.commands.aggregate",
+    "reviewer.commands.store_cmds",
+    "reviewer.commands.ratings",
+    "reviewer.commands.signing",
+)
+
+GuiRunner = Callable[[argparse.Namespace], int]
+
+
+class UsageError(Exception):
+    """Bad command-line input: printed without a traceback, exit code 2."""
+
+
+class CommandError(Exception):
+    """The command could not do its work (bad file, refused operation): exit code 1."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser, every verb registered."""
+    parser = argparse.ArgumentParser(
+        prog="a320-review",
+        description="Score and review recorded LLM-agent runs of A320 failure procedures. "
+        "With no command, opens the review window.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            # A verb whose module is not there yet must not break every other verb.
+            if exc.name != name:
+                raise
+            continue
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, *, gui: GuiRunner | None = None) -> int:
+    """Parse ``argv`` and run the verb; returns the process exit code."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not args_list or args_list[0].startswith("--") and args_list[0] not in ("--help", "-h"):
+        args_list = ["gui", *args_list]
+    args = parser.parse_args(args_list)
+    args.gui_runner = gui
+    try:
+        return int(args.run(args))
+    except UsageError as exc:
+        print(f"a320-review {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except CommandError as exc:
+        print(f"a320-review {args.command}: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

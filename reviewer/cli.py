@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None, *, gui: GuiRunner | None = None) -> 
     """Parse ``argv`` and run the verb; returns the process exit code."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    if not args_list or args_list[0].startswith("--") and args_list[0] not in ("--help", "-h"):
+    if not args_list or (args_list[0].startswith("--") and args_list[0] not in ("--help", "-h")):
         args_list = ["gui", *args_list]
     args = parser.parse_args(args_list)
     args.gui_runner = gui

@@ -1,0 +1,1 @@
+"""Bundled data (rubrics, demo scenarios and runs, icons, stylesheet) reached via importlib.resources."""

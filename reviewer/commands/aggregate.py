@@ -1,0 +1,67 @@
+"""``a320-review aggregate``: ScoreCards grouped per (scenario, model)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from reviewer.batch import (
+    DiscoveryError,
+    StderrProgress,
+    discover,
+    is_scorecard_file,
+    read_scorecards,
+    score_many,
+)
+from reviewer.cli import UsageError
+from reviewer.tabular import FORMATS, write_rows
+from scoring import GroupRow, ScoreCard, aggregate
+
+COLUMNS = tuple(GroupRow.model_fields)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``aggregate`` verb."""
+    p = subparsers.add_parser(
+        "aggregate",
+        help="aggregate scores per (scenario, model)",
+        description="PATH is trajectories, folders of them, or a JSONL written by "
+        "`a320-review score`. Provider-error runs are counted but left out of the means "
+        "unless --include-errors.",
+    )
+    p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    p.add_argument("--include-errors", action="store_true", help="fold provider errors in")
+    p.add_argument("--format", choices=FORMATS, default="table")
+    p.add_argument("--jobs", type=int, default=1, metavar="N")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Aggregate and print one row per group."""
+    try:
+        paths = discover(args.paths)
+        cards = list(_cards(paths, args.jobs))
+    except DiscoveryError as exc:
+        raise UsageError(str(exc)) from None
+    if not cards:
+        raise UsageError("no trajectories or ScoreCards found under the given paths")
+    rows = aggregate(cards, include_errors=args.include_errors)
+    write_rows((r.model_dump() for r in rows), COLUMNS, args.format, sys.stdout)
+    return 0
+
+
+def _cards(paths: list[Path], jobs: int) -> Iterator[ScoreCard]:
+    trajectories = []
+    for path in paths:
+        if is_scorecard_file(path):
+            yield from read_scorecards(path)
+        else:
+            trajectories.append(path)
+    progress = StderrProgress("aggregate")
+    for done, card in enumerate(
+        score_many(trajectories, jobs=jobs, with_judge_bundle=False), start=1
+    ):
+        progress(done, len(trajectories), card.path)
+        yield card

@@ -1,0 +1,126 @@
+"""``a320-review score``: one ScoreCard per trajectory, as JSONL, CSV or a table."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TextIO
+
+from reviewer.batch import DiscoveryError, StderrProgress, discover, score_many
+from reviewer.cli import UsageError
+from reviewer.tabular import write_rows
+from scoring import ScoreCard
+
+#: The flat columns of the CSV and table outputs.
+COLUMNS = (
+    "path",
+    "run_id",
+    "scenario_id",
+    "model",
+    "status",
+    "reason",
+    "coverage",
+    "order",
+    "end_state",
+    "all_passed",
+    "safety_dangerous",
+    "safety_anti_procedure",
+    "extraneous",
+    "scalar",
+    "error",
+)
+TABLE_COLUMNS = tuple(c for c in COLUMNS if c not in ("path", "reason"))
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``score`` verb."""
+    p = subparsers.add_parser(
+        "score",
+        help="score trajectories into ScoreCards",
+        description="Score each trajectory (a file, or every *.jsonl under a folder). "
+        "Exit code 1 when any file is unreadable; the others are still scored.",
+    )
+    p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    p.add_argument("--format", choices=("jsonl", "csv", "table"), default="jsonl")
+    p.add_argument("--out", type=Path, metavar="FILE", help="write here instead of stdout")
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes")
+    p.add_argument(
+        "--no-judge-bundle", action="store_true", help="leave the judge bundle out (smaller)"
+    )
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Score every file and write the cards; returns 1 if any was unreadable."""
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    try:
+        paths = discover(args.paths)
+    except DiscoveryError as exc:
+        raise UsageError(str(exc)) from None
+    if not paths:
+        raise UsageError("no *.jsonl trajectory found under the given paths")
+    progress = StderrProgress("score")
+    cards = _with_progress(
+        score_many(paths, jobs=args.jobs, with_judge_bundle=not args.no_judge_bundle),
+        len(paths),
+        progress,
+    )
+    unreadable = 0
+    with _open_out(args.out) as out:
+        for card in _write(cards, args.format, out):
+            if card.status == "unreadable":
+                unreadable += 1
+                print(
+                    f"unreadable: {card.path}:{card.error_line or ''} {card.error}", file=sys.stderr
+                )
+    print(
+        f"score: {len(paths)} files, {len(paths) - unreadable} read, {unreadable} unreadable",
+        file=sys.stderr,
+    )
+    return 1 if unreadable else 0
+
+
+def _with_progress(cards: Iterator[ScoreCard], total: int, progress) -> Iterator[ScoreCard]:
+    for done, card in enumerate(cards, start=1):
+        progress(done, total, card.path)
+        yield card
+
+
+def _write(cards: Iterator[ScoreCard], fmt: str, out: TextIO) -> Iterator[ScoreCard]:
+    # JSONL and CSV stream (memory stays flat over 10,000 files); the table has to see every
+    # row to align its columns, so it keeps the small flat rows only.
+    if fmt == "jsonl":
+        for card in cards:
+            out.write(card.to_json() + "\n")
+            yield card
+    elif fmt == "csv":
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(COLUMNS)
+        for card in cards:
+            row = card.model_dump(include=set(COLUMNS))
+            writer.writerow(["" if row.get(c) is None else row[c] for c in COLUMNS])
+            yield card
+    else:
+        rows = []
+        for card in cards:
+            rows.append(card.model_dump(include=set(TABLE_COLUMNS)))
+            yield card
+        write_rows(rows, TABLE_COLUMNS, "table", out)
+
+
+@contextlib.contextmanager
+def _open_out(path: Path | None) -> Iterator[TextIO]:
+    if path is None:
+        yield sys.stdout
+        return
+    try:
+        fh = path.open("w", encoding="utf-8", newline="")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+    with fh:
+        yield fh

@@ -1,0 +1,196 @@
+"""Reading one JSONL trajectory file into a :class:`Trajectory`.
+
+The format's rules (``trajectory-format.md``): blank lines are skipped; a torn **last** line
+(a crash mid-write) is dropped silently; a malformed line anywhere else is corruption and
+raises :class:`TrajectoryError` naming the file, the line and the reason; unknown record
+types are tolerated and counted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from scoring.records import (
+    RECORD_ADAPTER,
+    Assistant,
+    Event,
+    Final,
+    HarnessError,
+    Meta,
+    Nudge,
+    ProviderError,
+    Setup,
+    ToolCall,
+    UnknownRecord,
+)
+from scoring.scenario import Scenario
+
+
+class TrajectoryError(ValueError):
+    """A file that is not a readable trajectory: says which file, which line, and why."""
+
+    def __init__(self, path: str | Path, line: int | None, reason: str) -> None:
+        self.path = str(path)
+        self.line = line
+        self.reason = reason
+        where = f"{self.path}:{line}" if line is not None else self.path
+        super().__init__(f"{where}: {reason}")
+
+
+@dataclass(frozen=True, slots=True)
+class Trajectory:
+    """One episode as recorded.
+
+    A plain frozen dataclass rather than a pydantic model: every field already holds
+    validated records, and re-validating thousands of them per file would double the cost.
+    """
+
+    path: str
+    sha256: str
+    meta: Meta | None = None
+    scenario: Scenario | None = None
+    setup: Setup | None = None
+    events: tuple[Event, ...] = ()
+    event_lines: tuple[int, ...] = ()
+    final: Final | None = None
+    harness_error: HarnessError | None = None
+    unknown_records: int = 0
+    torn_last_line: bool = False
+    line_count: int = 0
+    tool_calls: tuple[ToolCall, ...] = field(default=(), repr=False)
+
+    @property
+    def model(self) -> str | None:
+        """The model id used for grouping."""
+        return self.meta.adapter.model if self.meta else None
+
+    @property
+    def run_id(self) -> str | None:
+        """The run id from ``meta``."""
+        return self.meta.run_id if self.meta else None
+
+
+def read_trajectory(path: str | Path) -> Trajectory:
+    """Read and validate ``path``; raises :class:`TrajectoryError` on corruption."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise TrajectoryError(p, None, f"cannot read file: {exc.strerror or exc}") from exc
+    return parse_trajectory(data, path=str(p))
+
+
+def parse_trajectory(data: bytes, *, path: str = "<memory>") -> Trajectory:
+    """Parse the bytes of a trajectory file (see :func:`read_trajectory`)."""
+    sha = hashlib.sha256(data).hexdigest()
+    lines = data.split(b"\n")
+    # The last line that holds anything: only that one may be torn.
+    last = len(lines) - 1
+    while last >= 0 and not lines[last].strip():
+        last -= 1
+    if last < 0:
+        raise TrajectoryError(path, None, "not a trajectory: the file is empty")
+
+    builder = _Builder(path)
+    torn = False
+    for number, raw in enumerate(lines[: last + 1], start=1):
+        if not raw.strip():
+            continue
+        try:
+            record = RECORD_ADAPTER.validate_json(raw)
+        except ValidationError as exc:
+            first = exc.errors(include_url=False)[0]
+            if first["type"] == "json_invalid":
+                if number == last + 1:
+                    torn = True  # a crash mid-write: drop it, as the format says
+                    break
+                raise TrajectoryError(path, number, f"invalid JSON ({first['msg']})") from None
+            raise TrajectoryError(path, number, _describe(first)) from None
+        builder.add(number, record)
+    return builder.build(sha256=sha, torn=torn, line_count=last + 1)
+
+
+def _describe(error: dict) -> str:
+    loc = ".".join(str(part) for part in error["loc"])
+    return f"{loc}: {error['msg']}" if loc else error["msg"]
+
+
+class _Builder:
+    """Checks the record order while collecting the records of one file."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.meta: Meta | None = None
+        self.meta_line = 0
+        self.setup: Setup | None = None
+        self.final: Final | None = None
+        self.harness_error: HarnessError | None = None
+        self.events: list[Event] = []
+        self.lines: list[int] = []
+        self.unknown = 0
+        self.first = True
+
+    def fail(self, line: int, reason: str) -> TrajectoryError:
+        return TrajectoryError(self.path, line, reason)
+
+    def add(self, line: int, record: object) -> None:
+        kind = getattr(record, "type", "?")
+        if self.first:
+            self.first = False
+            if not isinstance(record, Meta | HarnessError):
+                raise self.fail(
+                    line, f"not a trajectory: first record is '{kind}', expected 'meta'"
+                )
+        elif self.harness_error is not None:
+            raise self.fail(line, f"record '{kind}' after harness_error (it must be alone)")
+        elif self.final is not None:
+            raise self.fail(line, f"record '{kind}' after final")
+
+        if isinstance(record, UnknownRecord):
+            self.unknown += 1
+        elif isinstance(record, Meta):
+            if self.meta is not None:
+                raise self.fail(line, "second meta record")
+            self.meta, self.meta_line = record, line
+        elif isinstance(record, HarnessError):
+            if self.meta is not None:
+                raise self.fail(line, "harness_error after meta (it must be the only record)")
+            self.harness_error = record
+        elif isinstance(record, Setup):
+            if self.setup is not None:
+                raise self.fail(line, "second setup record")
+            self.setup = record
+        elif isinstance(record, Final):
+            self.final = record
+        elif isinstance(record, Assistant | ToolCall | Nudge | ProviderError):
+            self.events.append(record)
+            self.lines.append(line)
+
+    def build(self, *, sha256: str, torn: bool, line_count: int) -> Trajectory:
+        scenario = None
+        if self.meta is not None:
+            try:
+                scenario = Scenario.model_validate(self.meta.scenario)
+            except ValidationError as exc:
+                first = exc.errors(include_url=False)[0]
+                raise self.fail(self.meta_line, "meta.scenario." + _describe(first)) from None
+        events = tuple(self.events)
+        return Trajectory(
+            path=self.path,
+            sha256=sha256,
+            meta=self.meta,
+            scenario=scenario,
+            setup=self.setup,
+            events=events,
+            event_lines=tuple(self.lines),
+            final=self.final,
+            harness_error=self.harness_error,
+            unknown_records=self.unknown,
+            torn_last_line=torn,
+            line_count=line_count,
+            tool_calls=tuple(e for e in events if isinstance(e, ToolCall)),
+        )

@@ -1,0 +1,192 @@
+"""Pydantic models of the JSONL trajectory records, one per ``type``.
+
+Records are parsed through one discriminated union (built once, as a module-level
+``TypeAdapter``).  Record types this scorer does not know are not errors: a newer harness may
+add some, so they parse as :class:`UnknownRecord` and are counted.
+Fields are lenient where the harness is (``args`` and ``result`` exactly as sent) and typed
+where the scorer relies on them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter
+
+FinalReason = Literal[
+    "agent_done",
+    "end_turn_without_done",
+    "budget_tool_calls",
+    "budget_sim_time",
+    "provider_error",
+    "invalid_scenario",
+]
+
+
+class _Record(BaseModel):
+    # Extra keys are kept: a reviewer may want to see them, and dropping them would make
+    # the app show less than the file holds.
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+
+class Adapter(_Record):
+    """Which model ran the episode."""
+
+    provider: str | None = None
+    model: str = "unknown"
+
+
+class Meta(_Record):
+    """Identity and provenance; ``scenario`` is the raw YAML as parsed."""
+
+    type: Literal["meta"]
+    run_id: str
+    ts_utc: str | None = None
+    scenario: dict[str, Any]
+    scenario_path: str | None = None
+    adapter: Adapter = Field(default_factory=Adapter)
+    instructions_profile: str | None = None
+    tool_surface: list[str] = Field(default_factory=list)
+    vendor_pin: Any = None
+    versions: dict[str, Any] = Field(default_factory=dict)
+    seed: Any = None
+
+
+class Setup(_Record):
+    """The simulator at t0."""
+
+    type: Literal["setup"]
+    sim_time: float | None = None
+    validity_gate: dict[str, Any] = Field(default_factory=dict)
+    active_failures: Any = None
+    snapshot: dict[str, Any] = Field(default_factory=dict)
+
+
+class Assistant(_Record):
+    """One model turn."""
+
+    type: Literal["assistant"]
+    step: int
+    text: str | None = None
+    stop_reason: str | None = None
+    provider_raw: dict[str, Any] | None = None
+
+    @property
+    def malformed_tool_arguments(self) -> list[Any]:
+        """Raw argument strings that were not JSON objects (those calls ran with ``{}``)."""
+        raw = (self.provider_raw or {}).get("malformed_tool_arguments") or []
+        return list(raw) if isinstance(raw, list) else [raw]
+
+
+class ToolCall(_Record):
+    """One tool call and its result."""
+
+    type: Literal["tool_call"]
+    step: int
+    call_index: int
+    name: str
+    args: Any = Field(default_factory=dict)
+    result: Any = None
+    is_error: bool = False
+    sim_time_before: float | None = None
+    sim_time_after: float | None = None
+    wall_ms: float | None = None
+
+
+class Nudge(_Record):
+    """The harness's reminder after a turn with no tool call."""
+
+    type: Literal["nudge"]
+    step: int | None = None
+    text: str | None = None
+
+
+class ProviderError(_Record):
+    """The model provider failed."""
+
+    type: Literal["provider_error"]
+    step: int | None = None
+    error: Any = None
+
+
+class HarnessError(_Record):
+    """Setup crashed; the only record of the file."""
+
+    type: Literal["harness_error"]
+    stage: str | None = None
+    error: Any = None
+
+
+class FinalStateCheck(_Record):
+    """One evaluated predicate; ``error`` instead of ``value`` when the var was unreadable."""
+
+    var: str
+    op: str
+    value: Any = None
+    error: str | None = None
+    passed: bool
+
+
+class EcamClearCheck(_Record):
+    """One ECAM message that had to be gone."""
+
+    message: str
+    clear: bool
+
+
+class SuccessEval(_Record):
+    """The harness's own verdict."""
+
+    final_state: list[FinalStateCheck] = Field(default_factory=list)
+    ecam_clear_of: list[EcamClearCheck] = Field(default_factory=list)
+    all_passed: bool
+
+
+class Final(_Record):
+    """How the episode ended and the end state."""
+
+    type: Literal["final"]
+    reason: FinalReason
+    done_payload: dict[str, Any] | None = None
+    sim_time: float | None = None
+    tool_calls_used: int | None = None
+    ecam: list[str] | None = None
+    active_failures: Any = None
+    snapshot: dict[str, Any] | None = None
+    success_eval: SuccessEval | None = None
+
+
+class UnknownRecord(_Record):
+    """A record type this scorer does not know: tolerated and counted."""
+
+    type: str
+
+
+KNOWN_TYPES = frozenset(
+    {"meta", "setup", "assistant", "tool_call", "nudge", "provider_error", "harness_error", "final"}
+)
+
+
+def _tag(value: Any) -> str:
+    kind = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
+    return kind if kind in KNOWN_TYPES else "unknown"
+
+
+Record = Annotated[
+    Annotated[Meta, Tag("meta")]
+    | Annotated[Setup, Tag("setup")]
+    | Annotated[Assistant, Tag("assistant")]
+    | Annotated[ToolCall, Tag("tool_call")]
+    | Annotated[Nudge, Tag("nudge")]
+    | Annotated[ProviderError, Tag("provider_error")]
+    | Annotated[HarnessError, Tag("harness_error")]
+    | Annotated[Final, Tag("final")]
+    | Annotated[UnknownRecord, Tag("unknown")],
+    Discriminator(_tag),
+]
+
+#: Built once: constructing a TypeAdapter compiles a validator, which is not free.
+RECORD_ADAPTER: TypeAdapter[Record] = TypeAdapter(Record)
+
+#: Records that make up the episode's timeline, in file order.
+Event = Assistant | ToolCall | Nudge | ProviderError

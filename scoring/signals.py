@@ -1,0 +1,133 @@
+"""Informative signals and the judge bundle: reported beside the vector, never scored."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from scoring.compliance import NON_READ_TOOLS, Compliance
+from scoring.reader import Trajectory
+from scoring.records import Assistant, Nudge, ProviderError, ToolCall
+from scoring.scorecard import CallNote, Signals
+
+#: Results longer than this are cut in the judge bundle: it must stay compact.
+JUDGE_RESULT_CHARS = 400
+
+
+def compute_signals(
+    traj: Trajectory, surface: frozenset[str], compliance: Compliance | None
+) -> Signals:
+    """Everything a reviewer wants to know that the scalar deliberately ignores."""
+    calls = traj.tool_calls
+    reads: dict[str, int] = {}
+    errored: list[CallNote] = []
+    off_surface: list[CallNote] = []
+    first_read: int | None = None
+    for position, call in enumerate(calls):
+        if call.name not in surface:
+            off_surface.append(_note(position, call))
+        elif call.name == "set_control":
+            if call.is_error:
+                errored.append(_note(position, call))
+        elif call.name not in NON_READ_TOOLS:
+            reads[call.name] = reads.get(call.name, 0) + 1
+            if first_read is None and not call.is_error:
+                first_read = position
+
+    commands = compliance.commands if compliance else []
+    observed = None
+    if commands:
+        observed = first_read is not None and first_read < commands[0].call_position
+    efficiency = None
+    if compliance and commands:
+        efficiency = compliance.count("matched_required") / len(commands)
+
+    final, setup, budget = traj.final, traj.setup, traj.scenario.budget if traj.scenario else None
+    used = final.tool_calls_used if final and final.tool_calls_used is not None else len(calls)
+    sim_used = None
+    if final and setup and final.sim_time is not None and setup.sim_time is not None:
+        sim_used = final.sim_time - setup.sim_time
+    assistants = [e for e in traj.events if isinstance(e, Assistant)]
+    return Signals(
+        efficiency=efficiency,
+        tool_calls_used=used,
+        tool_call_budget_used=_share(used, budget.max_tool_calls if budget else None),
+        sim_time_used=sim_used,
+        sim_time_budget_used=_share(sim_used, budget.max_sim_time_s if budget else None),
+        reads=dict(sorted(reads.items())),
+        observed_before_acting=observed,
+        errored_commands=errored,
+        off_surface_attempts=off_surface,
+        world_writes=[c.index for c in commands if c.world_write],
+        turns=len(assistants),
+        nudges=sum(1 for e in traj.events if isinstance(e, Nudge)),
+        malformed_tool_arguments=sum(len(a.malformed_tool_arguments) for a in assistants),
+        unknown_records=traj.unknown_records,
+        torn_last_line=traj.torn_last_line,
+    )
+
+
+def judge_bundle(traj: Trajectory, vector: dict[str, Any]) -> dict[str, Any]:
+    """A compact, self-contained package for an optional LLM judge (no snapshots)."""
+    scenario = traj.scenario
+    turns: list[dict[str, Any]] = []
+    for event in traj.events:
+        if isinstance(event, Assistant):
+            turns.append({"step": event.step, "text": event.text or "", "calls": []})
+            continue
+        if not turns:  # a call before any turn: give it a turn of its own
+            turns.append({"step": getattr(event, "step", 0), "text": "", "calls": []})
+        if isinstance(event, ToolCall):
+            turns[-1]["calls"].append(
+                {
+                    "name": event.name,
+                    "args": event.args,
+                    "result": _short(event.result),
+                    "is_error": event.is_error,
+                }
+            )
+        elif isinstance(event, Nudge):
+            turns[-1]["nudge"] = event.text
+        elif isinstance(event, ProviderError):
+            turns[-1]["provider_error"] = _short(event.error)
+    final = traj.final
+    return {
+        "task_prompt": scenario.task_prompt if scenario else None,
+        "scenario": {"id": scenario.id, "title": scenario.title} if scenario else None,
+        "ground_truth": scenario.ground_truth.model_dump(exclude={"source"}) if scenario else None,
+        "turns": turns,
+        "done_report": final.done_payload if final else None,
+        "harness": {
+            "reason": final.reason if final else None,
+            "all_passed": final.success_eval.all_passed if final and final.success_eval else None,
+            "success_eval": final.success_eval.model_dump()
+            if final and final.success_eval
+            else None,
+        },
+        "vector": vector,
+    }
+
+
+def _note(position: int, call: ToolCall) -> CallNote:
+    error = call.result if call.is_error and isinstance(call.result, str) else None
+    return CallNote(
+        call_position=position,
+        step=call.step,
+        call_index=call.call_index,
+        name=call.name,
+        args=call.args,
+        error=error,
+    )
+
+
+def _share(used: float | None, budget: float | None) -> float | None:
+    if used is None or not budget:
+        return None
+    return used / budget
+
+
+def _short(value: Any) -> Any:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if len(text) <= JUDGE_RESULT_CHARS:
+        return value
+    return text[:JUDGE_RESULT_CHARS] + f"… [{len(text) - JUDGE_RESULT_CHARS} chars cut]"

@@ -1,0 +1,324 @@
+"""Rater identities: Ed25519 key pairs kept under the per-user home.
+
+Each rater has one key pair. The private key is a PKCS#8 PEM file, encrypted when the rater
+gives a passphrase, in ``<config_dir>/keys/<rater>.key`` (mode 0600, folder 0700); the public
+key sits beside it as one text line, ``<rater>.pub``. That line is also the format of a trust
+list: ``ed25519 <base64 raw key> <rater>``. A key is named by its fingerprint,
+``SHA256:`` + the unpadded base64 of the SHA-256 of the raw 32-byte public key (the shape
+OpenSSH prints, so raters recognise it).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import contextlib
+import hashlib
+import os
+import shlex
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote, unquote
+
+from cryptography.exceptions import UnsupportedAlgorithm
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+
+KEY_TYPE = "ed25519"
+_KEY_SUFFIX = ".key"
+_PUB_SUFFIX = ".pub"
+
+
+class KeyStoreError(Exception):
+    """A key could not be created, found, read or used; the message says why."""
+
+
+class MissingKeyError(KeyStoreError):
+    """The rater has no key pair yet."""
+
+
+class PassphraseError(KeyStoreError):
+    """The passphrase is wrong, missing for an encrypted key, or given for a plain one."""
+
+
+@dataclass(frozen=True)
+class PublicKey:
+    """A raw Ed25519 public key with the rater name it was published under (if any)."""
+
+    raw: bytes
+    rater: str | None = None
+
+    @property
+    def b64(self) -> str:
+        """The raw key, standard base64 (44 characters)."""
+        return base64.b64encode(self.raw).decode("ascii")
+
+    @property
+    def fingerprint(self) -> str:
+        """``SHA256:<unpadded base64>``, the short name of the key."""
+        return fingerprint(self.raw)
+
+    def line(self) -> str:
+        """The one-line text form that ``whoami`` prints and trust lists hold."""
+        return f"{KEY_TYPE} {self.b64} {self.rater}" if self.rater else f"{KEY_TYPE} {self.b64}"
+
+    def verifier(self) -> Ed25519PublicKey:
+        """The ``cryptography`` object that checks signatures."""
+        return Ed25519PublicKey.from_public_bytes(self.raw)
+
+
+@dataclass(frozen=True)
+class RaterKey:
+    """A rater's unlocked private key; signs bytes."""
+
+    rater: str
+    private_key: Ed25519PrivateKey
+    path: Path | None = None
+
+    @property
+    def public(self) -> PublicKey:
+        """The matching public key, labelled with the rater."""
+        raw = self.private_key.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
+        return PublicKey(raw, self.rater)
+
+    @property
+    def fingerprint(self) -> str:
+        """Fingerprint of the public key."""
+        return self.public.fingerprint
+
+    def sign(self, data: bytes) -> bytes:
+        """The 64-byte Ed25519 signature of ``data``."""
+        return self.private_key.sign(data)
+
+
+def fingerprint(raw_public_key: bytes) -> str:
+    """``SHA256:`` + unpadded base64 of the SHA-256 of a raw public key."""
+    digest = hashlib.sha256(raw_public_key).digest()
+    return "SHA256:" + base64.b64encode(digest).decode("ascii").rstrip("=")
+
+
+def decode_public_key(text: str) -> bytes:
+    """The 32 raw bytes of a base64 public key; :class:`KeyStoreError` when it is not one."""
+    try:
+        raw = base64.b64decode(text.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError) as exc:
+        raise KeyStoreError(f"public key is not base64: {text[:20]!r}") from exc
+    if len(raw) != 32:
+        raise KeyStoreError(f"public key has {len(raw)} bytes, an Ed25519 key has 32")
+    return raw
+
+
+def parse_public_key_line(line: str) -> PublicKey:
+    """Parse ``ed25519 <base64> [rater name...]`` (the rater name may contain spaces)."""
+    parts = line.strip().split(maxsplit=2)
+    if len(parts) < 2 or parts[0] != KEY_TYPE:
+        raise KeyStoreError(f"not a public key line (expected '{KEY_TYPE} <base64> [name]')")
+    return PublicKey(decode_public_key(parts[1]), parts[2] if len(parts) == 3 else None)
+
+
+def load_trust_file(path: Path) -> frozenset[str]:
+    """The fingerprints a trust list names.
+
+    One entry a line: a public key line as ``whoami`` prints it, or a bare ``SHA256:``
+    fingerprint. Blank lines and lines starting with ``#`` are skipped.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise KeyStoreError(f"cannot read trust list {path}: {exc}") from exc
+    found: set[str] = set()
+    for number, line in enumerate(text.splitlines(), start=1):
+        entry = line.strip()
+        if not entry or entry.startswith("#"):
+            continue
+        if entry.startswith("SHA256:"):
+            found.add(entry.split()[0])
+            continue
+        try:
+            found.add(parse_public_key_line(entry).fingerprint)
+        except KeyStoreError as exc:
+            raise KeyStoreError(f"trust list {path}, line {number}: {exc}") from exc
+    return frozenset(found)
+
+
+# --- storage -----------------------------------------------------------------------------
+
+
+def keys_dir() -> Path:
+    """``<config_dir>/keys`` under the per-user home (``A320_REVIEW_HOME`` overrides)."""
+    # Imported here so that this module stays usable (with explicit folders) in tests and
+    # tools that never touch the per-user home.
+    from reviewer import home
+
+    return Path(home.config_dir()) / "keys"
+
+
+def file_stem(name: str) -> str:
+    """A file-name-safe, reversible form of a rater (or run) name.
+
+    Percent-encoding keeps distinct names distinct ("a b" and "a_b" do not collide), and a
+    leading dot is encoded too so that no name becomes a hidden file or ``..``.
+    """
+    if not name:
+        raise KeyStoreError("the rater name is empty")
+    stem = quote(name, safe="-_.@+")
+    return "%2E" + stem[1:] if stem.startswith(".") else stem
+
+
+def key_paths(rater: str, directory: Path | None = None) -> tuple[Path, Path]:
+    """Where the rater's private and public key files live."""
+    folder = keys_dir() if directory is None else Path(directory)
+    stem = file_stem(rater)
+    return folder / (stem + _KEY_SUFFIX), folder / (stem + _PUB_SUFFIX)
+
+
+def has_key(rater: str, directory: Path | None = None) -> bool:
+    """Whether the rater already has a private key file."""
+    return key_paths(rater, directory)[0].exists()
+
+
+def list_raters(directory: Path | None = None) -> list[str]:
+    """Every rater with a private key in the folder, sorted."""
+    folder = keys_dir() if directory is None else Path(directory)
+    if not folder.is_dir():
+        return []
+    return sorted(unquote(p.name[: -len(_KEY_SUFFIX)]) for p in folder.glob("*" + _KEY_SUFFIX))
+
+
+def generate_key(
+    rater: str,
+    *,
+    passphrase: bytes | None = None,
+    directory: Path | None = None,
+    overwrite: bool = False,
+) -> RaterKey:
+    """Create and store a new key pair for ``rater``; refuses to replace one unless told.
+
+    Replacing a key orphans every sheet the old key signed (they still verify, but against
+    a key the rater no longer holds), hence the explicit ``overwrite``.
+    """
+    key_path, pub_path = key_paths(rater, directory)
+    if key_path.exists() and not overwrite:
+        raise KeyStoreError(f"rater {rater!r} already has a key: {key_path}")
+    if passphrase is not None and not passphrase:
+        raise PassphraseError("the passphrase is empty")
+    _private_folder(key_path.parent)
+    private = Ed25519PrivateKey.generate()
+    encryption: serialization.KeySerializationEncryption = (
+        serialization.BestAvailableEncryption(passphrase)
+        if passphrase
+        else serialization.NoEncryption()
+    )
+    pem = private.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption
+    )
+    key = RaterKey(rater, private, key_path)
+    _write_private(key_path, pem)
+    _write_private(pub_path, (key.public.line() + "\n").encode("utf-8"))
+    return key
+
+
+def load_key(
+    rater: str, *, passphrase: bytes | None = None, directory: Path | None = None
+) -> RaterKey:
+    """Read and unlock the rater's private key, with a clear error for each way it fails."""
+    key_path, _ = key_paths(rater, directory)
+    try:
+        pem = key_path.read_bytes()
+    except FileNotFoundError:
+        raise MissingKeyError(
+            f"rater {rater!r} has no key (looked for {key_path}); "
+            f"create one with: a320-review keygen --rater {quote_arg(rater)}"
+        ) from None
+    except OSError as exc:
+        raise KeyStoreError(f"cannot read {key_path}: {exc}") from exc
+    _check_private_mode(key_path)
+    encrypted = b"ENCRYPTED PRIVATE KEY" in pem
+    if encrypted and not passphrase:
+        raise PassphraseError(f"the key of {rater!r} is passphrase-protected: give its passphrase")
+    if passphrase and not encrypted:
+        # Accepting it silently would let a rater believe the key is protected.
+        raise PassphraseError(f"the key of {rater!r} is not passphrase-protected: give none")
+    try:
+        private = serialization.load_pem_private_key(pem, password=passphrase or None)
+    except ValueError as exc:
+        if encrypted:
+            raise PassphraseError(f"wrong passphrase for the key of {rater!r}") from exc
+        raise KeyStoreError(f"{key_path} is not a readable private key: {exc}") from exc
+    except UnsupportedAlgorithm as exc:
+        raise KeyStoreError(f"{key_path} uses an unsupported algorithm: {exc}") from exc
+    if not isinstance(private, Ed25519PrivateKey):
+        raise KeyStoreError(f"{key_path} is not an Ed25519 key")
+    return RaterKey(rater, private, key_path)
+
+
+def is_encrypted(rater: str, directory: Path | None = None) -> bool:
+    """Whether the rater's key file is passphrase-protected (it must exist)."""
+    key_path, _ = key_paths(rater, directory)
+    try:
+        return b"ENCRYPTED PRIVATE KEY" in key_path.read_bytes()
+    except FileNotFoundError:
+        raise MissingKeyError(f"rater {rater!r} has no key (looked for {key_path})") from None
+
+
+def read_passphrase_file(path: Path) -> bytes:
+    """The passphrase in ``path``: its first line, without the line ending."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise PassphraseError(f"cannot read passphrase file {path}: {exc}") from exc
+    line = data.splitlines()[0] if data else b""
+    if not line:
+        raise PassphraseError(f"passphrase file {path} is empty")
+    return line
+
+
+def quote_arg(text: str) -> str:
+    """``text`` quoted for a shell command line when it needs it (for messages)."""
+    return shlex.quote(text)
+
+
+def _private_folder(folder: Path) -> None:
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    # mkdir's mode is filtered by the umask and ignored for an existing folder.
+    with contextlib.suppress(NotImplementedError):
+        os.chmod(folder, 0o700)
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """Write ``data`` to a new 0600 file next to ``path``, then move it into place.
+
+    The file is created with mode 0600 from the start: a chmod after writing would leave a
+    moment in which the key is readable by others.
+    """
+    tmp = path.with_name(path.name + ".tmp")
+    with contextlib.suppress(FileNotFoundError):
+        tmp.unlink()
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        raise
+
+
+def _check_private_mode(path: Path) -> None:
+    if os.name != "posix":
+        return
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if mode & 0o077:
+        # The same rule as OpenSSH: a key others can read is no longer the rater's alone.
+        raise KeyStoreError(
+            f"{path} is readable by others (mode {mode:04o}); run: chmod 600 {path}"
+        )

@@ -1,0 +1,253 @@
+"""The review controller: owns the store, the opened run and its rating; widgets talk to it.
+
+Signals state facts in the past tense (``run_opened``, ``rating_saved``); its slots are
+the intents widgets emit.  Everything slow (reading a trajectory, importing a folder) runs
+on a pool thread; everything touching the store runs here, on the GUI thread, because a
+SQLite connection belongs to the thread that opened it (an import opens its own).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QThreadPool, Signal
+
+from reviewer.rubric import RatingItem, Rubric
+from reviewer.store import ConflictError, ReviewStore, StoreError
+from reviewer.store.errors import RatingIncompleteError
+from scoring import ScoreCard, Trajectory, read_trajectory, score_trajectory
+from ui.worker import Task, TaskContext
+
+
+@dataclass(frozen=True)
+class OpenedRun:
+    """Everything the window shows for one run."""
+
+    run_pk: int
+    run_id: str
+    path: str
+    trajectory: Trajectory
+    card: ScoreCard
+    rubric: Rubric
+    rating: object | None  # reviewer.store Rating, or None before the first edit
+    editable: bool
+    warning: str | None = None
+
+
+def _load(path: str, card: ScoreCard, ctx: TaskContext) -> tuple[Trajectory, ScoreCard, str | None]:
+    traj = read_trajectory(path)
+    if traj.sha256 == card.trajectory_sha256:
+        return traj, card, None
+    # The file changed since import: show what the file says now, and say so.
+    return (
+        traj,
+        score_trajectory(traj),
+        (
+            "This file changed since it was imported: the ScoreCard shown is a fresh score of "
+            "the new content. Re-import it to rate the new version."
+        ),
+    )
+
+
+class ReviewController(QObject):
+    """Services and state behind the review window."""
+
+    runs_changed = Signal(list)  # list[RunRow]
+    run_loading = Signal(int)
+    run_opened = Signal(object)  # OpenedRun
+    run_failed = Signal(int, str)  # run_pk, message naming file and line
+    rating_changed = Signal(object)  # Rating | None: pushed back into the form
+    rating_saved = Signal(object)
+    rating_submitted = Signal(object)
+    rating_refused = Signal(str)  # a save or submit that did not happen, and why
+    import_started = Signal()
+    import_progressed = Signal(int, int, str)
+    import_finished = Signal(object)  # ImportReport, or None when it failed
+    message_posted = Signal(str)
+
+    def __init__(
+        self, store: ReviewStore, rater: str, *, pool: QThreadPool | None = None, parent=None
+    ):
+        super().__init__(parent)
+        self.store = store
+        self.rater = rater
+        self.store.ensure_rater(rater)
+        self._pool = pool or QThreadPool.globalInstance()
+        self._tasks: set[Task] = set()
+        self._import_task: Task | None = None
+        self._open_token = 0
+        self.current: OpenedRun | None = None
+        self.rating = None
+
+    # -- runs ----------------------------------------------------------------------------
+    def reload_runs(self) -> list:
+        """Re-read the run list and announce it."""
+        rows = self.store.list_runs(rater=self.rater)
+        self.runs_changed.emit(rows)
+        return rows
+
+    def open_run(self, run_pk: int) -> None:
+        """Load run ``run_pk``; ``run_opened`` or ``run_failed`` follows."""
+        self._open_token += 1
+        token = self._open_token
+        try:
+            detail = self.store.get_run(run_pk)
+        except StoreError as exc:
+            self.run_failed.emit(run_pk, str(exc))
+            return
+        rating = self.store.live_rating(run_pk, self.rater)
+        rubric = self.store.rubric()
+        self.run_loading.emit(run_pk)
+
+        def done(result) -> None:
+            if token != self._open_token:
+                return  # the rater moved on before this one loaded
+            traj, card, warning = result
+            editable = warning is None and (rating is None or rating.status == "draft")
+            self.rating = rating
+            self.current = OpenedRun(
+                run_pk, detail.run_id, detail.path, traj, card, rubric, rating, editable, warning
+            )
+            self.run_opened.emit(self.current)
+
+        def failed(message: str) -> None:
+            if token == self._open_token:
+                self.current, self.rating = None, None
+                self.run_failed.emit(run_pk, message)
+
+        self._start(lambda ctx: _load(detail.path, detail.scorecard, ctx), done, failed)
+
+    # -- rating --------------------------------------------------------------------------
+    def save_item(self, metric_id: str, outcome, score, comment: str) -> None:
+        """Autosave one metric of the current draft (created on the first edit)."""
+        self._save(
+            lambda r: self.store.save_item(
+                r.rating_pk,
+                metric_id,
+                outcome=outcome,
+                score=score,
+                comment=comment,
+                expected_version=r.version,
+            )
+        )
+
+    def save_overall_comment(self, text: str) -> None:
+        """Autosave the overall comment."""
+        self._save(
+            lambda r: self.store.save_overall_comment(r.rating_pk, text, expected_version=r.version)
+        )
+
+    def _save(self, write) -> None:
+        if self.current is None or not self.current.editable:
+            self.rating_refused.emit("This rating is read-only.")
+            return
+        try:
+            if self.rating is None:
+                self.rating = self.store.start_rating(self.current.run_pk, self.rater)
+            self.rating = write(self.rating)
+        except ConflictError as exc:
+            self.rating = self.store.live_rating(self.current.run_pk, self.rater)
+            self.rating_refused.emit(f"Not saved: {exc}. The latest version is now shown.")
+            self.rating_changed.emit(self.rating)
+            return
+        except (StoreError, ValueError) as exc:
+            self.rating_refused.emit(f"Not saved: {exc}")
+            return
+        self.rating_saved.emit(self.rating)
+
+    def submit(self) -> bool:
+        """Submit the current rating; True when it was submitted."""
+        if self.current is None or self.rating is None:
+            self.rating_refused.emit("Nothing to submit: rate at least one metric first.")
+            return False
+        try:
+            self.rating = self.store.submit(
+                self.rating.rating_pk, expected_version=self.rating.version
+            )
+        except RatingIncompleteError as exc:
+            lines = "; ".join(f"{m}: {msg}" for m, msg in exc.problems)
+            self.rating_refused.emit(f"Not submitted — {lines}")
+            return False
+        except StoreError as exc:
+            self.rating_refused.emit(f"Not submitted: {exc}")
+            return False
+        self._set_current_rating(self.rating, editable=False)
+        self.rating_submitted.emit(self.rating)
+        return True
+
+    def correct(self) -> None:
+        """Start a correction of a submitted or signed rating: a superseding draft."""
+        if self.current is None or self.rating is None or self.rating.status == "draft":
+            return
+        try:
+            self.rating = self.store.supersede(self.rating.rating_pk, rater=self.rater)
+        except StoreError as exc:
+            self.rating_refused.emit(str(exc))
+            return
+        self._set_current_rating(self.rating, editable=self.current.warning is None)
+        self.rating_changed.emit(self.rating)
+        self.message_posted.emit("Correction started: a new draft that supersedes the old rating.")
+
+    def _set_current_rating(self, rating, *, editable: bool) -> None:
+        if self.current is not None:
+            self.current = replace(self.current, rating=rating, editable=editable)
+
+    def items(self) -> dict[str, RatingItem]:
+        """The current rating's items, empty ones for unrated metrics."""
+        rubric = self.store.rubric()
+        items = dict(rubric.empty_items())
+        if self.rating is not None:
+            items.update(self.rating.items)
+        return items
+
+    # -- import --------------------------------------------------------------------------
+    def import_paths(self, paths: list[Path]) -> None:
+        """Import files or folders on a pool thread, with progress; cancellable."""
+        if self._import_task is not None:
+            self.message_posted.emit("An import is already running.")
+            return
+        db_path = self.store.path
+
+        def work(ctx: TaskContext):
+            with ReviewStore.open(db_path) as store:
+                return store.import_paths(paths, progress=ctx.progress, cancelled=ctx.cancelled)
+
+        def finished(report) -> None:
+            self._import_task = None
+            self.reload_runs()
+            self.import_finished.emit(report)
+
+        def failed(message: str) -> None:
+            self._import_task = None
+            self.message_posted.emit(f"Import failed: {message}")
+            self.import_finished.emit(None)
+
+        self._import_task = self._start(work, finished, failed, self.import_progressed.emit)
+        self.import_started.emit()
+
+    def cancel_import(self) -> None:
+        """Ask a running import to stop after the current file (what is done stays)."""
+        if self._import_task is not None:
+            self._import_task.context.cancel()
+
+    def import_running(self) -> bool:
+        """True while an import is running."""
+        return self._import_task is not None
+
+    # -- plumbing ------------------------------------------------------------------------
+    def _start(self, work, finished, failed, progressed=None) -> Task:
+        task = Task(work)
+        self._tasks.add(task)
+        task.signals.finished.connect(finished)
+        task.signals.failed.connect(failed)
+        if progressed is not None:
+            task.signals.progressed.connect(progressed)
+        task.signals.finished.connect(lambda _=None: self._tasks.discard(task))
+        task.signals.failed.connect(lambda _=None: self._tasks.discard(task))
+        self._pool.start(task)
+        return task
+
+    def wait_idle(self, msecs: int = 30000) -> bool:
+        """Block until pool work is done (for shutdown and the screenshot mode)."""
+        return self._pool.waitForDone(msecs)

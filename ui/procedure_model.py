@@ -1,0 +1,200 @@
+"""The ground truth as a tree: procedure blocks with their actions, then optional and
+forbidden actions, each showing the command(s) of this run that it drew.
+
+Nodes live in one flat list and an index's ``internalId`` is the node's position in it:
+safer than handing Python objects to Qt through ``internalPointer``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QFont
+
+from scoring import ScoreCard, Trajectory
+from ui.theme import STYLES, icon
+
+NodeRole = Qt.ItemDataRole.UserRole + 1  # the Node
+COLUMNS = ("Ground truth", "This run", "Rationale")
+COL_ACTION, COL_RUN, COL_RATIONALE = range(3)
+
+
+@dataclass
+class Node:
+    """A section (block, optional, forbidden) or one action under it."""
+
+    kind: str  # block | required | optional_section | optional | forbidden_section | forbidden
+    label: str
+    parent: int | None
+    row: int
+    children: list[int] = field(default_factory=list)
+    run_text: str = ""
+    rationale: str = ""
+    style: str | None = None
+    commands: tuple[int, ...] = ()  # ScoreCard.commands indices this node drew
+    required_index: int | None = None
+    key: tuple[str, float] | None = None
+    tooltip: str | None = None
+
+
+def _fmt_value(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+class ProcedureModel(QAbstractItemModel):
+    """Read-only tree model of one run's ground truth and how the run met it."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._nodes: list[Node] = []
+        self._top: list[int] = []
+        self._bold = QFont()
+        self._bold.setBold(True)
+
+    def set_run(self, traj: Trajectory | None, card: ScoreCard | None) -> None:
+        """Show the ground truth of ``traj`` against ``card``."""
+        self.beginResetModel()
+        self._nodes, self._top = [], []
+        if traj is not None and traj.scenario is not None and card is not None:
+            self._build(traj, card)
+        self.endResetModel()
+
+    def _add(self, node: Node) -> int:
+        node_id = len(self._nodes)
+        self._nodes.append(node)
+        siblings = self._top if node.parent is None else self._nodes[node.parent].children
+        node.row = len(siblings)
+        siblings.append(node_id)
+        return node_id
+
+    def _build(self, traj: Trajectory, card: ScoreCard) -> None:
+        gt = traj.scenario.ground_truth
+        commands = card.commands
+        late = {c.after for c in card.order_constraints if c.applicable and not c.satisfied}
+        early_of = {
+            c.after: c.before for c in card.order_constraints if c.applicable and not c.satisfied
+        }
+        block_ids: dict[int, int] = {}
+        for action in card.required:
+            if action.block_index not in block_ids:
+                title = f"{action.block_index + 1}. {action.block}"
+                kind = "in this order" if action.ordered else "any order"
+                block_ids[action.block_index] = self._add(
+                    Node("block", title, None, 0, run_text=kind)
+                )
+            node = Node(
+                "required",
+                f"{action.control} = {_fmt_value(action.value)}",
+                block_ids[action.block_index],
+                0,
+                rationale=action.rationale or "",
+                required_index=action.index,
+                key=(action.control, action.value),
+            )
+            if action.matched_command is None:
+                node.run_text, node.style = "MISSING", "missing"
+            else:
+                verdict = commands[action.matched_command]
+                node.commands = (action.matched_command,)
+                node.run_text = f"✓ step {verdict.step}.{verdict.call_index}"
+                node.style = "matched_required"
+                if action.index in late:
+                    before = card.required[early_of[action.index]]
+                    node.style = "out_of_order"
+                    node.run_text += f"  ⇅ before {before.control} = {_fmt_value(before.value)}"
+                    node.tooltip = (
+                        "Out of order: this command came before the command of "
+                        f"'{before.control} = {_fmt_value(before.value)}', which must precede it."
+                    )
+            self._add(node)
+        self._add_extras("optional", "Optional actions (permitted)", gt.optional_actions, commands)
+        self._add_extras("forbidden", "Forbidden actions", gt.forbidden_actions, commands)
+
+    def _add_extras(self, kind: str, title: str, actions: list, commands: list) -> None:
+        if not actions:
+            return
+        section = self._add(Node(f"{kind}_section", title, None, 0))
+        for action in actions:
+            key = (action.control, action.value)
+            drawn = tuple(
+                c.index for c in commands if c.command_class == kind and (c.control, c.value) == key
+            )
+            label = f"{action.control} = {_fmt_value(action.value)}"
+            node = Node(
+                kind, label, section, 0, rationale=action.rationale or "", key=key, commands=drawn
+            )
+            if kind == "forbidden":
+                node.label += f"  [{action.severity.replace('_', '-')}]"
+            if drawn:
+                steps = ", ".join(f"{commands[i].step}.{commands[i].call_index}" for i in drawn)
+                taken = "TAKEN" if kind == "forbidden" else "taken"
+                node.run_text = f"{taken} ×{len(drawn)} (step {steps})"
+                node.style = f"forbidden:{action.severity}" if kind == "forbidden" else "optional"
+            else:
+                node.run_text = "not taken"
+            self._add(node)
+
+    # -- lookups -------------------------------------------------------------------------
+    def node(self, index: QModelIndex | QPersistentModelIndex) -> Node | None:
+        """The Node behind ``index``."""
+        return self._nodes[index.internalId()] if index.isValid() else None
+
+    def index_for_command(self, command_index: int) -> QModelIndex:
+        """The node that drew ScoreCard command ``command_index`` (invalid if none)."""
+        for node_id, node in enumerate(self._nodes):
+            if command_index in node.commands:
+                return self.createIndex(node.row, 0, node_id)
+        return QModelIndex()
+
+    # -- Qt model API --------------------------------------------------------------------
+    def index(self, row, column, parent=QModelIndex()) -> QModelIndex:  # noqa: B008
+        siblings = self._top if not parent.isValid() else self._nodes[parent.internalId()].children
+        if not (0 <= row < len(siblings) and 0 <= column < len(COLUMNS)):
+            return QModelIndex()
+        return self.createIndex(row, column, siblings[row])
+
+    def parent(self, index=QModelIndex()) -> QModelIndex:  # noqa: B008
+        if not index.isValid():
+            return QModelIndex()
+        parent_id = self._nodes[index.internalId()].parent
+        if parent_id is None:
+            return QModelIndex()
+        return self.createIndex(self._nodes[parent_id].row, 0, parent_id)
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+        if not parent.isValid():
+            return len(self._top)
+        if parent.column() != 0:
+            return 0
+        return len(self._nodes[parent.internalId()].children)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+        return len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole) -> Any:
+        node = self.node(index)
+        if node is None:
+            return None
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (node.label, node.run_text, node.rationale)[column]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if column == COL_RUN and node.style:
+                return node.tooltip or STYLES[node.style].meaning
+            return node.rationale or None
+        if role == Qt.ItemDataRole.DecorationRole and column == COL_RUN and node.style:
+            return icon(STYLES[node.style].icon)
+        if role == Qt.ItemDataRole.BackgroundRole and column == COL_RUN and node.style:
+            return STYLES[node.style].background
+        if role == Qt.ItemDataRole.FontRole and node.parent is None:
+            return self._bold
+        if role == NodeRole:
+            return node
+        return None

@@ -1,0 +1,269 @@
+"""The main view of one run: the timeline beside the ground truth, kept in sync.
+
+Selecting a command selects the ground-truth action it drew, and the reverse.  A banner
+says when the run cannot be shown (naming file and line) or was re-scored; the details
+pane shows the selected event in full (arguments, result, why it got its class).
+"""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QSplitter,
+    QTableView,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from scoring import ScoreCard, Trajectory
+from scoring.records import ToolCall
+from ui.procedure_model import ProcedureModel
+from ui.theme import LEGEND_ORDER, STYLES, icon, style_key
+from ui.timeline_model import COL_DETAILS, EventRole, KindRole, TimelineModel, VerdictRole, summary
+
+ROW_HEIGHT = 22
+
+
+class LegendBar(QWidget):
+    """Icon + label of every class, so colour is never the only cue."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(10)
+        for key in LEGEND_ORDER:
+            style = STYLES[key]
+            pic = QLabel()
+            pic.setPixmap(icon(style.icon).pixmap(14, 14))
+            text = QLabel(style.label.lstrip("✓○⚠+✗?⇅ ").strip())
+            for widget in (pic, text):
+                widget.setToolTip(style.meaning)
+            layout.addWidget(pic)
+            layout.addWidget(text)
+        layout.addStretch(1)
+
+
+class RunView(QWidget):
+    """Timeline | ground truth, a details pane, a banner and the legend."""
+
+    event_selected = Signal(object)  # the record under the timeline cursor
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.timeline_model = TimelineModel(self)
+        self.procedure_model = ProcedureModel(self)
+        self._card: ScoreCard | None = None
+        self._syncing = False
+
+        self.banner = QLabel(objectName="banner", wordWrap=True)
+        self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.banner.hide()
+        self.title = QLabel(objectName="panelTitle")
+        self.timeline = self._make_timeline()
+        self.procedure = self._make_procedure()
+        self.details = QPlainTextEdit(readOnly=True)
+        self.details.setPlaceholderText("Select an event to see its arguments and result in full.")
+
+        sides = QSplitter(Qt.Orientation.Horizontal)
+        sides.addWidget(_titled("Trajectory", self.timeline))
+        sides.addWidget(_titled("Ground truth", self.procedure))
+        sides.setStretchFactor(0, 3)
+        sides.setStretchFactor(1, 2)
+        stack = QSplitter(Qt.Orientation.Vertical)
+        stack.addWidget(sides)
+        stack.addWidget(self.details)
+        stack.setStretchFactor(0, 5)
+        stack.setStretchFactor(1, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.title)
+        layout.addWidget(self.banner)
+        layout.addWidget(LegendBar())
+        layout.addWidget(stack, 1)
+
+    def _make_timeline(self) -> QTableView:
+        view = QTableView()
+        view.setModel(self.timeline_model)
+        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        view.setWordWrap(False)
+        view.setShowGrid(False)
+        view.setAlternatingRowColors(False)
+        # Fixed row heights and column widths: no per-row measuring, so 5,000 calls open at once.
+        vh = view.verticalHeader()
+        vh.hide()
+        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(ROW_HEIGHT)
+        hh = view.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        for column, width in enumerate((44, 48, 96, 360, 190)):
+            view.setColumnWidth(column, width)
+        hh.setSectionResizeMode(COL_DETAILS, QHeaderView.ResizeMode.Stretch)
+        view.selectionModel().currentRowChanged.connect(self._timeline_moved)
+        return view
+
+    def _make_procedure(self) -> QTreeView:
+        view = QTreeView()
+        view.setModel(self.procedure_model)
+        view.setUniformRowHeights(True)
+        view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        view.setColumnWidth(0, 190)
+        view.setColumnWidth(1, 210)
+        view.selectionModel().currentRowChanged.connect(self._procedure_moved)
+        return view
+
+    # -- content -------------------------------------------------------------------------
+    def show_run(self, title: str, traj: Trajectory, card: ScoreCard, warning: str | None) -> None:
+        """Show one run; ``warning`` goes into the banner."""
+        self._card = card
+        self.title.setText(title)
+        self.timeline_model.set_run(traj, card)
+        self.procedure_model.set_run(traj, card)
+        self.procedure.expandAll()
+        self.details.clear()
+        self._set_banner(warning, "warning")
+
+    def show_error(self, message: str) -> None:
+        """Clear the view and say why the run cannot be shown."""
+        self._card = None
+        self.timeline_model.set_run(None, None)
+        self.procedure_model.set_run(None, None)
+        self.details.clear()
+        self._set_banner(message, "error")
+
+    def show_loading(self, title: str) -> None:
+        """Say a run is loading (large files take a moment)."""
+        self.title.setText(title)
+        self._set_banner("Loading…", "info")
+
+    def _set_banner(self, text: str | None, kind: str) -> None:
+        self.banner.setVisible(bool(text))
+        self.banner.setText(text or "")
+        self.banner.setProperty("kind", kind)
+        # A dynamic property change needs a re-polish for the stylesheet to notice it.
+        self.banner.style().unpolish(self.banner)
+        self.banner.style().polish(self.banner)
+
+    # -- keyboard navigation ------------------------------------------------------------
+    def step(self, delta: int) -> None:
+        """Move the timeline cursor ``delta`` rows (the ``[`` and ``]`` keys)."""
+        rows = self.timeline_model.rowCount()
+        if rows == 0:
+            return
+        current = self.timeline.currentIndex().row()
+        self._select_timeline_row(max(0, min(rows - 1, current + delta if current >= 0 else 0)))
+
+    def step_turn(self, delta: int) -> None:
+        """Jump to the previous or next agent turn."""
+        turns = self.timeline_model.turn_rows()
+        current = self.timeline.currentIndex().row()
+        after = (
+            [r for r in turns if r > current] if delta > 0 else [r for r in turns if r < current]
+        )
+        if after:
+            self._select_timeline_row(after[0] if delta > 0 else after[-1])
+
+    def _select_timeline_row(self, row: int) -> None:
+        index = self.timeline_model.index(row, 0)
+        flags = (
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows
+        )
+        self.timeline.selectionModel().setCurrentIndex(index, flags)
+        self.timeline.scrollTo(index)
+
+    # -- selection sync ------------------------------------------------------------------
+    def _timeline_moved(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if not current.isValid():
+            return
+        record = self.timeline_model.data(current, EventRole)
+        self.details.setPlainText(self._describe(current))
+        self.event_selected.emit(record)
+        verdict = self.timeline_model.data(current, VerdictRole)
+        if self._syncing or verdict is None:
+            return
+        target = self.procedure_model.index_for_command(verdict.index)
+        if target.isValid():
+            self._syncing = True
+            try:
+                self.procedure.setCurrentIndex(target)
+                self.procedure.scrollTo(target)
+            finally:
+                self._syncing = False
+
+    def _procedure_moved(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        node = self.procedure_model.node(current)
+        if self._syncing or node is None or not node.commands or self._card is None:
+            return
+        position = self._card.commands[node.commands[0]].call_position
+        row = self.timeline_model.row_of_call(position)
+        if row is not None:
+            self._syncing = True
+            try:
+                self._select_timeline_row(row)
+            finally:
+                self._syncing = False
+
+    def _describe(self, index: QModelIndex) -> str:
+        row = self.timeline_model.row_at(index.row())
+        record = row.record
+        if isinstance(record, ToolCall):
+            lines = [
+                f"{record.name}   step {record.step}.{record.call_index}   "
+                f"sim {record.sim_time_before} → {record.sim_time_after} s   {record.wall_ms} ms",
+                "args: " + json.dumps(record.args, indent=2, ensure_ascii=False),
+                "result: "
+                + (
+                    record.result
+                    if isinstance(record.result, str)
+                    else json.dumps(record.result, indent=2, ensure_ascii=False)
+                ),
+            ]
+            if record.is_error:
+                lines.insert(1, "ERROR: the call failed")
+            verdict = self.timeline_model.data(index, VerdictRole)
+            if verdict is not None and self._card is not None:
+                lines.insert(1, self._why(verdict))
+            elif row.style:
+                lines.insert(1, STYLES[row.style].meaning)
+            return "\n".join(lines)
+        if self.timeline_model.data(index, KindRole) == "turn":
+            return record.text or "(the model wrote no text in this turn)"
+        return summary(row)
+
+    def _why(self, verdict) -> str:
+        style = STYLES[_style_of(verdict)]
+        if verdict.required_index is not None:
+            action = self._card.required[verdict.required_index]
+            return (
+                f"{style.label}: required action #{action.index + 1} of block "
+                f"'{action.block}' — {action.rationale or ''}"
+            )
+        world = " (a world-domain control: never the agent's to set)" if verdict.world_write else ""
+        return f"{style.label}: {style.meaning}{world}"
+
+
+def _style_of(verdict) -> str:
+    return style_key(verdict.command_class, verdict.severity, verdict.subtype)
+
+
+def _titled(title: str, widget: QWidget) -> QWidget:
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(2)
+    label = QLabel(title, objectName="panelTitle")
+    layout.addWidget(label)
+    layout.addWidget(widget)
+    return box

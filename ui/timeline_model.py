@@ -1,0 +1,247 @@
+"""The trajectory as a table: one row per turn, tool call, nudge, error, plus setup and final.
+
+Rows are built once per opened run as small tuples; every cell is computed on demand in
+``data()``, so a 5,000-call trajectory opens without formatting 25,000 strings up front.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QFont, QPalette
+from PySide6.QtWidgets import QApplication
+
+from scoring import CommandVerdict, ScoreCard, Trajectory
+from scoring.records import Assistant, Nudge, ProviderError, ToolCall
+from ui.theme import STYLES, icon, style_key
+
+EventRole = Qt.ItemDataRole.UserRole + 1  # the record behind the row (or None)
+VerdictRole = Qt.ItemDataRole.UserRole + 2  # the CommandVerdict of a command row
+KindRole = Qt.ItemDataRole.UserRole + 3  # the row kind, e.g. "command", "read", "turn"
+CallPositionRole = Qt.ItemDataRole.UserRole + 4
+
+COLUMNS = ("#", "t+ (s)", "Event", "Details", "Class")
+COL_STEP, COL_TIME, COL_EVENT, COL_DETAILS, COL_CLASS = range(5)
+#: Details are cut in the cell; the full text is in the details pane.
+CELL_CHARS = 160
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One timeline row: its kind, the record and (for tool calls) its position."""
+
+    kind: str  # setup | turn | command | read | call | nudge | provider_error | final
+    record: Any
+    call_position: int | None = None
+    style: str | None = None  # a ui.theme.STYLES key, for classified or flagged rows
+
+
+class TimelineModel(QAbstractTableModel):
+    """Read-only table model of one trajectory, classified by its ScoreCard."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._rows: list[Row] = []
+        self._verdicts: dict[int, CommandVerdict] = {}
+        self._row_of_call: dict[int, int] = {}
+        self._t0: float | None = None
+
+    # -- loading -------------------------------------------------------------------------
+    def set_run(self, traj: Trajectory | None, card: ScoreCard | None) -> None:
+        """Show ``traj`` classified by ``card`` (both None to clear)."""
+        self.beginResetModel()
+        self._rows, self._verdicts, self._row_of_call = [], {}, {}
+        self._t0 = traj.setup.sim_time if traj and traj.setup else None
+        if traj is not None:
+            self._build(traj, card)
+        self.endResetModel()
+
+    def _build(self, traj: Trajectory, card: ScoreCard | None) -> None:
+        flagged: dict[int, str] = {}
+        if card is not None:
+            self._verdicts = {c.call_position: c for c in card.commands}
+            flagged.update({n.call_position: "errored" for n in card.signals.errored_commands})
+            flagged.update(
+                {n.call_position: "off_surface" for n in card.signals.off_surface_attempts}
+            )
+        if traj.setup is not None or traj.harness_error is not None:
+            self._rows.append(Row("setup", traj.setup or traj.harness_error))
+        position = 0
+        for event in traj.events:
+            if isinstance(event, ToolCall):
+                verdict = self._verdicts.get(position)
+                if verdict is not None:
+                    style = style_key(verdict.command_class, verdict.severity, verdict.subtype)
+                    row = Row("command", event, position, style)
+                elif position in flagged:
+                    row = Row("call", event, position, flagged[position])
+                elif event.name in ("advance", "report_done", "set_control"):
+                    row = Row("call", event, position)
+                else:
+                    row = Row("read", event, position)
+                self._row_of_call[position] = len(self._rows)
+                position += 1
+            elif isinstance(event, Assistant):
+                row = Row("turn", event)
+            elif isinstance(event, Nudge):
+                row = Row("nudge", event)
+            else:
+                row = Row("provider_error", event)
+            self._rows.append(row)
+        if traj.final is not None:
+            self._rows.append(Row("final", traj.final))
+
+    # -- lookups -------------------------------------------------------------------------
+    def row_of_call(self, call_position: int) -> int | None:
+        """The row showing tool call ``call_position``."""
+        return self._row_of_call.get(call_position)
+
+    def row_at(self, row: int) -> Row:
+        """The Row object of ``row``."""
+        return self._rows[row]
+
+    def turn_rows(self) -> list[int]:
+        """Rows of agent turns, for jumping turn by turn."""
+        return [i for i, r in enumerate(self._rows) if r.kind == "turn"]
+
+    # -- Qt model API --------------------------------------------------------------------
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008 - Qt's own signature
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        row = self._rows[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(row, column)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return _tooltip(row) if column != COL_CLASS else _class_tooltip(row)
+        if role == Qt.ItemDataRole.BackgroundRole and row.style:
+            return STYLES[row.style].background
+        if role == Qt.ItemDataRole.ForegroundRole and row.kind in ("read", "setup"):
+            # Reads are free: shown, but quieter than the commands that score.
+            return QApplication.palette().color(QPalette.ColorRole.PlaceholderText)
+        if role == Qt.ItemDataRole.FontRole:
+            return _font(row)
+        if role == Qt.ItemDataRole.DecorationRole and column == COL_CLASS and row.style:
+            name = STYLES[row.style].icon
+            return icon(name) if name else None
+        if role == EventRole:
+            return row.record
+        if role == VerdictRole:
+            return self._verdicts.get(row.call_position) if row.kind == "command" else None
+        if role == KindRole:
+            return row.kind
+        if role == CallPositionRole:
+            return row.call_position
+        return None
+
+    def _display(self, row: Row, column: int) -> str | None:
+        record = row.record
+        if column == COL_STEP:
+            if isinstance(record, ToolCall):
+                return f"{record.step}.{record.call_index}"
+            step = getattr(record, "step", None)
+            return None if step is None else str(step)
+        if column == COL_TIME:
+            t = getattr(record, "sim_time_before", None) or getattr(record, "sim_time", None)
+            if t is None or self._t0 is None:
+                return None
+            return f"{t - self._t0:.0f}"
+        if column == COL_EVENT:
+            return _event_label(row)
+        if column == COL_DETAILS:
+            text = summary(row)
+            return text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…"
+        if column == COL_CLASS:
+            return STYLES[row.style].label if row.style else _quiet_class(row)
+        return None
+
+
+def _event_label(row: Row) -> str:
+    record = row.record
+    if row.kind == "turn":
+        return "Agent"
+    if row.kind in ("command", "read", "call"):
+        return record.name
+    return {"setup": "setup", "nudge": "nudge", "provider_error": "provider error"}.get(
+        row.kind, "final"
+    )
+
+
+def _quiet_class(row: Row) -> str:
+    return {"read": "read", "call": "", "turn": "", "setup": "t0"}.get(row.kind, "")
+
+
+def summary(row: Row) -> str:
+    """One line describing the row (the Details cell before truncation)."""
+    record = row.record
+    if row.kind == "turn":
+        return " ".join((record.text or "(no text)").split())
+    if isinstance(record, ToolCall):
+        args = record.args
+        if record.name == "set_control" and isinstance(args, dict):
+            text = f"{args.get('control')} = {json.dumps(args.get('value'))}"
+            extra = {k: v for k, v in args.items() if k not in ("control", "value")}
+            text += f"  {json.dumps(extra)}" if extra else ""
+        else:
+            text = compact(args) if args else ""
+        result = compact(record.result)
+        return f"{text}  →  {result}" if text else f"→  {result}"
+    if isinstance(record, Nudge):
+        return record.text or ""
+    if isinstance(record, ProviderError):
+        return compact(record.error)
+    if row.kind == "final":
+        verdict = record.success_eval.all_passed if record.success_eval else None
+        passed = {True: "harness: all checks passed", False: "harness: checks failed"}
+        return f"{record.reason} · {passed.get(verdict, 'no success evaluation')}"
+    if row.kind == "setup":
+        gate = getattr(record, "validity_gate", None) or {}
+        error = getattr(record, "error", None)
+        if error is not None:
+            return f"harness error: {compact(error)}"
+        return "validity gate " + ("passed" if gate.get("passed") else "FAILED")
+    return ""
+
+
+def compact(value: Any) -> str:
+    """A value on one line: strings as they are, the rest as compact JSON."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return " ".join(value.split())
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _tooltip(row: Row) -> str | None:
+    text = summary(row)
+    return text[:1500] if len(text) > CELL_CHARS else None
+
+
+def _class_tooltip(row: Row) -> str | None:
+    return STYLES[row.style].meaning if row.style else None
+
+
+def _font(row: Row) -> QFont | None:
+    if row.kind == "command":
+        font = QFont()
+        font.setBold(True)
+        return font
+    if row.kind in ("turn", "nudge"):
+        font = QFont()
+        font.setItalic(True)
+        return font
+    return None

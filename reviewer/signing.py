@@ -1,0 +1,236 @@
+"""Signing service: turn a rater's submitted rating into a signed sheet, and export sheets.
+
+The service reads the rating, its run and its rubric from the store, builds the
+:class:`~reviewer.sheet.SheetPayload`, signs it, locks the rating (``mark_signed``), then
+writes ``<run_id>.<rater>.sheet.json`` and, when a renderer was injected, the PDF beside it.
+``reviewer`` never imports Qt, so the PDF renderer arrives as a plain callable
+``(sheet, path) -> None`` (``ui.sheet_pdf.render_sheet_pdf`` in the app).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reviewer.keys import RaterKey
+from reviewer.sheet import (
+    SheetItem,
+    SheetPayload,
+    SheetRater,
+    SheetRubric,
+    SheetRun,
+    SheetScorer,
+    SignedSheet,
+    sheet_file_name,
+    sign_payload,
+)
+
+if TYPE_CHECKING:
+    from reviewer.rubric import Rubric
+    from reviewer.store import ReviewStore
+    from reviewer.store.models import Rating
+
+PdfRenderer = Callable[[SignedSheet, Path], None]
+Clock = Callable[[], datetime]
+
+
+class SigningError(Exception):
+    """Signing was refused or failed; the message says why, for a rater to read."""
+
+
+def utc_now() -> datetime:
+    """Now, in UTC, to the second (sheets show seconds; microseconds only add noise)."""
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+@dataclass(frozen=True)
+class WrittenSheet:
+    """One sheet on disk: the JSON always, the PDF when a renderer was available."""
+
+    sheet: SignedSheet
+    json_path: Path
+    pdf_path: Path | None
+
+
+@dataclass
+class SigningService:
+    """Signs ratings of one open store. ``clock`` and ``new_id`` are injectable for tests."""
+
+    store: ReviewStore
+    pdf_renderer: PdfRenderer | None = None
+    clock: Clock = utc_now
+    new_id: Callable[[], str] = field(default=lambda: str(uuid.uuid4()))
+
+    # --- signing ---------------------------------------------------------------------------
+
+    def signable_rating(self, run_pk: int, rater: str) -> Rating:
+        """The rater's live rating of the run if it can be signed; else :class:`SigningError`."""
+        rating = self.store.live_rating(run_pk, rater)
+        if rating is None:
+            raise SigningError(f"{rater} has not rated this run")
+        if rating.status == "draft":
+            missing = self._rubric_of(rating).problems(rating.items)
+            todo = f" (still to do: {_listed(missing)})" if missing else ""
+            raise SigningError(f"{rater}'s rating is a draft: submit it before signing{todo}")
+        if rating.status == "signed":
+            raise SigningError(
+                f"{rater}'s rating is already signed (sheet {rating.sheet_id}); "
+                "to change it, start a correction"
+            )
+        problems = self._rubric_of(rating).problems(rating.items)
+        if problems:
+            raise SigningError(f"{rater}'s rating is incomplete: {_listed(problems)}")
+        return rating
+
+    def build_payload(self, run_pk: int, rater_key: RaterKey) -> SheetPayload:
+        """The payload of the sheet for the rater's rating of the run (nothing is written)."""
+        rating = self.signable_rating(run_pk, rater_key.rater)
+        return self._payload(rating, rater_key)
+
+    def sign(self, run_pk: int, rater_key: RaterKey, out_dir: Path) -> WrittenSheet:
+        """Sign the rater's submitted rating of the run, lock it, and write the sheet files.
+
+        The store is marked first and the files written after: a sheet file on disk whose
+        rating is not locked in the store would be a signature nobody can trace back.
+        """
+        self._check_rater_key(rater_key)
+        rating = self.signable_rating(run_pk, rater_key.rater)
+        signed = sign_payload(self._payload(rating, rater_key), rater_key)
+        self.store.mark_signed(
+            rating.rating_pk, sheet_id=signed.payload.sheet_id, sheet_json=signed.to_json()
+        )
+        return self.write(signed, out_dir)
+
+    # --- export ----------------------------------------------------------------------------
+
+    def export(self, out_dir: Path, *, rater: str | None = None) -> list[WrittenSheet]:
+        """Write every signed sheet in the store (of one rater, if given) to ``out_dir``.
+
+        A corrected rating leaves two sheets for the same run and rater; the current one gets
+        the plain ``<run_id>.<rater>.sheet.json`` name and each superseded one carries its
+        sheet id in the name, so no file overwrites another.
+        """
+        rows = self.store.signed_sheets(rater=rater)
+        sheets = [(row, SignedSheet.from_json(row.sheet_json)) for row in rows]
+        superseded = {s.payload.supersedes for _, s in sheets if s.payload.supersedes}
+        written = [self.write(s, out_dir, old=s.payload.sheet_id in superseded) for _, s in sheets]
+        self.store.record_export(
+            "sheets",
+            {
+                "out_dir": str(out_dir),
+                "rater": rater,
+                "sheet_ids": [s.payload.sheet_id for _, s in sheets],
+            },
+        )
+        return written
+
+    def write(self, signed: SignedSheet, out_dir: Path, *, old: bool = False) -> WrittenSheet:
+        """Write one sheet's JSON (and PDF, with a renderer) into ``out_dir``."""
+        p = signed.payload
+        out_dir = Path(out_dir)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        name = sheet_file_name(p.run.run_id, p.rater.name)
+        if old:
+            name = sheet_file_name(p.run.run_id, f"{p.rater.name}.{p.sheet_id}")
+        json_path = out_dir / name
+        _write_atomically(json_path, signed.to_json().encode("utf-8"))
+        pdf_path = None
+        if self.pdf_renderer is not None:
+            pdf_path = json_path.with_suffix(".pdf")
+            self.pdf_renderer(signed, pdf_path)
+        return WrittenSheet(signed, json_path, pdf_path)
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def _check_rater_key(self, key: RaterKey) -> None:
+        """Bind the rater to this key in the store on first signing; refuse another key later.
+
+        A rater who silently switched keys would leave sheets that verify against different
+        fingerprints, and a trust list naming the old one would stop accepting them.
+        """
+        known = self.store.ensure_rater(key.rater)
+        public = key.public
+        if known.fingerprint is None:
+            self.store.set_rater_key(
+                key.rater, public_key=public.b64, fingerprint=public.fingerprint
+            )
+        elif known.fingerprint != public.fingerprint:
+            raise SigningError(
+                f"this database knows {key.rater} by key {known.fingerprint}, "
+                f"but the key at hand is {public.fingerprint}"
+            )
+
+    def _rubric_of(self, rating: Rating) -> Rubric:
+        rubric = self.store.rubric()
+        if rubric.sha256 != rating.rubric_sha256:
+            raise SigningError(
+                f"the rating was made with rubric {rating.rubric_id} v{rating.rubric_version}, "
+                f"this database now uses {rubric.id} v{rubric.version}: start a correction "
+                "under the current rubric"
+            )
+        return rubric
+
+    def _supersedes(self, rating: Rating) -> str | None:
+        if rating.supersedes_pk is None:
+            return None
+        # None when the corrected rating was submitted but never signed: no sheet to name.
+        return self.store.get_rating(rating.supersedes_pk).sheet_id
+
+    def _payload(self, rating: Rating, key: RaterKey) -> SheetPayload:
+        run = self.store.get_run(rating.run_pk)
+        card = run.scorecard
+        if not run.run_id or not card.trajectory_sha256:
+            raise SigningError("this run has no run id or trajectory hash: it cannot be signed")
+        rubric = self._rubric_of(rating)
+        items = []
+        for metric in rubric.metrics:
+            item = rating.items[metric.id]
+            items.append(
+                SheetItem(
+                    metric_id=metric.id,
+                    title=metric.title,
+                    outcome=item.outcome,
+                    score=item.score,
+                    anchor=None if item.score is None else metric.anchors[item.score],
+                    comment=item.comment,
+                )
+            )
+        public = key.public
+        return SheetPayload(
+            sheet_id=self.new_id(),
+            supersedes=self._supersedes(rating),
+            signed_at=self.clock(),
+            run=SheetRun(
+                run_id=run.run_id,
+                trajectory_sha256=card.trajectory_sha256,
+                scenario_id=card.scenario_id,
+                model=card.model,
+            ),
+            scorer=SheetScorer(version=card.scorer_version, vector=card.vector()),
+            rubric=SheetRubric(id=rubric.id, version=rubric.version, sha256=rubric.sha256),
+            items=items,
+            overall_comment=rating.overall_comment,
+            rater=SheetRater(name=key.rater, public_key=public.b64, fingerprint=public.fingerprint),
+        )
+
+
+def _listed(problems: list[tuple[str, str]]) -> str:
+    return "; ".join(f"{metric}: {message}" for metric, message in problems)
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Replace ``path`` in one step, so a crash never leaves half a sheet behind."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        raise

@@ -1,0 +1,159 @@
+"""The signing verbs on the command line: keygen, whoami, verify, sign and export."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import stat
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from reviewer import keys, sheet
+from reviewer.cli import main
+from reviewer.sheet import SheetPayload
+
+TRAJECTORY = b'{"type":"header"}\n'
+
+
+@pytest.fixture(autouse=True)
+def review_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    monkeypatch.setenv("A320_REVIEW_HOME", str(home))
+    return home
+
+
+def _sheet_file(tmp_path: Path, rater: str = "alice") -> tuple[Path, keys.RaterKey]:
+    key = keys.load_key(rater) if keys.has_key(rater) else keys.generate_key(rater)
+    payload = SheetPayload.model_validate(
+        {
+            "sheet_id": f"sheet-{rater}",
+            "supersedes": None,
+            "signed_at": datetime(2025, 3, 1, tzinfo=UTC),
+            "run": {
+                "run_id": "run-1",
+                "trajectory_sha256": hashlib.sha256(TRAJECTORY).hexdigest(),
+                "scenario_id": "s",
+                "model": "m",
+            },
+            "scorer": {"version": "1", "vector": {"coverage": 1.0}},
+            "rubric": {"id": "r", "version": 1, "sha256": "00" * 32},
+            "items": [],
+            "overall_comment": "",
+            "rater": {"name": rater, "public_key": key.public.b64, "fingerprint": key.fingerprint},
+        }
+    )
+    signed = sheet.sign_payload(payload, key)
+    path = tmp_path / sheet.sheet_file_name("run-1", rater)
+    path.write_text(signed.to_json(), encoding="utf-8")
+    return path, key
+
+
+def test_keygen_then_whoami(review_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["keygen", "--rater", "alice"]) == 0
+    out = capsys.readouterr().out
+    key = keys.load_key("alice")
+    assert f"fingerprint: {key.fingerprint}" in out
+    assert "not passphrase-protected" in out
+    key_path, _ = keys.key_paths("alice")
+    assert key_path.is_relative_to(review_home / "config" / "keys")
+    if os.name == "posix":
+        assert stat.S_IMODE(key_path.stat().st_mode) == 0o600
+        assert stat.S_IMODE(key_path.parent.stat().st_mode) == 0o700
+
+    assert main(["whoami"]) == 0
+    out = capsys.readouterr().out
+    assert "rater:       alice" in out
+    assert f"fingerprint: {key.fingerprint}" in out
+    assert f"public key:  {key.public.line()}" in out
+
+    assert main(["whoami", "--rater", "alice", "--public-key"]) == 0
+    assert capsys.readouterr().out == key.public.line() + "\n"
+
+
+def test_keygen_refuses_to_replace_a_key(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["keygen", "--rater", "alice"]) == 0
+    assert main(["keygen", "--rater", "alice"]) == 1
+    assert "already has a key" in capsys.readouterr().err
+    assert main(["keygen", "--rater", "alice", "--force"]) == 0
+
+
+def test_keygen_with_a_passphrase_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    secret = tmp_path / "pass"
+    secret.write_text("horse battery\n")
+    assert main(["keygen", "--rater", "bob", "--passphrase-file", str(secret)]) == 0
+    assert "(passphrase-protected)" in capsys.readouterr().out
+    assert keys.load_key("bob", passphrase=b"horse battery").rater == "bob"
+    with pytest.raises(keys.PassphraseError, match="wrong passphrase"):
+        keys.load_key("bob", passphrase=b"horse")
+
+
+def test_whoami_without_keys_says_what_to_do(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["whoami"]) == 1
+    assert "a320-review keygen --rater NAME" in capsys.readouterr().err
+    assert main(["whoami", "--rater", "zoe"]) == 1
+    assert "rater 'zoe' has no key" in capsys.readouterr().err
+
+
+def test_verify_ok_untrusted_and_trusted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, key = _sheet_file(tmp_path)
+    trajectory = tmp_path / "run-1.jsonl"
+    trajectory.write_bytes(TRAJECTORY)
+    assert main(["verify", str(path), "--trajectory", str(trajectory)]) == 0
+    assert capsys.readouterr().out == (f"{path}: OK (key {key.fingerprint}, no trust list given)\n")
+
+    trust = tmp_path / "trusted.txt"
+    trust.write_text(key.public.line() + "\n")
+    assert main(["verify", str(path), "--trust", str(trust), "--require-trusted"]) == 0
+    assert capsys.readouterr().out == f"{path}: OK\n"
+
+    (tmp_path / "other").mkdir()
+    _, other = _sheet_file(tmp_path / "other", "mallory")
+    trust.write_text(other.public.line() + "\n")
+    assert main(["verify", str(path), "--trust", str(trust)]) == 0
+    assert capsys.readouterr().out == f"{path}: OK (untrusted key {key.fingerprint})\n"
+    assert main(["verify", str(path), "--trust", str(trust), "--require-trusted"]) == 1
+    assert capsys.readouterr().out == f"{path}: FAILED: key not trusted: {key.fingerprint}\n"
+
+
+def test_verify_reports_each_sheet_and_fails_if_any_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good, _ = _sheet_file(tmp_path)
+    envelope = json.loads(good.read_text())
+    sig = bytearray(base64.b64decode(envelope["signature"]))
+    sig[0] ^= 1
+    envelope["signature"] = base64.b64encode(bytes(sig)).decode()
+    bad = tmp_path / "bad.sheet.json"
+    bad.write_text(json.dumps(envelope))
+    trajectory = tmp_path / "other.jsonl"
+    trajectory.write_bytes(b"something else\n")
+
+    assert main(["verify", str(good), str(bad), str(tmp_path / "missing.json")]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"{good}: OK")
+    assert lines[1] == f"{bad}: FAILED: signature does not match payload"
+    assert (
+        lines[2]
+        == f"{tmp_path / 'missing.json'}: FAILED: cannot read sheet: No such file or directory"
+    )
+
+    assert main(["verify", str(good), "--trajectory", str(trajectory)]) == 1
+    assert "FAILED: trajectory sha256 differs" in capsys.readouterr().out
+
+
+def test_verify_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good, _ = _sheet_file(tmp_path)
+    assert main(["verify", str(good), "--require-trusted"]) == 2
+    assert "--require-trusted needs --trust FILE" in capsys.readouterr().err
+    bad_trust = tmp_path / "trust.txt"
+    bad_trust.write_text("not a key\n")
+    assert main(["verify", str(good), "--trust", str(bad_trust)]) == 1
+    assert "line 1: not a public key line" in capsys.readouterr().err
+    assert main(["verify", str(good), "--trajectory", str(tmp_path / "nope.jsonl")]) == 1
+    assert "no trajectory file" in capsys.readouterr().err

@@ -168,7 +168,12 @@ def assess(scenario: Scenario, commands: list[Command]) -> Compliance:
     required = [a.model_copy(update={"matched_command": command_of.get(a.index)}) for a in required]
 
     gt = scenario.ground_truth
-    forbidden = {a.key: a.severity for a in gt.forbidden_actions}
+    # A pair listed more than once keeps its most severe listing: a command the ground truth
+    # calls dangerous must floor the scalar even if another entry says anti_procedure.
+    forbidden: dict[Key, str] = {}
+    for a in gt.forbidden_actions:
+        if forbidden.get(a.key) != "dangerous":
+            forbidden[a.key] = a.severity
     optional = {a.key for a in gt.optional_actions}
     required_keys = {(a.control, a.value) for a in required}
     verdicts = [

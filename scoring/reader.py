@@ -171,6 +171,10 @@ class _Builder:
             self.lines.append(line)
 
     def build(self, *, sha256: str, torn: bool, line_count: int) -> Trajectory:
+        if self.meta is None and self.harness_error is None:
+            # Only possible when the one line there is was torn: with no meta there is no
+            # run to call incomplete, just a file that never became a trajectory.
+            raise self.fail(line_count, "not a trajectory: its only record is torn (no meta)")
         scenario = None
         if self.meta is not None:
             try:

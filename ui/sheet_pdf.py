@@ -61,6 +61,11 @@ def _multiline(text: str) -> str:
     return _e(text).replace("\n", "<br/>") if text.strip() else "<i class='muted'>none</i>"
 
 
+def _outcome(outcome: str | None) -> str:
+    # "not_applicable" is an identifier; on paper it reads "not applicable".
+    return _e(outcome.replace("_", " ") if outcome else None)
+
+
 def _format_value(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -112,7 +117,7 @@ def sheet_html(sheet: SignedSheet) -> str:
     for item in p.items:
         # The metric id is in the JSON; the title is what the rater saw in the form.
         parts.append(
-            f"<tr><td><b>{_e(item.title)}</b></td><td>{_e(item.outcome)}</td>"
+            f"<tr><td><b>{_e(item.title)}</b></td><td>{_outcome(item.outcome)}</td>"
             f"<td align='center'>{_e(item.score)}</td><td>{_e(item.anchor)}</td>"
             f"<td>{_multiline(item.comment)}</td></tr>"
         )

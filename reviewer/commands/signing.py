@@ -53,7 +53,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "and write <run_id>.<rater>.sheet.json (and .pdf). Drafts and incomplete ratings "
         "are refused.",
     )
-    p.add_argument("--run", required=True, metavar="RUN_ID")
+    # dest is not "run": that name holds the verb's handler (set_defaults below).
+    p.add_argument("--run", dest="run_id", required=True, metavar="RUN_ID")
     p.add_argument("--rater", required=True, metavar="NAME")
     p.add_argument("--db", type=Path, help="review database (default: under the user home)")
     p.add_argument("--out", type=Path, default=Path(), metavar="DIR", help="default: here")
@@ -198,7 +199,7 @@ def run_sign(args: argparse.Namespace) -> int:
     renderer = getattr(args, "pdf_renderer", None)
     key = _load_key(args.rater, args.passphrase_file)
     with ReviewStore.open(_db_path(args.db)) as store:
-        run_pk = _find_run(store, args.run, args.rater)
+        run_pk = _find_run(store, args.run_id, args.rater)
         service = SigningService(store, pdf_renderer=renderer)
         try:
             written = service.sign(run_pk, key, args.out)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import inspect
 import json
 import os
 import stat
@@ -15,6 +16,8 @@ import pytest
 from reviewer import keys, sheet
 from reviewer.cli import main
 from reviewer.sheet import SheetPayload
+from reviewer.store import ReviewStore
+from reviewer.synth import TrajectoryBuilder, bundled_scenario
 
 TRAJECTORY = b'{"type":"header"}\n'
 
@@ -157,3 +160,173 @@ def test_verify_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "line 1: not a public key line" in capsys.readouterr().err
     assert main(["verify", str(good), "--trajectory", str(tmp_path / "nope.jsonl")]) == 1
     assert "no trajectory file" in capsys.readouterr().err
+
+
+# --- sign and export against a real database ------------------------------------------------
+
+
+@pytest.fixture
+def rated_db(tmp_path: Path) -> tuple[Path, Path]:
+    """A database with one run that alice rated completely (submitted) and bob started."""
+    trajectory = (
+        TrajectoryBuilder(bundled_scenario("elec-apu-gen-fault"), run_id="run-cli", model="m")
+        .turn()
+        .read()
+        .set("apu_gen", 0)
+        .done()
+        .final("agent_done", passed=True)
+        .write(tmp_path / "run-cli.jsonl")
+    )
+    db = tmp_path / "review.db"
+    with ReviewStore.open(db) as store:
+        store.import_paths([trajectory])
+        run_pk = store.list_runs()[0].run_pk
+        rating = store.start_rating(run_pk, "alice")
+        for metric in store.rubric().metrics:
+            rating = store.save_item(
+                rating.rating_pk,
+                metric.id,
+                outcome="not_applicable",
+                score=None,
+                comment="",
+                expected_version=rating.version,
+            )
+        store.submit(rating.rating_pk, expected_version=rating.version)
+        store.start_rating(run_pk, "bob")
+    return db, trajectory
+
+
+def test_sign_then_verify_from_the_command_line(
+    rated_db: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, trajectory = rated_db
+    key = keys.generate_key("alice")
+    out = tmp_path / "sheets"
+    assert (
+        main(["sign", "--run", "run-cli", "--rater", "alice", "--db", str(db), "--out", str(out)])
+        == 0
+    )
+    printed = capsys.readouterr().out
+    sheet_path = out / "run-cli.alice.sheet.json"
+    assert f"wrote {sheet_path}" in printed
+    assert f"key {key.fingerprint}" in printed
+    assert "no PDF for run-cli.alice.sheet.json: this entry point has no PDF renderer" in printed
+
+    trust = tmp_path / "trusted.txt"
+    assert main(["whoami", "--rater", "alice", "--public-key"]) == 0
+    trust.write_text(capsys.readouterr().out)
+    args = ["verify", str(sheet_path), "--trajectory", str(trajectory), "--trust", str(trust)]
+    assert main([*args, "--require-trusted"]) == 0
+    assert capsys.readouterr().out == f"{sheet_path}: OK\n"
+
+    # Signed is final: signing again from the command line is refused, and the store agrees.
+    assert (
+        main(["sign", "--run", "run-cli", "--rater", "alice", "--db", str(db), "--out", str(out)])
+        == 1
+    )
+    assert "already signed" in capsys.readouterr().err
+    with ReviewStore.open(db) as store:
+        assert store.live_rating(store.list_runs()[0].run_pk, "alice").status == "signed"  # type: ignore[union-attr]
+
+
+def test_sign_refuses_a_draft_with_the_reason(
+    rated_db: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, _ = rated_db
+    keys.generate_key("bob")
+    code = main(
+        ["sign", "--run", "run-cli", "--rater", "bob", "--db", str(db), "--out", str(tmp_path)]
+    )
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "bob's rating is a draft: submit it before signing" in err
+    assert "no outcome" in err
+    assert not list(tmp_path.glob("*.sheet.json"))
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--run", "nope", "--rater", "alice"], "no run 'nope' in this database"),
+        (["--run", "run-cli", "--rater", "carol"], "rater 'carol' has no key"),
+    ],
+)
+def test_sign_errors(
+    rated_db: tuple[Path, Path], argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, _ = rated_db
+    keys.generate_key("alice")
+    assert main(["sign", *argv, "--db", str(db)]) == 1
+    assert message in capsys.readouterr().err
+
+
+def test_sign_with_a_passphrase(
+    rated_db: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, _ = rated_db
+    good, bad = tmp_path / "good", tmp_path / "bad"
+    good.write_text("open sesame\n")
+    bad.write_text("open barley\n")
+    assert main(["keygen", "--rater", "alice", "--passphrase-file", str(good)]) == 0
+    base = ["sign", "--run", "run-cli", "--rater", "alice", "--db", str(db), "--out", str(tmp_path)]
+    assert main([*base, "--passphrase-file", str(bad)]) == 1
+    assert "wrong passphrase for the key of 'alice'" in capsys.readouterr().err
+    assert main(base) == 1  # stdin is not a terminal under pytest: no prompt
+    assert "passphrase-protected: give --passphrase-file" in capsys.readouterr().err
+    assert main([*base, "--passphrase-file", str(good)]) == 0
+
+
+def test_sign_without_a_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    keys.generate_key("alice")
+    assert main(["sign", "--run", "r", "--rater", "alice", "--db", str(tmp_path / "x.db")]) == 1
+    assert "no review database at" in capsys.readouterr().err
+
+
+def test_export_every_signed_sheet(
+    rated_db: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, _ = rated_db
+    keys.generate_key("alice")
+    assert (
+        main(
+            [
+                "sign",
+                "--run",
+                "run-cli",
+                "--rater",
+                "alice",
+                "--db",
+                str(db),
+                "--out",
+                str(tmp_path / "a"),
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    out = tmp_path / "export"
+    assert main(["export", "--out", str(out), "--db", str(db)]) == 0
+    assert "exported 1 signed sheet(s) to" in capsys.readouterr().out
+    exported = out / "run-cli.alice.sheet.json"
+    assert exported.read_bytes() == (tmp_path / "a" / "run-cli.alice.sheet.json").read_bytes()
+    assert main(["export", "--out", str(tmp_path / "none"), "--db", str(db), "--rater", "bob"]) == 0
+    assert "exported 0 signed sheet(s) by bob" in capsys.readouterr().out
+
+
+def test_pdf_renderer_injected_through_main(
+    rated_db: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if "pdf_renderer" not in inspect.signature(main).parameters:
+        pytest.skip("reviewer.cli.main has no pdf_renderer keyword yet (wired by the lead)")
+    db, _ = rated_db
+    keys.generate_key("alice")
+    rendered: list[Path] = []
+
+    def renderer(signed: object, path: Path) -> None:
+        rendered.append(path)
+        path.write_bytes(b"%PDF-fake")
+
+    argv = ["sign", "--run", "run-cli", "--rater", "alice", "--db", str(db), "--out", str(tmp_path)]
+    assert main(argv, pdf_renderer=renderer) == 0  # type: ignore[call-arg]
+    assert rendered == [tmp_path / "run-cli.alice.sheet.pdf"]
+    assert f"wrote {rendered[0]}" in capsys.readouterr().out

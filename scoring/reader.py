@@ -108,10 +108,17 @@ def parse_trajectory(data: bytes, *, path: str = "<memory>") -> Trajectory:
                 if number == last + 1:
                     torn = True  # a crash mid-write: drop it, as the format says
                     break
-                raise TrajectoryError(path, number, f"invalid JSON ({first['msg']})") from None
+                raise TrajectoryError(path, number, _json_reason(first["msg"])) from None
             raise TrajectoryError(path, number, _describe(first)) from None
         builder.add(number, record)
     return builder.build(sha256=sha, torn=torn, line_count=last + 1)
+
+
+def _json_reason(message: str) -> str:
+    # pydantic says "Invalid JSON: EOF while parsing a string at line 1 column 105"; the
+    # "line 1" is within the record, which misleads next to the file's own line number.
+    detail = message.removeprefix("Invalid JSON: ").replace("at line 1 column", "at column")
+    return f"invalid JSON: {detail}"
 
 
 def _describe(error: dict) -> str:

@@ -12,6 +12,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 #: Verb modules, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -24,6 +25,8 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 GuiRunner = Callable[[argparse.Namespace], int]
+#: ``(signed_sheet, pdf_path) -> None``; Qt draws PDFs, so the entry point supplies it.
+PdfRenderer = Callable[[object, Path], None]
 
 
 class UsageError(Exception):
@@ -54,14 +57,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None, *, gui: GuiRunner | None = None) -> int:
-    """Parse ``argv`` and run the verb; returns the process exit code."""
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    gui: GuiRunner | None = None,
+    pdf_renderer: PdfRenderer | None = None,
+) -> int:
+    """Parse ``argv`` and run the verb; returns the process exit code.
+
+    ``gui`` and ``pdf_renderer`` are injected by ``ui.entry``: the only parts that need Qt.
+    """
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if not args_list or (args_list[0].startswith("--") and args_list[0] not in ("--help", "-h")):
         args_list = ["gui", *args_list]
     args = parser.parse_args(args_list)
     args.gui_runner = gui
+    args.pdf_renderer = pdf_renderer
     try:
         return int(args.run(args))
     except UsageError as exc:

@@ -19,11 +19,18 @@ def _run_gui(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _render_pdf(sheet, path) -> None:
+    # Deferred like the window: only `sign` and `export` pay for importing Qt.
+    from ui.sheet_pdf import render_sheet_pdf_offscreen
+
+    render_sheet_pdf_offscreen(sheet, path)
+
+
 def main(argv: list[str] | None = None) -> int:
     """``a320-review``: the command line; no arguments opens the window."""
-    return cli.main(argv, gui=_run_gui)
+    return cli.main(argv, gui=_run_gui, pdf_renderer=_render_pdf)
 
 
 def gui_main() -> int:
     """``a320-review-gui``: the window, for desktop launchers."""
-    return cli.main(["gui", *sys.argv[1:]], gui=_run_gui)
+    return cli.main(["gui", *sys.argv[1:]], gui=_run_gui, pdf_renderer=_render_pdf)

@@ -21,7 +21,6 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -35,6 +34,8 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+
+from reviewer import assets
 
 Outcome = Literal["applicable", "not_applicable", "not_observed"]
 OUTCOMES: tuple[str, ...] = ("applicable", "not_applicable", "not_observed")
@@ -227,8 +228,8 @@ def load_rubric(path: str | Path) -> Rubric:
 
 def default_rubric() -> Rubric:
     """The bundled ``resources/rubrics/default.yaml``."""
-    ref = resources.files("resources").joinpath("rubrics", "default.yaml")
-    return parse_rubric(ref.read_bytes(), source="resources/rubrics/default.yaml")
+    text = assets.read_text("rubrics", "default.yaml")
+    return parse_rubric(text, source="resources/rubrics/default.yaml")
 
 
 class HasItems(Protocol):

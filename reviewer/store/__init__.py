@@ -1,0 +1,54 @@
+"""The review store: runs, raters, ratings, signed sheets and the audit log, in SQLite.
+
+Qt-free. Open one :class:`ReviewStore` per thread::
+
+    with ReviewStore.open(path) as store:
+        report = store.import_paths([folder])
+        rating = store.start_rating(run_pk, "alice")
+"""
+
+from reviewer.store.errors import (
+    ConflictError,
+    NotFoundError,
+    RatingIncompleteError,
+    RatingsFileError,
+    RatingStateError,
+    RatingValidationError,
+    SchemaTooNewError,
+    StoreError,
+)
+from reviewer.store.models import (
+    AuditReport,
+    ImportReport,
+    Rater,
+    Rating,
+    RatingState,
+    RatingStatus,
+    RunDetail,
+    RunRow,
+    SheetRow,
+)
+from reviewer.store.schema import SCHEMA_VERSION
+from reviewer.store.store import ReviewStore
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "AuditReport",
+    "ConflictError",
+    "ImportReport",
+    "NotFoundError",
+    "Rater",
+    "Rating",
+    "RatingIncompleteError",
+    "RatingState",
+    "RatingStateError",
+    "RatingStatus",
+    "RatingValidationError",
+    "RatingsFileError",
+    "ReviewStore",
+    "RunDetail",
+    "RunRow",
+    "SchemaTooNewError",
+    "SheetRow",
+    "StoreError",
+]

@@ -1,0 +1,115 @@
+"""Opening a connection with the store's settings, and the one write-transaction helper.
+
+Every connection: WAL (readers never block the writer, and the window's import thread can
+write while the GUI thread reads), foreign keys on, a busy timeout (two writers queue
+instead of failing), ``synchronous=FULL`` (a committed rating survives a power cut, not only
+a killed process). Connections are per thread (``check_same_thread``): a worker thread opens
+its own store on the same path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import sqlite_utils
+
+from reviewer.store.errors import StoreError
+
+#: Seconds a writer waits for another writer before giving up with "database is locked".
+BUSY_TIMEOUT_S = 15.0
+
+
+def utcnow() -> str:
+    """Now, as stored: ISO-8601 UTC with microseconds (sorts as text)."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def check_path(path: Path, *, create: bool) -> None:
+    """Refuse, with a clear message, a path the store could not open or write."""
+    if path.is_dir():
+        raise StoreError(f"{path} is a folder, not a review database")
+    if not path.exists():
+        if not create:
+            raise StoreError(f"no review database at {path} (import runs first to create one)")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the folder {path.parent}: {exc.strerror}") from None
+    # WAL writes two files beside the database, so its folder must be writable too.
+    for target in (path if path.exists() else None, path.parent):
+        if target is not None and not os.access(target, os.W_OK):
+            raise StoreError(f"{target} is read-only: the review database needs to write there")
+
+
+def connect(path: Path, *, create: bool) -> sqlite_utils.Database:
+    """A configured connection to ``path`` (created when ``create``), schema untouched."""
+    mode = "rwc" if create else "rw"
+    conn = sqlite3.connect(
+        f"{path.resolve().as_uri()}?mode={mode}",
+        uri=True,
+        timeout=BUSY_TIMEOUT_S,
+        # Autocommit at the driver level: transactions are opened explicitly (BEGIN
+        # IMMEDIATE), never implicitly by the sqlite3 module before a write.
+        isolation_level=None,
+    )
+    try:
+        db = sqlite_utils.Database(conn, execute_plugins=False)
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        conn.execute("PRAGMA foreign_keys = ON")
+    except BaseException:
+        conn.close()
+        raise
+    return db
+
+
+def configure_for_writing(db: sqlite_utils.Database) -> None:
+    """WAL and full sync; done after the schema version check, which must write nothing."""
+    mode = db.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+    if str(mode).lower() != "wal":
+        raise sqlite3.OperationalError(f"cannot switch to WAL (journal mode is {mode})")
+    db.conn.execute("PRAGMA synchronous = FULL")
+
+
+@contextlib.contextmanager
+def write_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception.
+
+    IMMEDIATE takes the write lock up front: a deferred transaction that read first could
+    find, at its first write, that another connection committed in between, and fail with
+    SQLITE_BUSY without waiting; this way the busy timeout applies and the reads inside the
+    transaction (version checks, the audit chain head) stay true until COMMIT.
+    """
+    conn = db.conn
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    try:
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+@contextlib.contextmanager
+def read_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """A consistent snapshot over several SELECTs (nested use joins the outer transaction)."""
+    conn = db.conn
+    if conn.in_transaction:
+        yield db
+        return
+    conn.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        if conn.in_transaction:
+            conn.execute("COMMIT")

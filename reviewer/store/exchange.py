@@ -1,0 +1,239 @@
+"""Ratings in long format (one row per rating × metric), as CSV or JSONL, both directions.
+
+Import reads ``run_id, metric, outcome, score, comment`` (other columns are ignored, so an
+export can be read back), e.g. transcribed from paper forms. Every row is checked against
+the rubric and every problem is reported with its line; only a file with none is written,
+in one transaction. Export writes the live submitted and signed ratings with their context.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from reviewer.store import ratings
+from reviewer.store.errors import RatingsFileError
+from reviewer.store.models import Rating
+from reviewer.store.rubrics import RubricRegistry
+
+IMPORT_COLUMNS = ("run_id", "metric", "outcome", "score", "comment")
+EXPORT_COLUMNS = (
+    "rater",
+    "run_id",
+    "scenario_id",
+    "model",
+    "metric",
+    "outcome",
+    "score",
+    "comment",
+    "rubric_id",
+    "rubric_version",
+    "rubric_sha256",
+    "scorer_version",
+    "status",
+    "rating_pk",
+    "run_pk",
+    "path",
+    "created_at",
+    "updated_at",
+    "submitted_at",
+    "signed_at",
+)
+FORMATS = ("csv", "jsonl")
+
+
+@dataclass(frozen=True)
+class LongRow:
+    """One row of a ratings file, with the line it starts on."""
+
+    line: int
+    run_id: str
+    metric: str
+    outcome: str | None
+    score: Any
+    comment: str
+
+
+def format_of(path: Path, fmt: str | None = None) -> str:
+    """``csv`` or ``jsonl``, from ``fmt`` or the file's suffix."""
+    fmt = fmt or path.suffix.lower().lstrip(".")
+    if fmt == "json":
+        fmt = "jsonl"
+    if fmt not in FORMATS:
+        raise RatingsFileError(str(path), [f"unknown format {fmt!r}: use a .csv or .jsonl file"])
+    return fmt
+
+
+def read_long(path: Path, fmt: str | None = None) -> list[LongRow]:
+    """Parse a ratings file; :class:`RatingsFileError` lists every unreadable row."""
+    fmt = format_of(path, fmt)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RatingsFileError(str(path), [f"cannot read: {exc}"]) from None
+    rows, errors = _read_csv(text) if fmt == "csv" else _read_jsonl(text)
+    if errors:
+        raise RatingsFileError(str(path), errors)
+    if not rows:
+        raise RatingsFileError(str(path), ["no rating rows"])
+    return rows
+
+
+def _read_csv(text: str) -> tuple[list[LongRow], list[str]]:
+    # csv.reader rather than DictReader: DictReader skips blank lines silently, and the line
+    # each record starts on (a quoted comment can span lines) is tracked from line_num.
+    reader = csv.reader(text.splitlines(keepends=True))
+    header = [h.strip() for h in next(reader, [])]
+    missing = [c for c in IMPORT_COLUMNS if c not in header]
+    if missing:
+        return [], [f"line 1: the header lacks the column(s) {', '.join(missing)}"]
+    rows: list[LongRow] = []
+    errors: list[str] = []
+    start = reader.line_num + 1
+    for values in reader:
+        line, start = start, reader.line_num + 1
+        if not any(v.strip() for v in values):
+            continue
+        rows.append(_row(line, dict(zip(header, values, strict=False)), errors))
+    return rows, errors
+
+
+def _read_jsonl(text: str) -> tuple[list[LongRow], list[str]]:
+    rows: list[LongRow] = []
+    errors: list[str] = []
+    for line, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+        except ValueError as exc:
+            errors.append(f"line {line}: not JSON ({exc.msg})")
+            continue
+        if not isinstance(record, dict):
+            errors.append(f"line {line}: not a JSON object")
+            continue
+        missing = [c for c in ("run_id", "metric") if c not in record]
+        if missing:
+            errors.append(f"line {line}: missing {', '.join(missing)}")
+            continue
+        rows.append(_row(line, record, errors))
+    return rows, errors
+
+
+def _row(line: int, record: dict[str, Any], errors: list[str]) -> LongRow:
+    score = record.get("score")
+    if isinstance(score, str):
+        score = score.strip()
+        if not score:
+            score = None
+        elif score.isdigit():
+            score = int(score)
+    if isinstance(score, float) and score.is_integer():
+        score = int(score)
+    outcome = record.get("outcome")
+    if isinstance(outcome, str):
+        outcome = outcome.strip() or None
+    return LongRow(
+        line=line,
+        run_id=str(record.get("run_id") or "").strip(),
+        metric=str(record.get("metric") or "").strip(),
+        outcome=outcome,
+        score=score,
+        comment=str(record.get("comment") or ""),
+    )
+
+
+def resolve_run(conn: sqlite3.Connection, run_id: str) -> tuple[int | None, str | None]:
+    """The newest version of the run ``run_id``: ``(run_pk, None)`` or ``(None, problem)``."""
+    found = conn.execute(
+        "SELECT r.run_pk FROM runs r WHERE r.run_id = ? AND NOT EXISTS"
+        " (SELECT 1 FROM runs n WHERE n.path = r.path AND n.version > r.version)",
+        (run_id,),
+    ).fetchall()
+    if not found:
+        return None, f"unknown run_id {run_id!r} (import the run first)"
+    if len(found) > 1:
+        return None, f"run_id {run_id!r} is ambiguous: {len(found)} files carry it"
+    return int(found[0][0]), None
+
+
+def latest_decisions(
+    conn: sqlite3.Connection, rubrics: RubricRegistry, *, rater: str | None = None
+) -> list[Rating]:
+    """Each rater's latest submitted or signed rating per run (of ``rater`` if given).
+
+    While a correction is still a draft, the rating it corrects remains the rater's word.
+    """
+    where = (
+        "g.status <> 'draft' AND NOT EXISTS (SELECT 1 FROM ratings s"
+        " WHERE s.supersedes_pk = g.rating_pk AND s.status <> 'draft')"
+    )
+    params: list[object] = []
+    if rater is not None:
+        where += " AND ra.name = ?"
+        params.append(rater)
+    return ratings.load_where(conn, rubrics, where, params)
+
+
+def export_rows(
+    conn: sqlite3.Connection, rubrics: RubricRegistry, *, rater: str | None = None
+) -> Iterator[dict[str, Any]]:
+    """Long-format rows of :func:`latest_decisions`, one per rating and metric."""
+    runs = {
+        row[0]: row[1:]
+        for row in conn.execute(
+            "SELECT run_pk, run_id, scenario_id, model, scorer_version, path FROM runs"
+        )
+    }
+    for rating in latest_decisions(conn, rubrics, rater=rater):
+        run_id, scenario_id, model, scorer_version, path = runs[rating.run_pk]
+        for item in rating.items.values():
+            yield {
+                "rater": rating.rater,
+                "run_id": run_id,
+                "scenario_id": scenario_id,
+                "model": model,
+                "metric": item.metric_id,
+                "outcome": item.outcome,
+                "score": item.score,
+                "comment": item.comment,
+                "rubric_id": rating.rubric_id,
+                "rubric_version": rating.rubric_version,
+                "rubric_sha256": rating.rubric_sha256,
+                "scorer_version": scorer_version,
+                "status": rating.status,
+                "rating_pk": rating.rating_pk,
+                "run_pk": rating.run_pk,
+                "path": path,
+                "created_at": _iso(rating.created_at),
+                "updated_at": _iso(rating.updated_at),
+                "submitted_at": _iso(rating.submitted_at),
+                "signed_at": _iso(rating.signed_at),
+            }
+
+
+def write_long(rows: Iterator[dict[str, Any]], fmt: str, out: TextIO) -> int:
+    """Write rows as CSV (header first) or JSONL; returns how many rows."""
+    count = 0
+    if fmt == "csv":
+        writer = csv.DictWriter(out, fieldnames=EXPORT_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: "" if v is None else v for k, v in row.items()})
+            count += 1
+    elif fmt == "jsonl":
+        for row in rows:
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            count += 1
+    else:
+        raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    return count
+
+
+def _iso(value: Any) -> str | None:
+    return None if value is None else value.isoformat()

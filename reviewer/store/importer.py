@@ -1,0 +1,105 @@
+"""Importing trajectory files: hash, score what is new, write in batched transactions.
+
+The cost budget is "at most 1.5× scoring alone", so the import adds only a sha256 per file
+(which also lets a re-import skip scoring entirely) and one short write transaction per
+batch. Scoring runs outside any transaction: the write lock is held only while a batch is
+written, so the window stays free to autosave during a long import.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import sqlite_utils
+
+from reviewer.store import runs
+from reviewer.store.connection import utcnow, write_transaction
+from reviewer.store.models import ImportReport
+from scoring import ScoreCard, score_file
+
+Progress = Callable[[int, int, str], None]
+Cancelled = Callable[[], bool]
+
+#: Files per write transaction, and the longest a scored batch waits to be written.
+BATCH_SIZE = 250
+BATCH_SECONDS = 2.0
+
+
+def import_paths(
+    db: sqlite_utils.Database,
+    paths: Sequence[Path],
+    *,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> ImportReport:
+    """Import files and folders; see :meth:`reviewer.store.ReviewStore.import_paths`."""
+    tally = runs.Tally()
+    files = runs.discover_files([Path(p) for p in paths], tally)
+    total = len(files)
+    pending: list[ScoreCard] = []
+    seen: set[str] = set()
+    was_cancelled = False
+    last_flush = time.monotonic()
+    for done, path in enumerate(files, start=1):
+        if cancelled is not None and cancelled():
+            was_cancelled = True
+            break
+        try:
+            sha = runs.file_sha256(path)
+        except OSError as exc:
+            tally.unreadable.append((str(path), f"cannot read: {exc.strerror or exc}"))
+            sha = None
+        if sha is not None:
+            if sha in seen or runs.is_known(db.conn, sha):
+                tally.unchanged += 1
+            else:
+                card = score_file(path)
+                if card.status == "unreadable":
+                    tally.unreadable.append((str(path), runs.unreadable_message(card)))
+                else:
+                    pending.append(card)
+                    seen.add(card.trajectory_sha256 or sha)
+        if len(pending) >= BATCH_SIZE or (
+            pending and time.monotonic() - last_flush > BATCH_SECONDS
+        ):
+            _flush(db, pending, tally)
+            last_flush = time.monotonic()
+        if progress is not None:
+            progress(done, total, str(path))
+    _flush(db, pending, tally)
+    return ImportReport(
+        added=tally.added,
+        unchanged=tally.unchanged,
+        new_versions=tally.new_versions,
+        unreadable=tally.unreadable,
+        cancelled=was_cancelled,
+    )
+
+
+def add_scorecards(db: sqlite_utils.Database, cards: Sequence[ScoreCard]) -> ImportReport:
+    """Store cards scored elsewhere (tests, benchmarks); unreadable ones are reported."""
+    tally = runs.Tally()
+    good = []
+    for card in cards:
+        if card.status == "unreadable":
+            tally.unreadable.append((card.path, runs.unreadable_message(card)))
+        else:
+            good.append(card)
+    for start in range(0, len(good), BATCH_SIZE):
+        _flush(db, good[start : start + BATCH_SIZE], tally)
+    return ImportReport(
+        added=tally.added,
+        unchanged=tally.unchanged,
+        new_versions=tally.new_versions,
+        unreadable=tally.unreadable,
+    )
+
+
+def _flush(db: sqlite_utils.Database, pending: list[ScoreCard], tally: runs.Tally) -> None:
+    if not pending:
+        return
+    with write_transaction(db):
+        runs.write_cards(db.conn, pending, tally, at=utcnow())
+    pending.clear()

@@ -1,0 +1,210 @@
+"""The rating lifecycle: draft → submitted → signed, and corrections that supersede.
+
+Each function is one write transaction: the checks (state, optimistic version) and the
+write they guard happen under the same lock, and the audit entry commits with them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import sqlite_utils
+
+from reviewer.rubric import RatingItem
+from reviewer.store import audit, ratings
+from reviewer.store.connection import write_transaction
+from reviewer.store.errors import (
+    ConflictError,
+    NotFoundError,
+    RatingIncompleteError,
+    RatingStateError,
+    RatingValidationError,
+)
+from reviewer.store.models import Rating
+from reviewer.store.rubrics import RubricRegistry
+
+
+def _editable(h: ratings.Head, expected_version: int) -> None:
+    # Version first: a stale client learns to reload, whatever happened to the rating.
+    if h.version != expected_version:
+        raise ConflictError(h.rating_pk, expected_version, h.version)
+    if h.status != "draft":
+        raise RatingStateError(
+            f"rating {h.rating_pk} is {h.status}: it is never edited in place; "
+            "supersede it to correct it"
+        )
+
+
+def _bump(db: sqlite_utils.Database, h: ratings.Head, *, at: str, **changes: object) -> None:
+    sets = ", ".join(f"{k} = :{k}" for k in changes)
+    cursor = db.conn.execute(
+        f"UPDATE ratings SET version = version + 1, updated_at = :at{', ' + sets if sets else ''}"
+        " WHERE rating_pk = :pk AND version = :version",
+        {"at": at, "pk": h.rating_pk, "version": h.version, **changes},
+    )
+    if cursor.rowcount != 1:  # unreachable under BEGIN IMMEDIATE; kept as the last guard
+        raise ConflictError(h.rating_pk, h.version, -1)
+
+
+def start(
+    db: sqlite_utils.Database, rubrics: RubricRegistry, run_pk: int, rater: str, *, at: str
+) -> Rating:
+    """The rater's live rating of the run, a new draft if there is none."""
+    with write_transaction(db):
+        if db.conn.execute("SELECT 1 FROM runs WHERE run_pk = ?", (run_pk,)).fetchone() is None:
+            raise NotFoundError(f"no run {run_pk} in this database")
+        r = ratings.add_rater(db.conn, rater, at=at)
+        pk = ratings.live_pk(db.conn, run_pk, r.rater_pk)
+        if pk is None:
+            rubric_pk = rubrics.register(at=at)
+            pk = ratings.insert_rating(
+                db.conn, run_pk=run_pk, rater_pk=r.rater_pk, rubric_pk=rubric_pk, at=at
+            )
+            details = {"rating_pk": pk, "run_pk": run_pk, "rubric_sha256": rubrics.current.sha256}
+            audit.append(db.conn, [("rating_start", r.name, details)], at=at)
+    return ratings.load(db.conn, rubrics, pk)
+
+
+def save_item(
+    db: sqlite_utils.Database,
+    rubrics: RubricRegistry,
+    rating_pk: int,
+    metric_id: str,
+    *,
+    outcome: str | None,
+    score: int | None,
+    comment: str,
+    expected_version: int,
+    at: str,
+) -> Rating:
+    """Autosave one metric of a draft (incomplete is fine, impossible is not)."""
+    with write_transaction(db):
+        h = ratings.head(db.conn, rating_pk)
+        _editable(h, expected_version)
+        rubric = rubrics.get(h.rubric_pk)
+        problems = rubric.validate_item(metric_id, outcome, score, comment, complete=False)
+        if problems:
+            raise RatingValidationError(f"rating {rating_pk}, {metric_id}: {'; '.join(problems)}")
+        item = RatingItem(metric_id=metric_id, outcome=outcome, score=score, comment=comment)
+        ratings.upsert_item(db.conn, rating_pk, item, at=at)
+        _bump(db, h, at=at)
+        details = {"rating_pk": rating_pk, "version": h.version + 1, **item.model_dump()}
+        audit.append(db.conn, [("rating_save", h.rater, details)], at=at)
+    return ratings.load(db.conn, rubrics, rating_pk)
+
+
+def save_overall_comment(
+    db: sqlite_utils.Database,
+    rubrics: RubricRegistry,
+    rating_pk: int,
+    text: str,
+    *,
+    expected_version: int,
+    at: str,
+) -> Rating:
+    """Autosave the free-text comment on the whole run."""
+    with write_transaction(db):
+        h = ratings.head(db.conn, rating_pk)
+        _editable(h, expected_version)
+        _bump(db, h, at=at, overall_comment=text)
+        details = {"rating_pk": rating_pk, "version": h.version + 1, "overall_comment": text}
+        audit.append(db.conn, [("rating_comment", h.rater, details)], at=at)
+    return ratings.load(db.conn, rubrics, rating_pk)
+
+
+def submit(
+    db: sqlite_utils.Database,
+    rubrics: RubricRegistry,
+    rating_pk: int,
+    *,
+    expected_version: int,
+    at: str,
+) -> Rating:
+    """Draft → submitted, once every metric is complete; lists every problem otherwise."""
+    with write_transaction(db):
+        h = ratings.head(db.conn, rating_pk)
+        _editable(h, expected_version)
+        current = ratings.load(db.conn, rubrics, rating_pk)
+        rubric = rubrics.get(h.rubric_pk)
+        problems = rubric.problems(current.items)
+        if problems:
+            raise RatingIncompleteError(rating_pk, problems)
+        _bump(db, h, at=at, status="submitted", submitted_at=at)
+        digest = ratings.content_sha256(current.items, current.overall_comment, rubric.sha256)
+        details = {"rating_pk": rating_pk, "run_pk": h.run_pk, "content_sha256": digest}
+        audit.append(db.conn, [("submit", h.rater, details)], at=at)
+    return ratings.load(db.conn, rubrics, rating_pk)
+
+
+def supersede(
+    db: sqlite_utils.Database, rubrics: RubricRegistry, rating_pk: int, rater: str, *, at: str
+) -> Rating:
+    """A new draft correcting a submitted or signed rating; the old one stays as it was."""
+    with write_transaction(db):
+        h = ratings.head(db.conn, rating_pk)
+        if h.rater != rater:
+            raise RatingStateError(f"rating {rating_pk} is {h.rater}'s: only they can correct it")
+        if h.status == "draft":
+            raise RatingStateError(f"rating {rating_pk} is a draft: edit it in place")
+        if h.superseded_by is not None:
+            raise RatingStateError(
+                f"rating {rating_pk} was already superseded by rating {h.superseded_by}"
+            )
+        old = ratings.load(db.conn, rubrics, rating_pk)
+        rubric_pk = rubrics.register(at=at)
+        new_pk = ratings.insert_rating(
+            db.conn,
+            run_pk=h.run_pk,
+            rater_pk=h.rater_pk,
+            rubric_pk=rubric_pk,
+            at=at,
+            overall_comment=old.overall_comment,
+            supersedes_pk=rating_pk,
+        )
+        # Under a newer rubric only the metrics it still has carry over.
+        for metric_id, item in old.items.items():
+            if metric_id in rubrics.current.metric_ids and item.outcome is not None:
+                ratings.upsert_item(db.conn, new_pk, item, at=at)
+        details = {"rating_pk": new_pk, "supersedes_pk": rating_pk, "run_pk": h.run_pk}
+        audit.append(db.conn, [("supersede", h.rater, details)], at=at)
+    return ratings.load(db.conn, rubrics, new_pk)
+
+
+def mark_signed(
+    db: sqlite_utils.Database,
+    rubrics: RubricRegistry,
+    rating_pk: int,
+    *,
+    sheet_id: str,
+    sheet_json: str,
+    at: str,
+) -> Rating:
+    """Submitted → signed, keeping the signed sheet verbatim; both immutable afterwards."""
+    try:
+        json.loads(sheet_json)
+    except ValueError as exc:
+        raise RatingValidationError(f"the signed sheet is not JSON: {exc}") from None
+    if not sheet_id.strip():
+        raise RatingValidationError("a signed sheet needs a sheet_id")
+    with write_transaction(db):
+        h = ratings.head(db.conn, rating_pk)
+        if h.status != "submitted":
+            raise RatingStateError(f"rating {rating_pk} is {h.status}: only a submitted one signs")
+        if h.superseded_by is not None:
+            raise RatingStateError(
+                f"rating {rating_pk} was superseded by rating {h.superseded_by}: sign that one"
+            )
+        db["sheets"].insert(
+            {
+                "sheet_id": sheet_id,
+                "rating_pk": rating_pk,
+                "sheet_json": sheet_json,
+                "signed_at": at,
+            }
+        )
+        _bump(db, h, at=at, status="signed", signed_at=at)
+        sheet_sha = hashlib.sha256(sheet_json.encode("utf-8")).hexdigest()
+        details = {"rating_pk": rating_pk, "sheet_id": sheet_id, "sheet_sha256": sheet_sha}
+        audit.append(db.conn, [("sign", h.rater, details)], at=at)
+    return ratings.load(db.conn, rubrics, rating_pk)

@@ -1,0 +1,122 @@
+"""Writing a parsed ratings file: all rows valid, or nothing written.
+
+Each run's rows become one submitted rating of the given rater under the current rubric.
+Validation happens inside the write transaction, so what it checked (the run exists, the
+rater has no live rating of it) still holds when the rows are written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlite_utils
+
+from reviewer.rubric import RatingItem
+from reviewer.store import audit, exchange, ratings
+from reviewer.store.connection import write_transaction
+from reviewer.store.errors import RatingsFileError
+from reviewer.store.rubrics import RubricRegistry
+
+
+def import_long(
+    db: sqlite_utils.Database,
+    rubrics: RubricRegistry,
+    rows: Sequence[exchange.LongRow],
+    *,
+    rater: str,
+    source: str,
+    at: str,
+) -> list[int]:
+    """Store ``rows`` as submitted ratings of ``rater``; returns the new rating keys."""
+    rubric = rubrics.current
+    with write_transaction(db):
+        rater_row = ratings.add_rater(db.conn, rater, at=at)
+        rubric_pk = rubrics.register(at=at)
+        errors: list[tuple[int, str]] = []
+        groups: dict[int, list[exchange.LongRow]] = {}
+        run_pks: dict[str, int | None] = {}
+        first_line: dict[tuple[str, str], int] = {}
+        for row in rows:
+            if not row.run_id or not row.metric:
+                errors.append((row.line, "run_id and metric must not be empty"))
+                continue
+            if row.run_id not in run_pks:
+                run_pks[row.run_id], problem = exchange.resolve_run(db.conn, row.run_id)
+                if problem:
+                    errors.append((row.line, problem))
+            key = (row.run_id, row.metric)
+            if key in first_line:
+                errors.append(
+                    (
+                        row.line,
+                        f"{row.metric} of {row.run_id} again (first on line {first_line[key]})",
+                    )
+                )
+                continue
+            first_line[key] = row.line
+            for problem in rubric.validate_item(row.metric, row.outcome, row.score, row.comment):
+                errors.append((row.line, f"{row.run_id}, {row.metric}: {problem}"))
+            run_pk = run_pks[row.run_id]
+            if run_pk is not None:
+                groups.setdefault(run_pk, []).append(row)
+        for run_pk, group in groups.items():
+            errors.extend(_group_problems(db, rubric.metric_ids, run_pk, group, rater_row))
+        if errors:
+            # Raising rolls the transaction back: the rater added above is not kept either.
+            raise RatingsFileError(source, [f"line {n}: {m}" for n, m in sorted(errors, key=_line)])
+        new_pks = [
+            _write_one(db, run_pk, group, rater_row, rubric_pk, at=at)
+            for run_pk, group in groups.items()
+        ]
+        details = {"source": source, "ratings": len(new_pks), "rubric_sha256": rubric.sha256}
+        audit.append(db.conn, [("ratings_import", rater_row.name, details)], at=at)
+    return new_pks
+
+
+def _group_problems(db, metric_ids, run_pk, group, rater_row) -> list[tuple[int, str]]:
+    line, run_id = group[0].line, group[0].run_id
+    problems = []
+    missing = [m for m in metric_ids if m not in {r.metric for r in group}]
+    if missing:
+        problems.append((line, f"{run_id}: no row for {', '.join(missing)}"))
+    live = ratings.live_pk(db.conn, run_pk, rater_row.rater_pk)
+    if live is not None:
+        status = ratings.head(db.conn, live).status
+        problems.append(
+            (
+                line,
+                f"{rater_row.name} already has a {status} rating of {run_id} (rating {live}): "
+                "correct it in the window instead",
+            )
+        )
+    return problems
+
+
+def _write_one(db, run_pk, group, rater_row, rubric_pk, *, at: str) -> int:
+    pk = ratings.insert_rating(
+        db.conn, run_pk=run_pk, rater_pk=rater_row.rater_pk, rubric_pk=rubric_pk, at=at
+    )
+    items = {}
+    for row in group:
+        item = RatingItem(
+            metric_id=row.metric, outcome=row.outcome, score=row.score, comment=row.comment
+        )
+        ratings.upsert_item(db.conn, pk, item, at=at)
+        items[row.metric] = item
+    db.conn.execute(
+        "UPDATE ratings SET status = 'submitted', submitted_at = ?, version = version + 1"
+        " WHERE rating_pk = ?",
+        (at, pk),
+    )
+    rubric_sha = db.conn.execute(
+        "SELECT sha256 FROM rubrics WHERE rubric_pk = ?", (rubric_pk,)
+    ).fetchone()[0]
+    digest = ratings.content_sha256(items, "", rubric_sha)
+    details = {"rating_pk": pk, "run_pk": run_pk, "content_sha256": digest, "source": "file"}
+    audit.append(db.conn, [("submit", rater_row.name, details)], at=at)
+    return pk
+
+
+def _line(error: tuple[int, str]) -> int:
+    # Sorted by line only: on one line, the row's own problems come before its run's.
+    return error[0]

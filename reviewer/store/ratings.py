@@ -1,0 +1,206 @@
+"""Reading ratings and raters, and the low-level writes the rating lifecycle is made of.
+
+The lifecycle itself (draft → submitted → signed, superseding) is in
+:mod:`reviewer.store.lifecycle`; the functions here do one thing each and expect the caller
+to hold the right transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from reviewer.rubric import RatingItem
+from reviewer.store import audit
+from reviewer.store.errors import NotFoundError, StoreError
+from reviewer.store.models import Rater, Rating
+from reviewer.store.rubrics import RubricRegistry
+
+_RATING = """
+SELECT g.rating_pk, g.run_pk, ra.name, g.status, g.version, g.rubric_pk, g.overall_comment,
+    g.created_at, g.updated_at, g.submitted_at, g.signed_at, g.supersedes_pk,
+    (SELECT s.rating_pk FROM ratings s WHERE s.supersedes_pk = g.rating_pk),
+    (SELECT sh.sheet_id FROM sheets sh WHERE sh.rating_pk = g.rating_pk)
+FROM ratings g JOIN raters ra ON ra.rater_pk = g.rater_pk
+"""
+_LIVE = "NOT EXISTS (SELECT 1 FROM ratings s WHERE s.supersedes_pk = g.rating_pk)"
+MAX_NAME = 200
+
+
+@dataclass(frozen=True)
+class Head:
+    """The columns of a rating that the lifecycle checks before a write."""
+
+    rating_pk: int
+    run_pk: int
+    rater_pk: int
+    rater: str
+    status: str
+    version: int
+    rubric_pk: int
+    superseded_by: int | None
+
+
+def head(conn: sqlite3.Connection, rating_pk: int) -> Head:
+    """The rating's state; :class:`NotFoundError` if there is no such rating."""
+    row = conn.execute(
+        "SELECT g.rating_pk, g.run_pk, g.rater_pk, ra.name, g.status, g.version, g.rubric_pk,"
+        " (SELECT s.rating_pk FROM ratings s WHERE s.supersedes_pk = g.rating_pk)"
+        " FROM ratings g JOIN raters ra ON ra.rater_pk = g.rater_pk WHERE g.rating_pk = ?",
+        (rating_pk,),
+    ).fetchone()
+    if row is None:
+        raise NotFoundError(f"no rating {rating_pk} in this database")
+    return Head(*row)
+
+
+def load(conn: sqlite3.Connection, rubrics: RubricRegistry, rating_pk: int) -> Rating:
+    """One rating with all its items; :class:`NotFoundError` if there is none."""
+    ratings = load_where(conn, rubrics, "g.rating_pk = ?", (rating_pk,))
+    if not ratings:
+        raise NotFoundError(f"no rating {rating_pk} in this database")
+    return ratings[0]
+
+
+def load_where(
+    conn: sqlite3.Connection,
+    rubrics: RubricRegistry,
+    where: str,
+    params: Iterable[object] = (),
+    *,
+    live_only: bool = False,
+) -> list[Rating]:
+    """Ratings matching a WHERE clause over ``ratings g``, by ``rating_pk``."""
+    clause = f"({where}) AND {_LIVE}" if live_only else where
+    rows = conn.execute(f"{_RATING} WHERE {clause} ORDER BY g.rating_pk", tuple(params)).fetchall()
+    items = _items_of(conn, [r[0] for r in rows])
+    out = []
+    for row in rows:
+        (pk, run_pk, rater, status, version, rubric_pk, overall, created, updated) = row[:9]
+        rubric = rubrics.get(rubric_pk)
+        merged = rubric.empty_items() | items.get(pk, {})
+        out.append(
+            Rating(
+                rating_pk=pk,
+                run_pk=run_pk,
+                rater=rater,
+                status=status,
+                version=version,
+                rubric_id=rubric.id,
+                rubric_version=rubric.version,
+                rubric_sha256=rubric.sha256,
+                items=merged,
+                overall_comment=overall,
+                created_at=created,
+                updated_at=updated,
+                submitted_at=row[9],
+                signed_at=row[10],
+                supersedes_pk=row[11],
+                superseded_by_pk=row[12],
+                sheet_id=row[13],
+            )
+        )
+    return out
+
+
+def _items_of(conn: sqlite3.Connection, pks: list[int]) -> dict[int, dict[str, RatingItem]]:
+    out: dict[int, dict[str, RatingItem]] = {}
+    # Chunked: SQLite limits the number of bound parameters of one statement.
+    for start in range(0, len(pks), 500):
+        chunk = pks[start : start + 500]
+        marks = ",".join("?" for _ in chunk)
+        for pk, metric_id, outcome, score, comment in conn.execute(
+            "SELECT rating_pk, metric_id, outcome, score, comment FROM rating_items"
+            f" WHERE rating_pk IN ({marks})",
+            chunk,
+        ):
+            item = RatingItem(metric_id=metric_id, outcome=outcome, score=score, comment=comment)
+            out.setdefault(pk, {})[metric_id] = item
+    return out
+
+
+def live_pk(conn: sqlite3.Connection, run_pk: int, rater_pk: int) -> int | None:
+    """The live rating of ``rater_pk`` for ``run_pk``, if any."""
+    row = conn.execute(
+        f"SELECT g.rating_pk FROM ratings g WHERE g.run_pk = ? AND g.rater_pk = ? AND {_LIVE}",
+        (run_pk, rater_pk),
+    ).fetchone()
+    return None if row is None else int(row[0])
+
+
+def get_rater(conn: sqlite3.Connection, name: str) -> Rater | None:
+    """The rater called ``name``, if registered."""
+    row = conn.execute(
+        "SELECT rater_pk, name, fingerprint, public_key, created_at FROM raters WHERE name = ?",
+        (name,),
+    ).fetchone()
+    if row is None:
+        return None
+    return Rater(
+        rater_pk=row[0], name=row[1], fingerprint=row[2], public_key=row[3], created_at=row[4]
+    )
+
+
+def check_name(name: str) -> str:
+    """A rater name as stored: trimmed, one line, not empty."""
+    clean = name.strip()
+    if not clean or "\n" in clean or "\r" in clean or len(clean) > MAX_NAME:
+        raise StoreError(f"a rater name is one line of 1–{MAX_NAME} characters; got {name!r}")
+    return clean
+
+
+def add_rater(conn: sqlite3.Connection, name: str, *, at: str) -> Rater:
+    """Register ``name`` (inside a write transaction) unless it exists; returns the rater."""
+    name = check_name(name)
+    existing = get_rater(conn, name)
+    if existing is not None:
+        return existing
+    conn.execute("INSERT INTO raters (name, created_at) VALUES (?, ?)", (name, at))
+    audit.append(conn, [("rater_add", name, {"name": name})], at=at)
+    rater = get_rater(conn, name)
+    assert rater is not None
+    return rater
+
+
+def insert_rating(
+    conn: sqlite3.Connection,
+    *,
+    run_pk: int,
+    rater_pk: int,
+    rubric_pk: int,
+    at: str,
+    overall_comment: str = "",
+    supersedes_pk: int | None = None,
+) -> int:
+    """A new draft; the one-live-rating trigger refuses a second live one."""
+    cursor = conn.execute(
+        "INSERT INTO ratings (run_pk, rater_pk, rubric_pk, status, version, overall_comment,"
+        " created_at, updated_at, supersedes_pk) VALUES (?, ?, ?, 'draft', 1, ?, ?, ?, ?)",
+        (run_pk, rater_pk, rubric_pk, overall_comment, at, at, supersedes_pk),
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def upsert_item(conn: sqlite3.Connection, rating_pk: int, item: RatingItem, *, at: str) -> None:
+    """Write one item of a draft (the triggers refuse it for any other status)."""
+    conn.execute(
+        "INSERT INTO rating_items (rating_pk, metric_id, outcome, score, comment, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (rating_pk, metric_id) DO UPDATE SET"
+        " outcome = excluded.outcome, score = excluded.score, comment = excluded.comment,"
+        " updated_at = excluded.updated_at",
+        (rating_pk, item.metric_id, item.outcome, item.score, item.comment, at),
+    )
+
+
+def content_sha256(items: Mapping[str, RatingItem], overall_comment: str, rubric_sha: str) -> str:
+    """Digest of what a rater decided, recorded in the audit log on submit."""
+    data = {
+        "rubric_sha256": rubric_sha,
+        "overall_comment": overall_comment,
+        "items": {k: v.model_dump(mode="json") for k, v in sorted(items.items())},
+    }
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -1,0 +1,174 @@
+"""Runs: trajectories scored at import, one row per file version, and the run list.
+
+A run is its bytes: a file whose sha256 is already stored is unchanged (a no-op, wherever
+it lies now), a different file at a path already stored becomes version 2, 3, ... of that
+path and the older versions are flagged ``superseded_by_version``. Unreadable files are
+reported, never stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reviewer.batch import DiscoveryError, discover
+from reviewer.store import audit
+from reviewer.store.errors import NotFoundError
+from reviewer.store.models import RunDetail, RunRow
+from scoring import ScoreCard
+
+_CARD_COLUMNS = (
+    "run_id",
+    "scenario_id",
+    "model",
+    "status",
+    "reason",
+    "scalar",
+    "coverage",
+    "order",
+    "end_state",
+    "all_passed",
+    "safety_dangerous",
+    "safety_anti_procedure",
+    "extraneous",
+    "scorer_version",
+)
+_INSERT = (
+    "INSERT INTO runs (path, version, sha256, unsafe, scorecard, imported_at, "
+    + ", ".join(f'"{c}"' for c in _CARD_COLUMNS)
+    + ") VALUES (?, ?, ?, ?, ?, ?, "
+    + ", ".join("?" for _ in _CARD_COLUMNS)
+    + ") ON CONFLICT (sha256) DO NOTHING"
+)
+
+# One statement for the whole list: the live rating of each run for one rater, and how
+# many live non-draft ratings it has, by correlated lookups on indexed columns.
+_LIST = """
+SELECT r.run_pk, r.run_id, r.path, r.version,
+    EXISTS (SELECT 1 FROM runs n WHERE n.path = r.path AND n.version > r.version),
+    r.scenario_id, r.model, r.status, r.reason, r.scalar, r.coverage, r.end_state, r.unsafe,
+    (SELECT g.status FROM ratings g WHERE g.run_pk = r.run_pk AND g.rater_pk = :rater_pk
+        AND NOT EXISTS (SELECT 1 FROM ratings s WHERE s.supersedes_pk = g.rating_pk)),
+    (SELECT count(*) FROM ratings g WHERE g.run_pk = r.run_pk AND g.status <> 'draft'
+        AND NOT EXISTS (SELECT 1 FROM ratings s WHERE s.supersedes_pk = g.rating_pk))
+    {extra}
+FROM runs r {where} ORDER BY r.run_pk
+"""
+_ROW_FIELDS = tuple(RunRow.model_fields)
+
+
+@dataclass
+class Tally:
+    """Counts of one import, filled batch by batch."""
+
+    added: int = 0
+    new_versions: int = 0
+    unchanged: int = 0
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
+
+
+def discover_files(paths: Sequence[Path], tally: Tally) -> list[Path]:
+    """Files to import (folders searched for ``*.jsonl``); missing paths go to unreadable."""
+    found: set[Path] = set()
+    for path in paths:
+        try:
+            found.update(p.resolve() for p in discover([path]))
+        except DiscoveryError as exc:
+            tally.unreadable.append((str(path), str(exc)))
+    return sorted(found)
+
+
+def file_sha256(path: Path) -> str:
+    """Hex sha256 of the file's bytes (the same digest the scorer records)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def is_known(conn: sqlite3.Connection, sha256: str) -> bool:
+    """True when a run with these exact bytes is stored."""
+    return conn.execute("SELECT 1 FROM runs WHERE sha256 = ?", (sha256,)).fetchone() is not None
+
+
+def unreadable_message(card: ScoreCard) -> str:
+    """``line N: reason`` for an unreadable card."""
+    reason = card.error or "unreadable"
+    return f"line {card.error_line}: {reason}" if card.error_line else reason
+
+
+def write_cards(
+    conn: sqlite3.Connection, cards: Sequence[ScoreCard], tally: Tally, *, at: str
+) -> list[int]:
+    """Store scored cards inside the caller's write transaction; returns the new run_pks."""
+    entries = []
+    new_pks: list[int] = []
+    for card in cards:
+        if card.trajectory_sha256 is None:
+            raise ValueError(f"{card.path}: a stored run needs the trajectory's sha256")
+        last = conn.execute("SELECT max(version) FROM runs WHERE path = ?", (card.path,))
+        version = (last.fetchone()[0] or 0) + 1
+        values = [getattr(card, c) for c in _CARD_COLUMNS]
+        cursor = conn.execute(
+            _INSERT,
+            (card.path, version, card.trajectory_sha256, card.unsafe, card.to_json(), at, *values),
+        )
+        if cursor.rowcount == 0:
+            # Another importer stored the same bytes since we looked: still a no-op.
+            tally.unchanged += 1
+            continue
+        if version == 1:
+            tally.added += 1
+        else:
+            tally.new_versions += 1
+        run_pk = int(cursor.lastrowid or 0)
+        new_pks.append(run_pk)
+        details = {"run_pk": run_pk, "path": card.path, "version": version}
+        entries.append(("import", None, {**details, "sha256": card.trajectory_sha256}))
+    audit.append(conn, entries, at=at)
+    return new_pks
+
+
+def rater_pk(conn: sqlite3.Connection, rater: str | None) -> int | None:
+    """The key of rater ``rater``, or None for no or unknown rater."""
+    if rater is None:
+        return None
+    row = conn.execute("SELECT rater_pk FROM raters WHERE name = ?", (rater,)).fetchone()
+    return None if row is None else int(row[0])
+
+
+def list_runs(conn: sqlite3.Connection, *, rater: str | None) -> list[RunRow]:
+    """Every run version in import order, with the rater's rating state."""
+    sql = _LIST.format(extra="", where="")
+    cursor = conn.execute(sql, {"rater_pk": rater_pk(conn, rater)})
+    # Built with model_construct: the values come from our own typed columns, and
+    # validating 10,000 rows would cost more than the query itself.
+    return [RunRow.model_construct(**_row_dict(row)) for row in cursor]
+
+
+def get_run(conn: sqlite3.Connection, run_pk: int, *, rater: str | None = None) -> RunDetail:
+    """One run with its parsed ScoreCard; :class:`NotFoundError` if there is none."""
+    sql = _LIST.format(
+        extra=", r.sha256, r.scorer_version, r.imported_at, r.scorecard",
+        where="WHERE r.run_pk = :run_pk",
+    )
+    row = conn.execute(sql, {"rater_pk": rater_pk(conn, rater), "run_pk": run_pk}).fetchone()
+    if row is None:
+        raise NotFoundError(f"no run {run_pk} in this database")
+    base = _row_dict(row[: len(_ROW_FIELDS)])
+    sha256, scorer_version, imported_at, scorecard = row[len(_ROW_FIELDS) :]
+    return RunDetail(
+        **base,
+        sha256=sha256,
+        scorer_version=scorer_version,
+        imported_at=imported_at,
+        scorecard=ScoreCard.model_validate_json(scorecard),
+    )
+
+
+def _row_dict(row: Sequence) -> dict:
+    values = dict(zip(_ROW_FIELDS, row, strict=True))
+    values["superseded_by_version"] = bool(values["superseded_by_version"])
+    values["unsafe"] = bool(values["unsafe"])
+    values["rating_state"] = values["rating_state"] or "unrated"
+    return values

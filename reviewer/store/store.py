@@ -1,0 +1,301 @@
+"""``ReviewStore``: the one object the window, the signing code and the commands talk to.
+
+It owns one SQLite connection (per thread: a worker thread opens its own store on the same
+path) and delegates to the modules of this package. Every write is one transaction; every
+value it returns is a frozen model, never a live row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TextIO
+
+import sqlite_utils
+
+from reviewer.rubric import Rubric
+from reviewer.store import (
+    audit,
+    exchange,
+    importer,
+    lifecycle,
+    opening,
+    rating_import,
+    ratings,
+    runs,
+)
+from reviewer.store.connection import (
+    read_transaction,
+    utcnow,
+    write_transaction,
+)
+from reviewer.store.models import (
+    AuditReport,
+    ImportReport,
+    Rater,
+    Rating,
+    RunDetail,
+    RunRow,
+    SheetRow,
+)
+from reviewer.store.rubrics import RubricRegistry
+from scoring import ScoreCard
+
+
+class ReviewStore:
+    """Runs, raters, ratings, signed sheets and the audit log of one review database."""
+
+    def __init__(self, db: sqlite_utils.Database, path: Path, rubrics: RubricRegistry) -> None:
+        # Use ReviewStore.open(): it checks the path, migrates and registers the rubric.
+        self._db = db
+        self.path = path
+        self._rubrics = rubrics
+
+    # -- opening and closing -------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path, *, create: bool = True, rubric: Rubric | None = None) -> ReviewStore:
+        """Open (or with ``create``, create) the database at ``path``, migrating it forward.
+
+        :class:`StoreError` with a clear message for a newer schema, a read-only or missing
+        path, or a file that is not a database; the file is left as it was.
+        """
+        path = Path(path).expanduser()
+        db, registry = opening.open_database(path, create=create, rubric=rubric)
+        return cls(db, path, registry)
+
+    def close(self) -> None:
+        """Close the connection (committed data is already on disk)."""
+        self._db.close()
+
+    def __enter__(self) -> ReviewStore:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType
+    ) -> None:
+        self.close()
+
+    @property
+    def db(self) -> sqlite_utils.Database:
+        """The sqlite-utils handle, for read-only exploration and tests."""
+        return self._db
+
+    # -- runs ----------------------------------------------------------------------------
+
+    def import_paths(
+        self,
+        paths: Sequence[Path],
+        *,
+        progress: Callable[[int, int, str], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> ImportReport:
+        """Score and store trajectory files and folders (``*.jsonl`` under a folder).
+
+        The same bytes again are a no-op; a changed file at a stored path is a new version.
+        Unreadable files are reported with their line and skipped. ``progress(done, total,
+        path)`` is called after each file; ``cancelled()`` is polled before each, and what was
+        imported until then stays.
+        """
+        return importer.import_paths(self._db, paths, progress=progress, cancelled=cancelled)
+
+    def add_scorecards(self, cards: Sequence[ScoreCard]) -> ImportReport:
+        """Store cards that were scored elsewhere (each needs its ``trajectory_sha256``)."""
+        return importer.add_scorecards(self._db, cards)
+
+    def count_runs(self) -> int:
+        """How many run versions are stored."""
+        return int(self._db.conn.execute("SELECT count(*) FROM runs").fetchone()[0])
+
+    def list_runs(self, *, rater: str | None = None) -> list[RunRow]:
+        """Every run version, oldest import first, with ``rater``'s rating state."""
+        return runs.list_runs(self._db.conn, rater=rater)
+
+    def get_run(self, run_pk: int) -> RunDetail:
+        """One run with its ScoreCard; :class:`NotFoundError` if absent."""
+        return runs.get_run(self._db.conn, run_pk)
+
+    # -- raters and the rubric -----------------------------------------------------------
+
+    def ensure_rater(self, name: str) -> Rater:
+        """The rater called ``name``, registered now if new."""
+        existing = ratings.get_rater(self._db.conn, ratings.check_name(name))
+        if existing is not None:
+            return existing
+        with write_transaction(self._db):
+            return ratings.add_rater(self._db.conn, name, at=utcnow())
+
+    def set_rater_key(self, name: str, *, public_key: str, fingerprint: str) -> Rater:
+        """Record the rater's signing key (an audited change)."""
+        at = utcnow()
+        with write_transaction(self._db):
+            rater = ratings.add_rater(self._db.conn, name, at=at)
+            self._db.conn.execute(
+                "UPDATE raters SET public_key = ?, fingerprint = ? WHERE rater_pk = ?",
+                (public_key, fingerprint, rater.rater_pk),
+            )
+            details = {"name": rater.name, "fingerprint": fingerprint}
+            audit.append(self._db.conn, [("rater_key", rater.name, details)], at=at)
+        return ratings.get_rater(self._db.conn, rater.name)  # type: ignore[return-value]
+
+    def raters(self) -> list[Rater]:
+        """Every registered rater, by name."""
+        names = [r[0] for r in self._db.conn.execute("SELECT name FROM raters ORDER BY name")]
+        return [r for n in names if (r := ratings.get_rater(self._db.conn, n)) is not None]
+
+    def rubric(self) -> Rubric:
+        """The rubric new ratings use."""
+        return self._rubrics.current
+
+    # -- ratings -------------------------------------------------------------------------
+
+    def live_rating(self, run_pk: int, rater: str) -> Rating | None:
+        """``rater``'s current (not superseded) rating of the run, if any."""
+        found = ratings.load_where(
+            self._db.conn,
+            self._rubrics,
+            "g.run_pk = ? AND ra.name = ?",
+            (run_pk, rater),
+            live_only=True,
+        )
+        return found[0] if found else None
+
+    def get_rating(self, rating_pk: int) -> Rating:
+        """Any rating, superseded ones included; :class:`NotFoundError` if absent."""
+        with read_transaction(self._db):
+            return ratings.load(self._db.conn, self._rubrics, rating_pk)
+
+    def start_rating(self, run_pk: int, rater: str) -> Rating:
+        """The live rating of ``rater`` for the run; a new draft if there is none.
+
+        A live submitted or signed rating is returned as it is: correcting it is
+        :meth:`supersede`.
+        """
+        live = self.live_rating(run_pk, rater)
+        if live is not None:
+            return live
+        return lifecycle.start(self._db, self._rubrics, run_pk, rater, at=utcnow())
+
+    def save_item(
+        self,
+        rating_pk: int,
+        metric_id: str,
+        *,
+        outcome: str | None,
+        score: int | None,
+        comment: str,
+        expected_version: int,
+    ) -> Rating:
+        """Autosave one metric of a draft.
+
+        :class:`ConflictError` if the rating moved past ``expected_version``;
+        :class:`RatingStateError` if it is not a draft; :class:`RatingValidationError` (a
+        ``ValueError``) for an unknown metric, a score outside 0–3 or a score without
+        ``applicable``. A missing comment is fine until submit.
+        """
+        return lifecycle.save_item(
+            self._db,
+            self._rubrics,
+            rating_pk,
+            metric_id,
+            outcome=outcome,
+            score=score,
+            comment=comment,
+            expected_version=expected_version,
+            at=utcnow(),
+        )
+
+    def save_overall_comment(self, rating_pk: int, text: str, *, expected_version: int) -> Rating:
+        """Autosave the comment on the whole run (same checks as :meth:`save_item`)."""
+        return lifecycle.save_overall_comment(
+            self._db, self._rubrics, rating_pk, text, expected_version=expected_version, at=utcnow()
+        )
+
+    def submit(self, rating_pk: int, *, expected_version: int) -> Rating:
+        """Draft → submitted; :class:`RatingIncompleteError` lists every missing piece."""
+        return lifecycle.submit(
+            self._db, self._rubrics, rating_pk, expected_version=expected_version, at=utcnow()
+        )
+
+    def supersede(self, rating_pk: int, *, rater: str) -> Rating:
+        """A new draft copying a submitted or signed rating, to correct it."""
+        return lifecycle.supersede(self._db, self._rubrics, rating_pk, rater, at=utcnow())
+
+    def mark_signed(self, rating_pk: int, *, sheet_id: str, sheet_json: str) -> Rating:
+        """Submitted → signed, storing the signed sheet; both immutable from then on."""
+        return lifecycle.mark_signed(
+            self._db,
+            self._rubrics,
+            rating_pk,
+            sheet_id=sheet_id,
+            sheet_json=sheet_json,
+            at=utcnow(),
+        )
+
+    def signed_sheets(self, *, rater: str | None = None) -> list[SheetRow]:
+        """Every signed sheet (of ``rater`` if given), in signing order."""
+        sql = (
+            "SELECT sh.sheet_id, sh.rating_pk, r.run_id, ra.name, sh.sheet_json, sh.signed_at"
+            " FROM sheets sh JOIN ratings g ON g.rating_pk = sh.rating_pk"
+            " JOIN runs r ON r.run_pk = g.run_pk JOIN raters ra ON ra.rater_pk = g.rater_pk"
+        )
+        params: tuple[Any, ...] = ()
+        if rater is not None:
+            sql, params = sql + " WHERE ra.name = ?", (rater,)
+        fields = ("sheet_id", "rating_pk", "run_id", "rater", "sheet_json", "signed_at")
+        rows = self._db.conn.execute(sql + " ORDER BY sh.signed_at, sh.rating_pk", params)
+        return [SheetRow(**dict(zip(fields, row, strict=True))) for row in rows]
+
+    def rating_history(self, run_pk: int, rater: str) -> list[Rating]:
+        """All of ``rater``'s ratings of the run, oldest first, superseded ones included."""
+        where = "g.run_pk = ? AND ra.name = ?"
+        return ratings.load_where(self._db.conn, self._rubrics, where, (run_pk, rater))
+
+    def progress(self, rater: str) -> tuple[int, int]:
+        """``(runs with a live submitted or signed rating by rater, all runs)``."""
+        rated = self._db.conn.execute(
+            "SELECT count(*) FROM ratings g JOIN raters ra ON ra.rater_pk = g.rater_pk"
+            " WHERE ra.name = ? AND g.status <> 'draft'"
+            " AND NOT EXISTS (SELECT 1 FROM ratings s WHERE s.supersedes_pk = g.rating_pk)",
+            (rater,),
+        ).fetchone()[0]
+        return int(rated), self.count_runs()
+
+    # -- ratings files, export and audit ---------------------------------------------------
+
+    def import_ratings(self, path: Path, *, rater: str, fmt: str | None = None) -> list[int]:
+        """Import a long-format CSV/JSONL as submitted ratings of ``rater``: all or nothing.
+
+        :class:`RatingsFileError` carries every problem with its line.
+        """
+        rows = exchange.read_long(Path(path), fmt)
+        return rating_import.import_long(
+            self._db, self._rubrics, rows, rater=rater, source=str(path), at=utcnow()
+        )
+
+    def latest_decisions(self, *, rater: str | None = None) -> list[Rating]:
+        """Each rater's latest submitted or signed rating of each run (of ``rater`` if given).
+
+        While a correction is still a draft, the rating it corrects remains the rater's word.
+        """
+        return exchange.latest_decisions(self._db.conn, self._rubrics, rater=rater)
+
+    def export_ratings(self, out: TextIO, *, fmt: str = "csv", rater: str | None = None) -> int:
+        """Write :meth:`latest_decisions` in long format; audited. Returns the row count."""
+        with read_transaction(self._db):
+            rows = list(exchange.export_rows(self._db.conn, self._rubrics, rater=rater))
+        count = exchange.write_long(iter(rows), fmt, out)
+        self.record_export("ratings", {"format": fmt, "rows": count, "rater": rater})
+        return count
+
+    def record_export(self, what: str, details: dict[str, Any]) -> None:
+        """Add an ``export`` entry to the audit log (what left the database, and how)."""
+        at = utcnow()
+        with write_transaction(self._db):
+            audit.append(self._db.conn, [("export", None, {"what": what, **details})], at=at)
+
+    def audit_verify(self) -> AuditReport:
+        """Recompute the audit chain."""
+        with read_transaction(self._db):
+            return audit.verify(self._db.conn)

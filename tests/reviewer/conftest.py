@@ -1,0 +1,143 @@
+"""Fixtures for the reviewer tests: an isolated home, stores, and trajectories to import.
+
+No Qt here. Trajectories are written by ``reviewer.synth.TrajectoryBuilder``, the same
+builder the demo runs and the benchmark corpus use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from reviewer.store import Rating, ReviewStore
+from reviewer.synth import TrajectoryBuilder, bundled_scenario
+from scoring import SCORER_VERSION, ScoreCard
+
+APU = "elec-apu-gen-fault"
+#: The APU GEN FAULT procedure: reset attempt (off, on), then isolate (off) and EXT PWR on.
+PROCEDURE = (("apu_gen", 0), ("apu_gen", 1), ("apu_gen", 0), ("ext_pwr", 1))
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch) -> None:
+    # Never read or write the real per-user folders from a test.
+    monkeypatch.setenv("A320_REVIEW_HOME", str(tmp_path_factory.mktemp("home")))
+
+
+def write_run(
+    root: Path,
+    n: int,
+    *,
+    model: str = "model-a",
+    steps: tuple[tuple[str, int], ...] = PROCEDURE,
+    passed: bool = True,
+) -> Path:
+    """Trajectory number ``n`` under ``root/<scenario>/``; its run_id ends in ``n``."""
+    run_id = f"20260724T101500Z-{n:06d}"
+    b = TrajectoryBuilder(bundled_scenario(APU), run_id=run_id, model=model, seed=n)
+    b.turn().read("read_ecam")
+    for control, value in steps:
+        b.set(control, value)
+    b.advance(5).read("read_ecam").done().final("agent_done", passed=passed)
+    return b.write(root / APU / f"{run_id}.jsonl")
+
+
+def run_id_of(n: int) -> str:
+    """The run_id :func:`write_run` gives trajectory ``n``."""
+    return f"20260724T101500Z-{n:06d}"
+
+
+def fake_card(n: int, *, path: str | None = None, status: str = "scored") -> ScoreCard:
+    """A ScoreCard without a file behind it, for store tests that need many runs fast."""
+    return ScoreCard(
+        path=path or f"/runs/{APU}/{run_id_of(n)}.jsonl",
+        run_id=run_id_of(n),
+        scenario_id=APU,
+        model="model-a" if n % 2 else "model-b",
+        reason="agent_done",
+        status=status,  # type: ignore[arg-type]
+        trajectory_sha256=hashlib.sha256(f"run {n}".encode()).hexdigest(),
+        scorer_version=SCORER_VERSION,
+        coverage=1.0,
+        order=1.0,
+        end_state=1.0,
+        all_passed=True,
+        safety_dangerous=0,
+        safety_anti_procedure=0,
+        extraneous=0,
+        scalar=1.0,
+    )
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """Where a test's review database lives."""
+    return tmp_path / "review.db"
+
+
+@pytest.fixture
+def store(db_path: Path) -> Iterator[ReviewStore]:
+    """A fresh, empty store (closed after the test)."""
+    with ReviewStore.open(db_path) as s:
+        yield s
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    """A folder of four readable trajectories, runs 0–3."""
+    root = tmp_path / "corpus"
+    for n in range(4):
+        write_run(root, n, model="model-a" if n % 2 else "model-b")
+    return root
+
+
+@pytest.fixture
+def seeded(store: ReviewStore) -> ReviewStore:
+    """A store holding five runs (fake cards 0–4), none rated."""
+    store.add_scorecards([fake_card(n) for n in range(5)])
+    return store
+
+
+def fill(
+    store: ReviewStore,
+    rating: Rating,
+    *,
+    score: int = 2,
+    comment: str = "seen in the trajectory",
+) -> Rating:
+    """Give every metric of ``rating`` an applicable score (complete, ready to submit)."""
+    for metric_id in rating.items:
+        rating = store.save_item(
+            rating.rating_pk,
+            metric_id,
+            outcome="applicable",
+            score=score,
+            comment=comment,
+            expected_version=rating.version,
+        )
+    return rating
+
+
+# The helpers above, as fixtures: test modules here are not a package, so they reach
+# shared helpers through pytest rather than by importing this file.
+
+
+@pytest.fixture
+def make_card():
+    """:func:`fake_card`."""
+    return fake_card
+
+
+@pytest.fixture
+def make_run():
+    """:func:`write_run`."""
+    return write_run
+
+
+@pytest.fixture
+def fill_rating():
+    """:func:`fill`."""
+    return fill

@@ -9,7 +9,7 @@ from pathlib import Path
 from reviewer import home
 from reviewer.batch import StderrProgress
 from reviewer.cli import CommandError
-from reviewer.store import ReviewStore, StoreError
+from reviewer.store import ReviewStore, RunRow, StoreError
 from reviewer.tabular import write_rows
 
 RUN_COLUMNS = (
@@ -100,17 +100,17 @@ def run_runs(args: argparse.Namespace) -> int:
         rows = store.list_runs(rater=rater)
     if args.format == "json":
         dicts = [row.model_dump() for row in rows]
-        write_rows(dicts, list(dicts[0]) if dicts else [], "json", sys.stdout)
-        return 0
-    table = [
-        {
-            **row.model_dump(),
-            "changed": "changed" if row.superseded_by_version else "",
-            "rating": row.rating_state,
-        }
-        for row in rows
-    ]
-    write_rows(table, RUN_COLUMNS, "table", sys.stdout)
+        write_rows(dicts, list(RunRow.model_fields), "json", sys.stdout)
+    else:
+        table = [
+            {
+                **row.model_dump(),
+                "changed": "changed" if row.superseded_by_version else "",
+                "rating": row.rating_state,
+            }
+            for row in rows
+        ]
+        write_rows(table, RUN_COLUMNS, "table", sys.stdout)
     print(f"{len(rows)} runs" + (f"; rating state of {rater}" if rater else ""), file=sys.stderr)
     return 0
 

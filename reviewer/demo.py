@@ -195,7 +195,14 @@ class ScriptedRun:
     """Plays turn scripts against the scenario's aircraft model into a builder."""
 
     def __init__(
-        self, scenario: dict, model: str, *, run_id: str, seed: int, snapshot_vars: int
+        self,
+        scenario: dict,
+        model: str,
+        *,
+        run_id: str,
+        seed: int,
+        snapshot_vars: int,
+        provider: str | None = None,
     ) -> None:
         self.sid = scenario["id"]
         self.success = scenario.get("success") or {}
@@ -213,7 +220,7 @@ class ScriptedRun:
             scenario,
             run_id=run_id,
             model=model,
-            provider=MODELS.get(model, "demo"),
+            provider=provider or MODELS.get(model, "demo"),
             t0=self.t0,
             snapshot_vars=snapshot_vars,
             seed=seed,
@@ -525,6 +532,11 @@ def _turns(text: str, full: Script) -> Script:
     return script
 
 
+def full_script(scenario_id: str) -> Script:
+    """The scenario's procedure flown cleanly, as a script of ``(beat, ops)`` turns."""
+    return _turns(_FULL[scenario_id], [])
+
+
 def demo_runs() -> list[tuple[str, str, Script, str | None]]:
     """Every demo run: (scenario id, model, script, ending other than a plain final)."""
     entries, runs = [], []
@@ -538,7 +550,7 @@ def demo_runs() -> list[tuple[str, str, Script, str | None]]:
         head, _, body = entry.partition(":")
         words = head.replace("[", " ").replace("]", " ").split()
         sid, model = _ALIASES[words[0]], _ALIASES[words[1]]
-        full = _turns(_FULL[sid], [])
+        full = full_script(sid)
         runs.append((sid, model, _turns(body, full), words[2] if len(words) > 2 else None))
     return runs
 
@@ -561,6 +573,34 @@ def _file_text(lines: list[str], ending: str | None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_run(
+    scenario: dict,
+    model: str,
+    script: Script,
+    ending: str | None = None,
+    *,
+    run_id: str,
+    seed: int,
+    snapshot_vars: int = DEMO_SNAPSHOT_VARS,
+    provider: str | None = None,
+) -> str:
+    """The file content of one scripted run; ``ending`` as in :func:`demo_runs`."""
+    if ending == "harness":
+        error = "setup failed: start state not reached within 300 s (simulator unresponsive)"
+        lines = [json.dumps(r, separators=(",", ":")) for r in harness_error_records(error)]
+        return _file_text(lines, None)
+    run = ScriptedRun(
+        scenario, model, run_id=run_id, seed=seed, snapshot_vars=snapshot_vars, provider=provider
+    )
+    if ending == "invalid":
+        run.builder.invalid_scenario()
+    else:
+        run.play(script)
+        if ending not in ("incomplete", "torn"):
+            run.end()
+    return _file_text(run.builder.lines(), ending)
+
+
 def generate(out_dir: Path) -> list[Path]:
     """Write every demo run under ``out_dir/<scenario_id>/<run_id>.jsonl``; same bytes each time.
 
@@ -571,27 +611,12 @@ def generate(out_dir: Path) -> list[Path]:
     written: list[Path] = []
     for index, (sid, model, script, ending) in enumerate(demo_runs()):
         run_id = _run_id(index, sid, model)
-        if ending == "harness":
-            error = "setup failed: start state 'engines-running' not reached within 300 s"
-            lines = [json.dumps(r, separators=(",", ":")) for r in harness_error_records(error)]
-        else:
-            run = ScriptedRun(
-                bundled_scenario(sid),
-                model,
-                run_id=run_id,
-                seed=1000 + index,
-                snapshot_vars=DEMO_SNAPSHOT_VARS,
-            )
-            if ending == "invalid":
-                run.builder.invalid_scenario()
-            else:
-                run.play(script)
-                if ending not in ("incomplete", "torn"):
-                    run.end()
-            lines = run.builder.lines()
+        text = render_run(
+            bundled_scenario(sid), model, script, ending, run_id=run_id, seed=1000 + index
+        )
         path = out_dir / sid / f"{run_id}.jsonl"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(_file_text(lines, ending).encode("utf-8"))
+        path.write_bytes(text.encode("utf-8"))
         written.append(path)
     for folder in {p.parent for p in written}:
         for stale in set(folder.glob("*.jsonl")) - set(written):

@@ -189,6 +189,14 @@ class ReviewController(QObject):
         self.rating_changed.emit(self.rating)
         self.message_posted.emit("Correction started: a new draft that supersedes the old rating.")
 
+    def rating_was_signed(self) -> None:
+        """Reload the current rating after the signing service locked it."""
+        if self.current is None:
+            return
+        self.rating = self.store.live_rating(self.current.run_pk, self.rater)
+        self._set_current_rating(self.rating, editable=False)
+        self.rating_changed.emit(self.rating)
+
     def _set_current_rating(self, rating, *, editable: bool) -> None:
         if self.current is not None:
             self.current = replace(self.current, rating=rating, editable=editable)

@@ -39,6 +39,10 @@ class Node:
     tooltip: str | None = None
 
 
+def _action_text(action) -> str:
+    return f"{action.control} = {_fmt_value(action.value)}"
+
+
 def _fmt_value(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
@@ -72,10 +76,11 @@ class ProcedureModel(QAbstractItemModel):
     def _build(self, traj: Trajectory, card: ScoreCard) -> None:
         gt = traj.scenario.ground_truth
         commands = card.commands
-        late = {c.after for c in card.order_constraints if c.applicable and not c.satisfied}
-        early_of = {
-            c.after: c.before for c in card.order_constraints if c.applicable and not c.satisfied
-        }
+        # Each matched action whose command came ahead of an action it must follow.
+        ahead_of: dict[int, list[int]] = {}
+        for c in card.order_constraints:
+            if c.applicable and not c.satisfied:
+                ahead_of.setdefault(c.after, []).append(c.before)
         block_ids: dict[int, int] = {}
         for action in card.required:
             if action.block_index not in block_ids:
@@ -100,13 +105,15 @@ class ProcedureModel(QAbstractItemModel):
                 node.commands = (action.matched_command,)
                 node.run_text = f"✓ step {verdict.step}.{verdict.call_index}"
                 node.style = "matched_required"
-                if action.index in late:
-                    before = card.required[early_of[action.index]]
+                if action.index in ahead_of:
+                    names = ", ".join(
+                        _action_text(card.required[b]) for b in ahead_of[action.index]
+                    )
                     node.style = "out_of_order"
-                    node.run_text += f"  ⇅ before {before.control} = {_fmt_value(before.value)}"
+                    node.run_text += f"  ⇅ ahead of {names}"
                     node.tooltip = (
-                        "Out of order: this command came before the command of "
-                        f"'{before.control} = {_fmt_value(before.value)}', which must precede it."
+                        f"Out of order: this command came before the command(s) of {names}, "
+                        "which the procedure puts first."
                     )
             self._add(node)
         self._add_extras("optional", "Optional actions (permitted)", gt.optional_actions, commands)

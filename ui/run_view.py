@@ -12,7 +12,7 @@ import json
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHBoxLayout,
+    QGridLayout,
     QHeaderView,
     QLabel,
     QPlainTextEdit,
@@ -37,19 +37,23 @@ class LegendBar(QWidget):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        layout = QHBoxLayout(self)
+        # Two rows, so the legend never dictates the window's minimum width.
+        layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(10)
-        for key in LEGEND_ORDER:
+        layout.setHorizontalSpacing(6)
+        layout.setVerticalSpacing(1)
+        per_row = (len(LEGEND_ORDER) + 1) // 2
+        for n, key in enumerate(LEGEND_ORDER):
             style = STYLES[key]
             pic = QLabel()
             pic.setPixmap(icon(style.icon).pixmap(14, 14))
             text = QLabel(style.label.lstrip("✓○⚠+✗?⇅ ").strip())
             for widget in (pic, text):
                 widget.setToolTip(style.meaning)
-            layout.addWidget(pic)
-            layout.addWidget(text)
-        layout.addStretch(1)
+            row, column = divmod(n, per_row)
+            layout.addWidget(pic, row, 2 * column)
+            layout.addWidget(text, row, 2 * column + 1)
+        layout.setColumnStretch(2 * per_row, 1)
 
 
 class RunView(QWidget):
@@ -57,7 +61,7 @@ class RunView(QWidget):
 
     event_selected = Signal(object)  # the record under the timeline cursor
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, under_procedure: QWidget | None = None, parent=None) -> None:
         super().__init__(parent)
         self.timeline_model = TimelineModel(self)
         self.procedure_model = ProcedureModel(self)
@@ -73,22 +77,23 @@ class RunView(QWidget):
         self.details = QPlainTextEdit(readOnly=True)
         self.details.setPlaceholderText("Select an event to see its arguments and result in full.")
 
+        # Left: the trajectory over the selected event in full.  Right: the ground truth
+        # over whatever the window puts there (the ScoreCard), so both read side by side.
+        left = _stacked(_titled("Trajectory", self.timeline), self.details, (5, 1))
+        right = _titled("Ground truth", self.procedure)
+        if under_procedure is not None:
+            right = _stacked(right, under_procedure, (2, 3))
         sides = QSplitter(Qt.Orientation.Horizontal)
-        sides.addWidget(_titled("Trajectory", self.timeline))
-        sides.addWidget(_titled("Ground truth", self.procedure))
+        sides.addWidget(left)
+        sides.addWidget(right)
         sides.setStretchFactor(0, 3)
         sides.setStretchFactor(1, 2)
-        stack = QSplitter(Qt.Orientation.Vertical)
-        stack.addWidget(sides)
-        stack.addWidget(self.details)
-        stack.setStretchFactor(0, 5)
-        stack.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.title)
         layout.addWidget(self.banner)
         layout.addWidget(LegendBar())
-        layout.addWidget(stack, 1)
+        layout.addWidget(sides, 1)
 
     def _make_timeline(self) -> QTableView:
         view = QTableView()
@@ -163,6 +168,13 @@ class RunView(QWidget):
             return
         current = self.timeline.currentIndex().row()
         self._select_timeline_row(max(0, min(rows - 1, current + delta if current >= 0 else 0)))
+
+    def select_first_command(self) -> None:
+        """Put the cursor on the first command (what a rater checks first)."""
+        for row in range(self.timeline_model.rowCount()):
+            if self.timeline_model.row_at(row).kind == "command":
+                self._select_timeline_row(row)
+                return
 
     def step_turn(self, delta: int) -> None:
         """Jump to the previous or next agent turn."""
@@ -256,6 +268,15 @@ class RunView(QWidget):
 
 def _style_of(verdict) -> str:
     return style_key(verdict.command_class, verdict.severity, verdict.subtype)
+
+
+def _stacked(top: QWidget, bottom: QWidget, stretch: tuple[int, int]) -> QSplitter:
+    splitter = QSplitter(Qt.Orientation.Vertical)
+    splitter.addWidget(top)
+    splitter.addWidget(bottom)
+    splitter.setStretchFactor(0, stretch[0])
+    splitter.setStretchFactor(1, stretch[1])
+    return splitter
 
 
 def _titled(title: str, widget: QWidget) -> QWidget:

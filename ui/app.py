@@ -1,0 +1,100 @@
+"""The composition root: store → controller → window, connected once, here.
+
+``run(args)`` is what ``a320-review`` (no verb) and ``a320-review gui`` call.  There is no
+module-level application, window or database: everything is built in :func:`build`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication
+
+from reviewer import assets, home
+from reviewer.store import ReviewStore, StoreError
+from ui.controller import ReviewController
+from ui.main_window import MainWindow
+from ui.sign_flow import SignFlow
+from ui.theme import stylesheet
+
+
+@dataclass
+class App:
+    """What :func:`build` made, for ``run``, the screenshot mode and the tests."""
+
+    qapp: QApplication
+    store: ReviewStore
+    controller: ReviewController
+    window: MainWindow
+
+
+def resolve_rater(explicit: str | None) -> str:
+    """The rater: given, else the last one used on this machine, else the login name."""
+    return explicit or home.last_rater() or getpass.getuser() or "rater"
+
+
+def build(db_path: Path, rater: str, *, qapp: QApplication | None = None) -> App:
+    """Open the store and build the window around it."""
+    qapp = qapp or QApplication.instance() or QApplication(sys.argv[:1])
+    qapp.setApplicationName("a320-review")
+    qapp.setStyleSheet(stylesheet())
+    store = ReviewStore.open(db_path)
+    controller = ReviewController(store, rater)
+    flow = SignFlow(controller)
+    window = MainWindow(controller, signer=flow.sign_current, verifier=flow.verify_dialog)
+    flow.setParent(window)
+    return App(qapp, store, controller, window)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the window (or render it to a PNG with ``--screenshot``)."""
+    if args.screenshot is not None:
+        return screenshot(args)
+    db_path = args.db or home.default_db_path()
+    first_start = not db_path.exists()
+    try:
+        home.ensure_dir(db_path.parent)
+        app = build(db_path, resolve_rater(args.rater))
+    except (StoreError, OSError) as exc:
+        print(f"a320-review: cannot open the review database: {exc}", file=sys.stderr)
+        return 1
+    home.remember_rater(app.controller.rater)
+    app.window.show()
+    rows = app.controller.reload_runs()
+    paths = list(args.paths)
+    if not paths and (first_start or not rows):
+        # A new user sees real content at once: the bundled demo runs.
+        paths = [assets.demo_dir()]
+    if paths:
+        app.controller.import_paths(paths)
+    elif rows:
+        app.window.queue.select_next_unrated()
+    try:
+        return app.qapp.exec()
+    finally:
+        app.controller.wait_idle()
+        app.store.close()
+
+
+def screenshot(args: argparse.Namespace) -> int:
+    """Render the window offscreen with a demo run open and the rubric partly filled."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from ui.screenshot import render_demo
+
+    with tempfile.TemporaryDirectory() as tmp:
+        # A throwaway database unless one is named: a screenshot must not touch real ratings.
+        db_path = args.db or Path(tmp) / "screenshot.db"
+        app = build(db_path, args.rater or "demo-rater")
+        try:
+            render_demo(app, list(args.paths) or [assets.demo_dir()], args.screenshot)
+        finally:
+            app.controller.wait_idle()
+            app.store.close()
+    print(f"wrote {args.screenshot}")
+    return 0

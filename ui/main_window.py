@@ -1,0 +1,280 @@
+"""The review window: queue | run view | ScoreCard and rubric, with menus and shortcuts.
+
+The window wires widgets' intents to the controller's slots and the controller's facts to
+the widgets; it holds no review state of its own and never calls the store directly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.controller import OpenedRun, ReviewController
+from ui.import_problems import ImportProblemsDock
+from ui.queue_panel import QueuePanel
+from ui.rubric_form import RubricForm
+from ui.run_view import RunView
+from ui.scorecard_panel import ScorecardPanel
+
+#: (keys, what they do) for the help dialog; the actions below are built from the same keys.
+SHORTCUTS: tuple[tuple[str, str], ...] = (
+    ("0 1 2 3", "score the current metric (sets it Applicable)"),
+    ("N", "current metric: Not applicable"),
+    ("O", "current metric: Not observed"),
+    ("A", "current metric: Applicable"),
+    ("J / K", "next / previous metric"),
+    ("C", "write the current metric's comment (Esc returns)"),
+    ("] / [", "next / previous event in the timeline"),
+    ("} / {", "next / previous agent turn"),
+    ("Ctrl+Enter", "submit the rating and open the next unrated run"),
+    ("Ctrl+Down / Ctrl+Up", "next / previous run in the queue"),
+    ("Ctrl+F", "filter the run queue"),
+    ("Ctrl+Shift+S", "sign the submitted rating and export its sheet"),
+    ("Ctrl+E", "correct a submitted rating (starts a superseding draft)"),
+    ("Ctrl+I / Ctrl+Shift+I", "import files / a folder"),
+    ("F1", "this help"),
+)
+
+
+class MainWindow(QMainWindow):
+    """The a320-review main window."""
+
+    def __init__(self, controller: ReviewController, *, signer=None, verifier=None) -> None:
+        super().__init__()
+        self.controller = controller
+        self._signer = signer  # callable(window) -> None, injected by ui.app
+        self._verifier = verifier
+        self.setWindowTitle(f"a320-review — {controller.rater}")
+        self.resize(1680, 1000)
+
+        self.queue = QueuePanel()
+        self.scorecard = ScorecardPanel()
+        self.run_view = RunView(under_procedure=_titled("ScoreCard", self.scorecard))
+        self.rubric = RubricForm()
+        main = QSplitter(Qt.Orientation.Horizontal)
+        main.addWidget(self.queue)
+        main.addWidget(self.run_view)
+        main.addWidget(_titled("Rating", self.rubric))
+        main.setStretchFactor(1, 1)
+        main.setSizes([360, 900, 420])
+        self.setCentralWidget(main)
+        self.problems = ImportProblemsDock(self)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems)
+        self.problems.hide()
+        self._build_status_bar()
+        self._build_actions()
+        self._connect()
+
+    # -- construction --------------------------------------------------------------------
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.rater_label = QLabel(f"Rater: {self.controller.rater}")
+        self.progress = QProgressBar(maximumWidth=220, textVisible=True)
+        self.progress.hide()
+        self.cancel_button = QPushButton("Cancel import", clicked=self.controller.cancel_import)
+        self.cancel_button.hide()
+        bar.addPermanentWidget(self.progress)
+        bar.addPermanentWidget(self.cancel_button)
+        bar.addPermanentWidget(self.rater_label)
+
+    def _action(self, menu, text: str, keys, slot, *, window_wide: bool = True) -> QAction:
+        action = QAction(text, self)
+        if keys:
+            seqs = [QKeySequence(k) for k in (keys if isinstance(keys, tuple) else (keys,))]
+            action.setShortcuts(seqs)
+        if window_wide:
+            # Window-wide, yet text fields still get their letters: they accept the
+            # ShortcutOverride for printable keys, so typing "3" in a comment types a 3.
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        if menu is not None:
+            menu.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        menus = self.menuBar()
+        file = menus.addMenu("&File")
+        self._action(file, "Import files…", "Ctrl+I", self._import_files)
+        self._action(file, "Import folder…", "Ctrl+Shift+I", self._import_folder)
+        file.addSeparator()
+        self._action(file, "Verify sheet…", None, self._verify)
+        file.addSeparator()
+        self._action(file, "Quit", QKeySequence.StandardKey.Quit, self.close)
+
+        rate = menus.addMenu("&Rating")
+        for score in range(4):
+            self._action(
+                rate,
+                f"Score {score}",
+                str(score),
+                lambda _=False, s=score: self.rubric.score_current(s),
+            )
+        self._action(
+            rate, "Not applicable", "N", lambda: self.rubric.set_current_outcome("not_applicable")
+        )
+        self._action(
+            rate, "Not observed", "O", lambda: self.rubric.set_current_outcome("not_observed")
+        )
+        self._action(rate, "Applicable", "A", lambda: self.rubric.set_current_outcome("applicable"))
+        self._action(rate, "Next metric", "J", self.rubric.next_metric)
+        self._action(rate, "Previous metric", "K", self.rubric.prev_metric)
+        self._action(rate, "Comment on metric", "C", self.rubric.focus_comment)
+        rate.addSeparator()
+        self._action(rate, "Submit and next", ("Ctrl+Return", "Ctrl+Enter"), self.submit_and_next)
+        self.sign_action = self._action(rate, "Sign and export…", "Ctrl+Shift+S", self._sign)
+        self._action(rate, "Correct (supersede)…", "Ctrl+E", self.controller.correct)
+
+        nav = menus.addMenu("&Navigate")
+        self._action(nav, "Next event", "]", lambda: self.run_view.step(1))
+        self._action(nav, "Previous event", "[", lambda: self.run_view.step(-1))
+        self._action(nav, "Next agent turn", "}", lambda: self.run_view.step_turn(1))
+        self._action(nav, "Previous agent turn", "{", lambda: self.run_view.step_turn(-1))
+        self._action(nav, "Next run", "Ctrl+Down", lambda: self.queue.next_run())
+        self._action(nav, "Previous run", "Ctrl+Up", lambda: self.queue.next_run(step=-1))
+        self._action(nav, "Filter runs", QKeySequence.StandardKey.Find, self.queue.focus_filter)
+
+        help_menu = menus.addMenu("&Help")
+        self._action(help_menu, "Keyboard shortcuts", "F1", self.show_help)
+
+    def _connect(self) -> None:
+        c = self.controller
+        # A comment still in its debounce belongs to the run it was typed for: send it first.
+        self.queue.run_selected.connect(lambda _pk: self.rubric.flush())
+        self.queue.run_selected.connect(c.open_run)
+        self.rubric.item_edited.connect(c.save_item)
+        self.rubric.overall_comment_edited.connect(c.save_overall_comment)
+        self.rubric.submit_requested.connect(self.submit_and_next)
+        c.runs_changed.connect(self.queue.set_rows)
+        c.run_loading.connect(lambda pk: self.run_view.show_loading("Loading run…"))
+        c.run_opened.connect(self._show_run)
+        c.run_failed.connect(self._show_failure)
+        c.rating_saved.connect(self._rating_saved)
+        c.rating_changed.connect(self._rating_changed)
+        c.rating_submitted.connect(lambda r: self.queue.update_rating_state(r.run_pk, r.status))
+        c.rating_refused.connect(self._say)
+        c.message_posted.connect(self._say)
+        c.import_started.connect(self._import_started)
+        c.import_progressed.connect(self._import_progressed)
+        c.import_finished.connect(self._import_finished)
+
+    # -- facts from the controller -------------------------------------------------------
+    def _show_run(self, opened: OpenedRun) -> None:
+        card = opened.card
+        title = f"{card.scenario_id} · {card.model} · {opened.run_id}"
+        self.run_view.show_run(title, opened.trajectory, card, opened.warning)
+        self.scorecard.show_card(card, opened.trajectory)
+        self.rubric.set_rubric(opened.rubric)
+        self.rubric.set_rating(opened.rating, self.controller.items(), opened.editable)
+
+    def _show_failure(self, run_pk: int, message: str) -> None:
+        self.run_view.show_error(message)
+        self.scorecard.show_card(None)
+        self.rubric.set_rating(None, {}, False)
+        self._say(message)
+
+    def _rating_saved(self, rating) -> None:
+        self.rubric.mark_saved(rating)
+        self.queue.update_rating_state(rating.run_pk, rating.status)
+
+    def _rating_changed(self, rating) -> None:
+        opened = self.controller.current
+        self.rubric.set_rating(rating, self.controller.items(), bool(opened and opened.editable))
+        if rating is not None:
+            self.queue.update_rating_state(rating.run_pk, rating.status)
+
+    def _say(self, text: str) -> None:
+        self.statusBar().showMessage(text, 15000)
+
+    # -- intents -------------------------------------------------------------------------
+    def submit_and_next(self) -> None:
+        """Submit the rating; on success, open the next run still to rate."""
+        self.rubric.flush()
+        if self.controller.submit():
+            self._say("Rating submitted.")
+            if self.queue.select_next_unrated() is None:
+                self._say("Rating submitted. Every run in the queue is rated.")
+
+    def _sign(self) -> None:
+        if self._signer is None:
+            self._say("Signing is not available.")
+            return
+        self._signer(self)
+
+    def _verify(self) -> None:
+        if self._verifier is not None:
+            self._verifier(self)
+
+    def _import_files(self) -> None:
+        files, _ = QFileDialog.getOpenFileNames(
+            self, "Import trajectories", "", "Trajectories (*.jsonl)"
+        )
+        if files:
+            self.controller.import_paths([Path(f) for f in files])
+
+    def _import_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Import a folder of trajectories")
+        if folder:
+            self.controller.import_paths([Path(folder)])
+
+    def _import_started(self) -> None:
+        self.progress.setRange(0, 0)
+        self.progress.show()
+        self.cancel_button.show()
+        self._say("Importing…")
+
+    def _import_progressed(self, done: int, total: int, current: str) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+        self.progress.setFormat(f"{done}/{total}")
+
+    def _import_finished(self, report) -> None:
+        self.progress.hide()
+        self.cancel_button.hide()
+        if report is None:
+            return
+        text = (
+            f"Imported {report.added} new, {report.new_versions} changed, "
+            f"{report.unchanged} unchanged, {len(report.unreadable)} unreadable"
+            + (" — cancelled" if report.cancelled else "")
+        )
+        self._say(text)
+        self.problems.show_report(report)
+        if self.queue.current_run_pk() is None:
+            self.queue.select_next_unrated()
+
+    def show_help(self) -> None:
+        """List every shortcut."""
+        rows = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in SHORTCUTS)
+        box = QMessageBox(self)
+        box.setWindowTitle("Keyboard shortcuts")
+        box.setText(f"<table cellpadding='3'>{rows}</table>")
+        box.setStandardButtons(QMessageBox.StandardButton.Close)
+        box.open()
+
+    def closeEvent(self, event) -> None:
+        """Flush a pending comment edit before the window goes: no typed word is lost."""
+        self.rubric.flush()
+        super().closeEvent(event)
+
+
+def _titled(title: str, widget: QWidget) -> QWidget:
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(4, 4, 4, 4)
+    layout.addWidget(QLabel(title, objectName="panelTitle"))
+    layout.addWidget(widget, 1)
+    return box

@@ -1,0 +1,179 @@
+"""The rubric as a table: one row per metric, with the rater's item and what is still missing.
+
+The rubric decides what is missing (``rubric.problems(items)``); this model only caches the
+answer per metric so that painting never re-runs the checks.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Any, Final
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor
+
+MetricRole: Final = Qt.ItemDataRole.UserRole + 1
+"""Returns the rubric's Metric of the row."""
+ItemRole: Final = Qt.ItemDataRole.UserRole + 2
+"""Returns the current RatingItem of the row, or None when the metric is untouched."""
+
+OUTCOME_LABELS: Final = {
+    "applicable": "Applicable",
+    "not_applicable": "Not applicable",
+    "not_observed": "Not observed",
+    None: "—",
+}
+SCORE_LABELS: Final = {
+    0: "Not demonstrated / unsafe",
+    1: "Below standard",
+    2: "Standard",
+    3: "Exemplary",
+}
+OK_MARK: Final = "✓"
+# A muted amber: readable on light and dark palettes, and the text says the problem anyway.
+WARNING_COLOUR: Final = QColor("#b26a00")
+OK_COLOUR: Final = QColor("#2e7d32")
+
+
+class Column(IntEnum):
+    METRIC = 0
+    OUTCOME = 1
+    SCORE = 2
+    COMMENT = 3
+    CHECK = 4
+
+
+HEADERS: Final = ("Metric", "Outcome", "Score", "Comment", "Check")
+
+
+class RubricModel(QAbstractTableModel):
+    """Metrics of one rubric against the items of one rating."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._rubric: Any = None
+        self._metrics: list[Any] = []
+        self._items: dict[str, Any] = {}
+        self._problems: list[tuple[str, str]] = []
+        self._problem_of: dict[str, str] = {}
+        self.editable = False
+
+    # ---- Qt model API -------------------------------------------------------------------
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._metrics)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        metric = self._metrics[index.row()]
+        item = self._items.get(metric.id)
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(metric, item, column)
+        if role == MetricRole:
+            return metric
+        if role == ItemRole:
+            return item
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if column == Column.METRIC:
+                return metric.question
+            if column == Column.COMMENT and item is not None and item.comment:
+                return item.comment
+            if column == Column.SCORE and item is not None and item.score is not None:
+                return metric.anchors.get(item.score)
+            if column == Column.CHECK:
+                return self._problem_of.get(metric.id, "Complete")
+        if role == Qt.ItemDataRole.ForegroundRole and column == Column.CHECK:
+            return WARNING_COLOUR if metric.id in self._problem_of else OK_COLOUR
+        if role == Qt.ItemDataRole.TextAlignmentRole and column == Column.SCORE:
+            return int(Qt.AlignmentFlag.AlignCenter)
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole):
+        if (
+            orientation == Qt.Orientation.Horizontal
+            and role == Qt.ItemDataRole.DisplayRole
+            and 0 <= section < len(HEADERS)
+        ):
+            return HEADERS[section]
+        return None
+
+    # ---- Our API ------------------------------------------------------------------------
+    def set_rating(self, rubric: Any, items: dict[str, Any], editable: bool) -> None:
+        """Show ``items`` (metric_id → RatingItem) against ``rubric``'s metrics."""
+        self.beginResetModel()
+        self._rubric = rubric
+        self._metrics = list(rubric.metrics) if rubric is not None else []
+        self._items = dict(items)
+        self.editable = editable
+        self._recheck()
+        self.endResetModel()
+
+    def set_item(self, metric_id: str, item: Any) -> None:
+        """Replace one metric's item; rows whose check changed are reported too."""
+        row = self.row_of(metric_id)
+        if row is None:
+            return
+        if item is None:
+            self._items.pop(metric_id, None)
+        else:
+            self._items[metric_id] = item
+        before = dict(self._problem_of)
+        self._recheck()
+        last = len(HEADERS) - 1
+        self.dataChanged.emit(self.index(row, 0), self.index(row, last))
+        # A rubric may check across metrics; repaint any other row whose verdict moved.
+        for other, metric in enumerate(self._metrics):
+            if other != row and before.get(metric.id) != self._problem_of.get(metric.id):
+                cell = self.index(other, Column.CHECK)
+                self.dataChanged.emit(cell, cell)
+
+    def problems(self) -> list[tuple[str, str]]:
+        """``rubric.problems(items)`` for the current items, as (metric_id, message)."""
+        return list(self._problems)
+
+    def problem_of(self, metric_id: str) -> str | None:
+        """The first problem the rubric reports for ``metric_id``, or None."""
+        return self._problem_of.get(metric_id)
+
+    def items(self) -> dict[str, Any]:
+        return dict(self._items)
+
+    def item(self, metric_id: str) -> Any:
+        return self._items.get(metric_id)
+
+    def metric_at(self, row: int) -> Any:
+        return self._metrics[row]
+
+    def row_of(self, metric_id: str) -> int | None:
+        for row, metric in enumerate(self._metrics):
+            if metric.id == metric_id:
+                return row
+        return None
+
+    def rubric(self) -> Any:
+        return self._rubric
+
+    # ---- internals ----------------------------------------------------------------------
+    def _recheck(self) -> None:
+        self._problems = list(self._rubric.problems(self._items)) if self._rubric else []
+        self._problem_of = {}
+        for metric_id, message in self._problems:
+            self._problem_of.setdefault(metric_id, message)
+
+    def _display(self, metric: Any, item: Any, column: int) -> str:
+        if column == Column.METRIC:
+            return metric.title
+        if column == Column.CHECK:
+            return self._problem_of.get(metric.id, OK_MARK)
+        if item is None:
+            return "—" if column == Column.OUTCOME else ""
+        if column == Column.OUTCOME:
+            return OUTCOME_LABELS.get(item.outcome, str(item.outcome))
+        if column == Column.SCORE:
+            return "" if item.score is None else str(item.score)
+        first_line = item.comment.strip().splitlines()
+        return first_line[0] if first_line else ""

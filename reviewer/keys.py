@@ -111,6 +111,9 @@ def decode_public_key(text: str) -> bytes:
         raise KeyStoreError(f"public key is not base64: {text[:20]!r}") from exc
     if len(raw) != 32:
         raise KeyStoreError(f"public key has {len(raw)} bytes, an Ed25519 key has 32")
+    # Unused trailing bits would let two texts name one key; only the canonical one is valid.
+    if base64.b64encode(raw).decode("ascii") != text:
+        raise KeyStoreError(f"public key is not canonical base64: {text[:20]!r}")
     return raw
 
 

@@ -233,6 +233,10 @@ def verify_sheet(
         signature = base64.b64decode(envelope["signature"].encode("ascii"), validate=True)
     except (binascii.Error, UnicodeEncodeError):
         return _failed("malformed sheet: signature is not base64", fingerprint=key_fp)
+    # The last base64 character carries unused bits that the decoder ignores; demanding the
+    # canonical text means no character of the signature can change without failing.
+    if base64.b64encode(signature).decode("ascii") != envelope["signature"]:
+        return _failed("malformed sheet: signature is not canonical base64", fingerprint=key_fp)
     if len(signature) != 64:
         return _failed(
             f"malformed sheet: signature has {len(signature)} bytes, not 64", fingerprint=key_fp

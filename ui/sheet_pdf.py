@@ -12,21 +12,21 @@ the command line.
 from __future__ import annotations
 
 import html
+import itertools
 import shlex
 from pathlib import Path
 
-from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSizeF, Qt
+from PySide6.QtCore import QMarginsF, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
     QFont,
     QGuiApplication,
     QPageLayout,
     QPageSize,
+    QPaintDevice,
     QPainter,
     QPdfWriter,
-    QTextBlockFormat,
-    QTextCursor,
     QTextDocument,
-    QTextFormat,
+    QTextTable,
 )
 
 from reviewer.sheet import SignedSheet, sheet_file_name
@@ -109,8 +109,8 @@ def sheet_html(sheet: SignedSheet) -> str:
     parts.append(
         f"<h2>Rubric</h2><p class='sub'>{_e(p.rubric.id)} version {_e(p.rubric.version)}"
         f" · SHA-256 <span class='mono'>{_e(p.rubric.sha256)}</span></p>"
-        "<table class='grid' width='100%' cellspacing='0'><thead><tr><th width='21%'>Metric</th>"
-        "<th width='12%'>Outcome</th><th width='8%'>Score</th><th width='27%'>Level</th>"
+        "<table class='grid' width='100%' cellspacing='0'><thead><tr><th width='19%'>Metric</th>"
+        "<th width='13%'>Outcome</th><th width='8%'>Score</th><th width='32%'>Level</th>"
         # <thead> makes Qt repeat the header row on every page the table runs onto.
         "<th>Comment</th></tr></thead>"
     )
@@ -183,27 +183,20 @@ def render_sheet_pdf(sheet: SignedSheet, path: Path) -> None:
     footer_px = _FOOTER_MM / 25.4 * _DPI
     body = QSizeF(page.width(), page.height() - footer_px)
 
-    doc = QTextDocument()
-    # Lay the text out in the PDF's own resolution so point sizes mean points on paper.
-    doc.documentLayout().setPaintDevice(writer)
-    doc.setDefaultFont(QFont("DejaVu Sans", 9))
-    doc.setDocumentMargin(0)
-    doc.setHtml(sheet_html(sheet))
-    doc.setPageSize(body)
-    _keep_sections_together(doc, body.height())
-    pages = doc.pageCount()
+    doc = sheet_document(sheet, writer, body.width())
+    pages = _Pager(doc, body.height()).pages()
 
     footer_font = QFont("DejaVu Sans", 7)
     painter = QPainter(writer)
     try:
-        for index in range(pages):
+        for index, (start, end, header) in enumerate(pages):
             if index:
                 writer.newPage()
-            painter.save()
-            # Each page shows its slice of the one long laid-out document.
-            painter.translate(0, -index * body.height())
-            doc.drawContents(painter, QRectF(QPointF(0, index * body.height()), body))
-            painter.restore()
+            offset = 0.0
+            if header is not None:
+                _draw_slice(painter, doc, header[0], header[1], 0.0)
+                offset = header[1] - header[0]
+            _draw_slice(painter, doc, start, end, offset)
             painter.setFont(footer_font)
             painter.setPen(Qt.GlobalColor.darkGray)
             footer = QRectF(0, body.height(), body.width(), footer_px)
@@ -214,39 +207,126 @@ def render_sheet_pdf(sheet: SignedSheet, path: Path) -> None:
             painter.drawText(
                 footer,
                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom,
-                f"page {index + 1} of {pages}",
+                f"page {index + 1} of {len(pages)}",
             )
     finally:
         painter.end()
 
 
-def _keep_sections_together(doc: QTextDocument, page_height: float) -> None:
-    """Start a short section on a new page rather than split it across two.
+def sheet_document(sheet: SignedSheet, device: QPaintDevice, width: float) -> QTextDocument:
+    """The sheet laid out as one long strip ``width`` device pixels wide.
 
-    A signature table cut in half reads as if part of it were missing. Only sections
-    shorter than a third of a page are moved: moving a long rubric table would leave a
-    mostly empty page and split anyway.
+    It is laid out in the device's own resolution so that point sizes mean points on
+    paper; pages are cut from the strip by :class:`_Pager`, not by Qt.
     """
-    layout = doc.documentLayout()
-    block = doc.begin()
-    headings = []
-    while block.isValid():
-        if block.blockFormat().headingLevel() == 2:
-            headings.append(block)
-        block = block.next()
-    for index, heading in enumerate(headings):
-        # Tops are re-read each time: moving one section shifts every later one.
-        top = layout.blockBoundingRect(heading).top()
-        if index + 1 < len(headings):
-            bottom = layout.blockBoundingRect(headings[index + 1]).top()
-        else:
-            bottom = layout.documentSize().height()
-        if bottom - top > page_height / 3:
-            continue
-        if int(top // page_height) != int((bottom - 1) // page_height):
-            fmt = QTextBlockFormat()
-            fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
-            QTextCursor(heading).mergeBlockFormat(fmt)
+    doc = QTextDocument()
+    doc.documentLayout().setPaintDevice(device)
+    doc.setDefaultFont(QFont("DejaVu Sans", 9))
+    doc.setDocumentMargin(0)
+    doc.setHtml(sheet_html(sheet))
+    doc.setTextWidth(width)
+    return doc
+
+
+def _draw_slice(painter: QPainter, doc: QTextDocument, start: float, end: float, y: float) -> None:
+    """Paint the document's band ``[start, end)`` with its top at ``y`` on the page."""
+    painter.save()
+    painter.translate(0, y - start)
+    doc.drawContents(painter, QRectF(0, start, doc.textWidth(), end - start))
+    painter.restore()
+
+
+_Band = tuple[float, float]
+
+
+class _Pager:
+    """Cuts a laid-out document into pages at places a reader would cut it.
+
+    Qt's own pagination splits a table row line by line, which leaves a metric's name on
+    one page and its comment on the next. Here a page ends only between blocks, between
+    lines of a paragraph, or between table rows; a heading stays with what follows it; a
+    section shorter than a third of a page is not split at all; and a table that runs onto
+    a new page gets its header row repeated there.
+    """
+
+    def __init__(self, doc: QTextDocument, page_height: float) -> None:
+        self.doc = doc
+        self.height = page_height
+        self.layout = doc.documentLayout()
+        self.cuts: set[float] = set()
+        self.bleed: dict[float, float] = {}
+        self.tables: list[tuple[_Band, float]] = []  # (header band, table bottom)
+        headings: list[float] = []
+        after_heading = False
+        it = doc.rootFrame().begin()
+        while not it.atEnd():
+            frame, block = it.currentFrame(), it.currentBlock()
+            if isinstance(frame, QTextTable):
+                top = self.layout.frameBoundingRect(frame).top()
+                if not after_heading:
+                    self.cuts.add(top)
+                self._table(frame)
+                after_heading = False
+            elif block.isValid():
+                top = self.layout.blockBoundingRect(block).top()
+                heading = block.blockFormat().headingLevel() > 0
+                if heading:
+                    headings.append(top)
+                if not after_heading:
+                    self.cuts.add(top)
+                if not heading:
+                    lines = block.layout()
+                    self.cuts.update(top + lines.lineAt(n).y() for n in range(1, lines.lineCount()))
+                after_heading = heading
+            it += 1
+        self.end = self.layout.documentSize().height()
+        self._keep_short_sections(headings)
+
+    def _table(self, table: QTextTable) -> None:
+        # A cell's first block starts below the row's top border by the cell's top border
+        # and padding, which Qt gives in CSS pixels and scales to the device (dpi / 96).
+        # Measured on the rendered PDF: frameBoundingRect's top sits at that same offset.
+        cell = table.cellAt(0, 0).format().toTableCellFormat()
+        scale = self.doc.documentLayout().paintDevice().logicalDpiY() / 96
+        inset = (cell.topPadding() + cell.topBorder()) * scale
+        rows = [self._text_top(table, r) - inset for r in range(table.rows())]
+        box = self.layout.frameBoundingRect(table)
+        header_rows = table.format().headerRowCount()
+        # Never leave only the header at the bottom of a page: first cut after row one.
+        self.cuts.update(rows[header_rows + 1 :])
+        # A page cut at a row's top border must still draw that border, as the table's last.
+        self.bleed.update(dict.fromkeys(rows[header_rows + 1 :], cell.topBorder() * scale))
+        if header_rows:
+            self.tables.append(((rows[0], rows[header_rows]), box.bottom()))
+
+    def _text_top(self, table: QTextTable, row: int) -> float:
+        blocks = (
+            table.cellAt(row, c).firstCursorPosition().block() for c in range(table.columns())
+        )
+        return min(self.layout.blockBoundingRect(b).top() for b in blocks)
+
+    def _keep_short_sections(self, headings: list[float]) -> None:
+        bounds = [*headings, self.end]
+        for top, bottom in itertools.pairwise(bounds):
+            if bottom - top < self.height / 3:
+                self.cuts = {c for c in self.cuts if not top < c < bottom}
+
+    def pages(self) -> list[tuple[float, float, _Band | None]]:
+        """``(start, end, repeated header band or None)`` for every page."""
+        pages: list[tuple[float, float, _Band | None]] = []
+        start, header = 0.0, None
+        while start < self.end - 0.5:
+            room = self.height - (header[1] - header[0] if header else 0.0)
+            if self.end - start <= room:
+                pages.append((start, self.end, header))
+                break
+            fitting = [c for c in self.cuts if start < c <= start + room]
+            # A single row taller than a page has no clean cut: cut it at the page end.
+            cut = max(fitting) if fitting else start + room
+            pages.append((start, cut + self.bleed.get(cut, 0.0), header))
+            start = cut
+            header = next((band for band, bottom in self.tables if band[1] <= cut < bottom), None)
+        return pages
 
 
 def render_sheet_pdf_offscreen(sheet: SignedSheet, path: Path) -> None:

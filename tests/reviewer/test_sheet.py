@@ -146,7 +146,27 @@ def test_every_character_change_of_the_signature_text_fails(signed: SignedSheet)
             assert result.reason in {
                 "signature does not match payload",
                 "malformed sheet: signature is not base64",
+                "malformed sheet: signature is not canonical base64",
             } or result.reason.startswith("malformed sheet: signature has"), result.reason
+
+
+def _set_unused_bit(text: str) -> str:
+    """The same bytes, spelt differently: the last data character's low bit is unused."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    data = text.rstrip("=")
+    last = alphabet[alphabet.index(data[-1]) ^ 1]
+    return data[:-1] + last + "=" * (len(text) - len(data))
+
+
+def test_signature_and_key_texts_must_be_canonical_base64(signed: SignedSheet) -> None:
+    env = _envelope(signed)
+    odd_sig = _set_unused_bit(env["signature"])
+    assert base64.b64decode(odd_sig) == signed.signature  # a lenient decoder accepts it
+    result = sheet.verify_sheet(_with(env, signature=odd_sig))
+    assert result.reason == "malformed sheet: signature is not canonical base64"
+    result = sheet.verify_sheet(_with(env, public_key=_set_unused_bit(env["public_key"])))
+    assert result.reason is not None
+    assert result.reason.startswith("malformed sheet: public key is not canonical base64")
 
 
 def test_a_field_edit_fails(signed: SignedSheet, key: RaterKey) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 from datetime import UTC, datetime
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 
 from reviewer import keys, sheet
 from reviewer.sheet import SheetPayload, SignedSheet
-from ui.sheet_pdf import render_sheet_pdf, sheet_html
+from ui.sheet_pdf import _Pager, render_sheet_pdf, sheet_document, sheet_html
 
 
 def _signed(tmp_path: Path, *, metrics: int = 3, supersedes: str | None = None) -> SignedSheet:
@@ -99,6 +100,32 @@ def test_a_long_rubric_flows_onto_more_pages(qtbot, tmp_path: Path) -> None:  # 
     path = tmp_path / "long.pdf"
     render_sheet_pdf(_signed(tmp_path, metrics=40), path)
     assert _page_count(path.read_bytes()) >= 2
+
+
+def test_pages_are_cut_between_rows_and_repeat_the_table_header(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QImage
+
+    # A 300 dpi A4-sized canvas stands in for the PDF writer: same resolution, same layout.
+    device = QImage(2100, 2800, QImage.Format.Format_RGB32)
+    device.setDotsPerMeterX(11811)  # 300 dpi
+    device.setDotsPerMeterY(11811)
+    doc = sheet_document(_signed(tmp_path, metrics=40), device, 2100)
+    pager = _Pager(doc, 2800)
+    pages = pager.pages()
+    assert len(pages) >= 3
+    assert pages[0][0] == 0 and pages[-1][1] == pager.end
+    for (_, end, _), (start, _, _) in itertools.pairwise(pages):
+        # Each page ends at a clean cut (plus the border it draws) and the next starts there.
+        assert start in pager.cuts
+        assert end - pager.bleed.get(start, 0.0) == start
+    # Every page that continues the rubric table starts under its repeated header row.
+    [(band, table_bottom)] = pager.tables
+    inside = [header for start, _, header in pages[1:] if start < table_bottom]
+    assert inside and all(header == band for header in inside)
+    assert pages[0][2] is None
+    for start, end, header in pages:
+        band = 0.0 if header is None else header[1] - header[0]
+        assert end - start + band <= 2800 + max(pager.bleed.values())
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,181 @@
+"""trajectory-format.md, "File" and "Record order": what the reader accepts and refuses."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from reviewer.synth import TrajectoryBuilder
+from scoring import TrajectoryError, parse_trajectory, score_trajectory
+
+
+@pytest.fixture
+def lines(scenario) -> list[str]:
+    """meta, setup, assistant, tool_call, tool_call, final: six lines."""
+    b = TrajectoryBuilder(scenario([("a", 1)])).turn().read().set("a", 1)
+    return b.final().lines()
+
+
+def _parse(lines: list[str], end: str = "\n"):
+    return parse_trajectory(("\n".join(lines) + end).encode(), path="runs/x.jsonl")
+
+
+def test_a_well_formed_file(lines):
+    traj = _parse(lines)
+
+    assert traj.meta.run_id == "20260724T101500Z-000001"
+    assert [e.type for e in traj.events] == ["assistant", "tool_call", "tool_call"]
+    assert traj.event_lines == (3, 4, 5)
+    assert traj.final.reason == "agent_done"
+    assert (traj.torn_last_line, traj.unknown_records, traj.line_count) == (False, 0, 6)
+
+
+def test_corrupt_middle_line_is_an_error_with_line_and_reason(lines):
+    lines[3] = lines[3][:-1]
+
+    with pytest.raises(TrajectoryError) as info:
+        _parse(lines)
+
+    assert info.value.line == 4
+    assert info.value.reason.startswith("invalid JSON")
+    assert str(info.value).startswith("runs/x.jsonl:4: invalid JSON")
+
+
+def test_schema_violation_in_the_middle_names_the_field(lines):
+    record = json.loads(lines[3])
+    del record["name"]
+    lines[3] = json.dumps(record)
+
+    with pytest.raises(TrajectoryError) as info:
+        _parse(lines)
+
+    assert info.value.line == 4
+    assert "name" in info.value.reason
+
+
+@pytest.mark.parametrize("end", ["", "\n", "\n\n  \n"])
+def test_torn_last_line_is_dropped_silently(lines, scenario, end):
+    lines[-1] = lines[-1][: len(lines[-1]) // 2]  # the crash cut the final record
+
+    traj = _parse(lines, end)
+    card = score_trajectory(traj)
+
+    assert traj.torn_last_line
+    assert traj.final is None
+    assert card.status == "incomplete"
+    assert card.signals.torn_last_line
+    assert card.coverage == 1.0
+
+
+@pytest.mark.parametrize(("data", "line"), [(b'{"type":"meta","run', 1), (b'\n\n{"type":"me\n', 3)])
+def test_a_file_whose_only_line_is_torn_is_not_a_trajectory(data, line):
+    # No meta survived: there is no run to call incomplete.
+    with pytest.raises(TrajectoryError) as info:
+        parse_trajectory(data)
+
+    assert info.value.line == line
+    assert info.value.reason.startswith("not a trajectory")
+
+
+def test_a_complete_last_line_that_breaks_the_schema_is_not_torn(lines):
+    lines[-1] = json.dumps({"type": "final", "reason": "bogus"})
+
+    with pytest.raises(TrajectoryError) as info:
+        _parse(lines)
+
+    assert info.value.line == 6
+
+
+def test_blank_lines_are_skipped(lines):
+    traj = parse_trajectory(("\n\n".join(lines) + "\n").encode())
+
+    assert traj.final is not None
+    assert traj.event_lines == (5, 7, 9)  # line numbers stay those of the file
+
+
+@pytest.mark.parametrize("data", [b"", b"\n", b"  \n\n"])
+def test_empty_file(data):
+    with pytest.raises(TrajectoryError) as info:
+        parse_trajectory(data)
+
+    assert info.value.line is None
+    assert "empty" in info.value.reason
+
+
+def test_first_record_must_be_meta(lines):
+    with pytest.raises(TrajectoryError) as info:
+        _parse(lines[1:])
+
+    assert info.value.line == 1
+    assert "first record is 'setup', expected 'meta'" in info.value.reason
+
+
+def test_not_a_trajectory_at_all():
+    with pytest.raises(TrajectoryError) as info:
+        parse_trajectory(b'{"hello": "world"}\n{"type": "meta"}\n')
+
+    assert info.value.line == 1
+
+
+def test_record_after_final(lines):
+    lines.append(json.dumps({"type": "nudge", "step": 2, "text": "late"}))
+
+    with pytest.raises(TrajectoryError) as info:
+        _parse(lines)
+
+    assert info.value.line == 7
+    assert info.value.reason == "record 'nudge' after final"
+
+
+def test_second_meta(lines):
+    lines.insert(2, lines[0])
+
+    with pytest.raises(TrajectoryError) as info:
+        _parse(lines)
+
+    assert (info.value.line, info.value.reason) == (3, "second meta record")
+
+
+def test_record_after_harness_error():
+    data = b'{"type":"harness_error","stage":"setup","error":"x"}\n{"type":"setup"}\n'
+
+    with pytest.raises(TrajectoryError) as info:
+        parse_trajectory(data)
+
+    assert info.value.line == 2
+
+
+def test_unknown_record_types_are_tolerated_and_counted(lines):
+    baseline = score_trajectory(_parse(lines))
+    lines.insert(3, json.dumps({"type": "thinking", "step": 1, "text": "hmm"}))
+    lines.insert(1, json.dumps({"type": "heartbeat"}))
+
+    card = score_trajectory(_parse(lines))
+
+    assert card.signals.unknown_records == 2
+    assert card.vector() == baseline.vector()
+    assert card.scalar == baseline.scalar
+
+
+def test_a_bad_embedded_scenario_points_at_the_meta_line(lines):
+    meta = json.loads(lines[0])
+    meta["scenario"]["ground_truth"]["procedure"][0]["actions"][0]["value"] = "on"
+    lines[0] = json.dumps(meta)
+
+    with pytest.raises(TrajectoryError) as info:
+        _parse(lines)
+
+    assert info.value.line == 1
+    assert info.value.reason.startswith("meta.scenario.ground_truth.procedure.0.actions.0.value")
+
+
+def test_scenario_defaults_are_applied(lines):
+    scenario = _parse(lines).scenario
+
+    assert scenario.ground_truth.procedure[0].ordered is False
+    assert scenario.ground_truth.optional_actions == []
+    assert scenario.ground_truth.forbidden_actions == []
+    assert scenario.success.ecam_clear_of == []
+    assert scenario.failures[0].settle_s == 5
+    assert scenario.instructions_profile == "benchmark"

@@ -141,6 +141,25 @@ def test_missing_path_is_a_usage_error(corpus, capsys, verb):
     assert err == f"a320-review {verb}: error: no such file or folder: {missing}\n"
 
 
+def test_unwritable_out_is_a_usage_error(corpus, tmp_path, capsys):
+    out = tmp_path / "no" / "such" / "cards.jsonl"
+
+    assert main(["score", str(corpus), "--out", str(out)]) == 2
+    assert f"a320-review score: error: cannot write {out}" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_corrupt_scorecard_file_is_a_usage_error(corpus, tmp_path, capsys):
+    cards = tmp_path / "cards.jsonl"
+    assert main(["score", str(corpus), "--out", str(cards)]) == 0
+    with cards.open("a") as fh:
+        fh.write("garbage\n")
+    capsys.readouterr()
+
+    assert main(["aggregate", str(cards)]) == 2
+    assert f"a320-review aggregate: error: {cards}:6: not a ScoreCard" in capsys.readouterr().err
+
+
 def test_bad_jobs_is_a_usage_error(corpus, capsys):
     assert main(["score", str(corpus), "--jobs", "0"]) == 2
     assert "--jobs must be at least 1" in capsys.readouterr().err

@@ -9,8 +9,8 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -43,6 +43,8 @@ _FACETS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
 )
 _RATING_ORDER = list(RATING_LABELS)
 _MAX_COLUMN_WIDTH = 240
+_MIN_ELASTIC = 56
+_ELASTIC = (Column.SCENARIO, Column.MODEL, Column.RUN, Column.STATUS)
 
 
 class QueuePanel(QWidget):
@@ -96,10 +98,13 @@ class QueuePanel(QWidget):
         self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         header = self.view.horizontalHeader()
         header.setHighlightSections(False)
-        header.setMinimumSectionSize(56)
-        header.setSectionResizeMode(Column.SCENARIO, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(_MIN_ELASTIC)
+        header.sectionResized.connect(self._on_section_resized)
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # ids differ at both ends
-        self._columns_fitted = False
+        self.view.viewport().installEventFilter(self)  # width changes re-fit the columns
+        self._natural: dict[Column, int] = {}
+        self._sizing = False
+        self._user_sized = False
         self.view.selectionModel().currentRowChanged.connect(self._on_current_row)
 
         self.progress = QLabel(self)
@@ -119,7 +124,7 @@ class QueuePanel(QWidget):
         """Show ``rows``; the open run stays selected if it is still there."""
         with self._keeping_open_run():
             self.model.set_rows(rows)
-            if rows and not self._columns_fitted:
+            if rows and not self._natural:
                 self._fit_columns()
             self._refill_combos()
 
@@ -199,25 +204,58 @@ class QueuePanel(QWidget):
             self.proxy.set_facet(facet, self._facet_values[facet][index])
 
     def _fit_columns(self) -> None:
-        # Once, from the first rows: later refreshes keep what the rater resized. Measured
-        # on a sample, never on all 10,000 rows (ResizeToContents would re-measure them).
-        self._columns_fitted = True
+        # Once, from the first rows, measured on a sample: ResizeToContents would measure
+        # all 10,000 rows, and again on every change.
         bold = QFont(self.view.font())
         bold.setBold(True)  # UNSAFE is bold, and so are headers in the shared stylesheet
         plain, strong = self.view.fontMetrics(), QFontMetrics(bold)
-        header = self.view.horizontalHeader()
         rows = range(min(self.model.rowCount(), 200))
         for column in Column:
-            if column == Column.SCENARIO:
-                continue  # it stretches: the one column that gives way in a narrow panel
             cells = plain if column != Column.SAFETY else strong
             texts = {self.model.index(row, column).data() for row in rows}
             title = self.model.headerData(column, Qt.Orientation.Horizontal)
             width = max(
                 max(cells.horizontalAdvance(t) for t in texts) + 16,
-                strong.horizontalAdvance(title) + 28,  # room for the sort arrow
+                strong.horizontalAdvance(title) + 24,  # room for the sort arrow
             )
-            header.resizeSection(column, min(width, _MAX_COLUMN_WIDTH))
+            self._natural[column] = min(width, _MAX_COLUMN_WIDTH)
+        self._layout_columns()
+
+    def _layout_columns(self) -> None:
+        """Fit the columns to the panel: Score, Safety and Rating keep their width and stay
+        in sight; Scenario, Model, Run and Status share what is left (elided in the middle),
+        and Scenario takes any spare width. Stops once the rater resizes a column by hand."""
+        if not self._natural or self._user_sized:
+            return
+        widths = dict(self._natural)
+        fixed = sum(w for c, w in widths.items() if c not in _ELASTIC)
+        room = self.view.viewport().width() - fixed
+        wanted = sum(widths[c] for c in _ELASTIC)
+        if room >= wanted:
+            widths[Column.SCENARIO] += room - wanted
+        else:
+            # Trim the widest first, to one common cap: short columns stay whole.
+            cap = max(widths[c] for c in _ELASTIC)
+            while cap > _MIN_ELASTIC and sum(min(widths[c], cap) for c in _ELASTIC) > room:
+                cap -= 4
+            for column in _ELASTIC:
+                widths[column] = max(_MIN_ELASTIC, min(widths[column], cap))
+        self._sizing = True
+        try:
+            for column, width in widths.items():
+                self.view.horizontalHeader().resizeSection(column, width)
+        finally:
+            self._sizing = False
+
+    def _on_section_resized(self, *_args) -> None:
+        # Only a drag by the rater counts: Qt also resizes sections itself.
+        if not self._sizing and QGuiApplication.mouseButtons() != Qt.MouseButton.NoButton:
+            self._user_sized = True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.view.viewport() and event.type() == QEvent.Type.Resize:
+            self._layout_columns()
+        return super().eventFilter(watched, event)
 
     def _on_facet(self, facet: str, index: int) -> None:
         if 0 <= index < len(self._facet_values[facet]):

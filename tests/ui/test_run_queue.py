@@ -195,6 +195,20 @@ def test_filtering_never_opens_another_run(panel, qtbot):
     assert blocker.args == [2]  # from no current row, "next" is the first shown
 
 
+@pytest.mark.parametrize("width", [420, 1200])
+def test_columns_fit_the_panel_so_score_and_rating_stay_in_sight(panel, qtbot, width):
+    panel.resize(width, 400)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.set_rows(make_rows(50))
+    header = panel.view.horizontalHeader()
+    assert header.length() <= panel.view.viewport().width()
+    assert (
+        header.sectionViewportPosition(Column.RATING) + header.sectionSize(Column.RATING)
+        <= panel.view.viewport().width()
+    )
+
+
 def test_ten_thousand_rows(panel):
     panel.set_rows(make_rows(10_000))
     assert panel.proxy.rowCount() == 10_000

@@ -58,7 +58,7 @@ class MainWindow(QMainWindow):
         self._signer = signer  # callable(window) -> None, injected by ui.app
         self._verifier = verifier
         self.setWindowTitle(f"a320-review — {controller.rater}")
-        self.resize(1680, 1000)
+        self.resize(1880, 1040)
 
         self.queue = QueuePanel()
         self.scorecard = ScorecardPanel()
@@ -69,7 +69,7 @@ class MainWindow(QMainWindow):
         main.addWidget(self.run_view)
         main.addWidget(_titled("Rating", self.rubric))
         main.setStretchFactor(1, 1)
-        main.setSizes([360, 900, 420])
+        main.setSizes([520, 900, 460])
         self.setCentralWidget(main)
         self.problems = ImportProblemsDock(self)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems)
@@ -164,7 +164,7 @@ class MainWindow(QMainWindow):
         c.run_failed.connect(self._show_failure)
         c.rating_saved.connect(self._rating_saved)
         c.rating_changed.connect(self._rating_changed)
-        c.rating_submitted.connect(lambda r: self.queue.update_rating_state(r.run_pk, r.status))
+        c.rating_submitted.connect(self._rating_changed)
         c.rating_refused.connect(self._say)
         c.message_posted.connect(self._say)
         c.import_started.connect(self._import_started)

@@ -101,11 +101,8 @@ class SignFlow(QObject):
                 )
                 if passphrase is None:
                     return None
-                key = keys.generate_key(rater, passphrase=passphrase.encode() or None)
-                self.controller.store.set_rater_key(
-                    rater, public_key=key.public.line(), fingerprint=key.fingerprint
-                )
-                return key
+                # The signing service records the public key in the store on first use.
+                return keys.generate_key(rater, passphrase=passphrase.encode() or None)
             passphrase = None
             if keys.is_encrypted(rater):
                 answer = self.ask_passphrase(window, f"Passphrase of {rater}'s signing key:")

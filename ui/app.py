@@ -56,6 +56,10 @@ def run(args: argparse.Namespace) -> int:
     """Open the window (or render it to a PNG with ``--screenshot``)."""
     if args.screenshot is not None:
         return screenshot(args)
+    missing = _no_display()
+    if missing:
+        print(missing, file=sys.stderr)
+        return 1
     db_path = args.db or home.default_db_path()
     first_start = not db_path.exists()
     try:
@@ -80,6 +84,19 @@ def run(args: argparse.Namespace) -> int:
     finally:
         app.controller.wait_idle()
         app.store.close()
+
+
+def _no_display() -> str | None:
+    """Why a window cannot open here, or None.  Qt would abort with a core dump instead."""
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return None
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    return (
+        "a320-review: no display to open the window on (neither DISPLAY nor WAYLAND_DISPLAY "
+        "is set).\n  On a headless machine: xvfb-run a320-review, or render the window to "
+        "a picture with: a320-review gui --screenshot window.png"
+    )
 
 
 def screenshot(args: argparse.Namespace) -> int:

@@ -18,7 +18,7 @@ class ImportProblemsDock(QDockWidget):
         view.setWordWrap(True)
         view.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
         # A few lines are enough to notice; the rater can drag it taller.
-        view.setMaximumHeight(90)
+        view.setMaximumHeight(64)
         self.setWidget(view)
 
     def show_report(self, report) -> None:

@@ -69,7 +69,8 @@ class MainWindow(QMainWindow):
         main.addWidget(self.run_view)
         main.addWidget(_titled("Rating", self.rubric))
         main.setStretchFactor(1, 1)
-        main.setSizes([520, 900, 460])
+        self.splitter = main
+        self._sized = False
         self.setCentralWidget(main)
         self.problems = ImportProblemsDock(self)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems)
@@ -264,6 +265,17 @@ class MainWindow(QMainWindow):
         box.setText(f"<table cellpadding='3'>{rows}</table>")
         box.setStandardButtons(QMessageBox.StandardButton.Close)
         box.open()
+
+    def showEvent(self, event) -> None:
+        """Share the width once the window knows its real size: the run view gets most."""
+        super().showEvent(event)
+        if not self._sized:
+            self._sized = True
+            width = self.splitter.width()
+            # The rating form at its natural width; the queue a quarter; the rest to the run.
+            rating = self.splitter.widget(2).minimumSizeHint().width()
+            queue = int(width * 0.24)
+            self.splitter.setSizes([queue, width - queue - rating, rating])
 
     def closeEvent(self, event) -> None:
         """Flush a pending comment edit before the window goes: no typed word is lost."""

@@ -14,7 +14,7 @@ from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QHBoxLayout,
+    QGridLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -43,7 +43,7 @@ _FACETS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
 )
 _RATING_ORDER = list(RATING_LABELS)
 _MAX_COLUMN_WIDTH = 240
-_MIN_ELASTIC = 56
+_MIN_ELASTIC = 44
 _ELASTIC = (Column.SCENARIO, Column.MODEL, Column.RUN, Column.STATUS)
 
 
@@ -63,9 +63,10 @@ class QueuePanel(QWidget):
         self._quiet = False
 
         self.combos: dict[str, QComboBox] = {}
-        bar = QHBoxLayout()
+        # Two by two: four side by side would set the whole window's minimum width.
+        bar = QGridLayout()
         bar.setSpacing(6)
-        for facet, caption, _ in _FACETS:
+        for n, (facet, caption, _) in enumerate(_FACETS):
             combo = QComboBox(self)
             combo.addItem(caption)
             # Share the row evenly instead of growing with the longest scenario id.
@@ -76,7 +77,7 @@ class QueuePanel(QWidget):
             combo.setToolTip(f"Show only runs with this {facet.replace('_', ' ')}")
             combo.currentIndexChanged.connect(lambda i, f=facet: self._on_facet(f, i))
             self.combos[facet] = combo
-            bar.addWidget(combo, 1)
+            bar.addWidget(combo, n // 2, n % 2)
         # The text filter is the one used most (Ctrl+F): it gets a full-width row.
         self.filter_edit = QLineEdit(self)
         self.filter_edit.setPlaceholderText("Filter runs… (Ctrl+F)")
@@ -100,7 +101,8 @@ class QueuePanel(QWidget):
         header.setHighlightSections(False)
         header.setMinimumSectionSize(_MIN_ELASTIC)
         header.sectionResized.connect(self._on_section_resized)
-        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # ids differ at both ends
+        # Scenario and model ids are told apart by their start ("elec-apu…", "gpt-5…").
+        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.viewport().installEventFilter(self)  # width changes re-fit the columns
         self._natural: dict[Column, int] = {}
         self._sizing = False
@@ -223,7 +225,7 @@ class QueuePanel(QWidget):
 
     def _layout_columns(self) -> None:
         """Fit the columns to the panel: Score, Safety and Rating keep their width and stay
-        in sight; Scenario, Model, Run and Status share what is left (elided in the middle),
+        in sight; Scenario, Model, Run and Status share what is left (elided at the end),
         and Scenario takes any spare width. Stops once the rater resizes a column by hand."""
         if not self._natural or self._user_sized:
             return

@@ -66,6 +66,14 @@ _ATTRS: Final = ("scenario_id", "model", "run_id", "status", "scalar", "unsafe",
 _RATING_ORDER: Final = {"unrated": 0, "draft": 1, "submitted": 2, "signed": 3}
 
 
+def short_run_id(run_id: str) -> str:
+    """The benchmark's ``YYYYMMDDTHHMMSSZ-xxxxxx`` run id, shortened for a narrow column."""
+    stamp, _, suffix = run_id.partition("-")
+    if len(stamp) == 16 and stamp[8] == "T" and suffix:
+        return f"{stamp[4:6]}-{stamp[6:8]} {stamp[9:11]}:{stamp[11:13]} {suffix}"
+    return run_id
+
+
 def _display(row: Any, column: int) -> str:
     if column == Column.SCORE:
         return "" if row.scalar is None else f"{row.scalar:.2f}"
@@ -75,6 +83,10 @@ def _display(row: Any, column: int) -> str:
         return STATUS_LABELS.get(row.status, row.status)
     if column == Column.RATING:
         return RATING_LABELS.get(row.rating_state, row.rating_state)
+    if column == Column.RUN:
+        # "20260724T080000Z-4b5760" → "07-24 08:00 4b5760": the date, time and suffix are
+        # what tell runs apart; the full id is in the tooltip and the filter matches it.
+        return short_run_id(row.run_id)
     value = getattr(row, _ATTRS[column])
     return "—" if value is None else str(value)
 
@@ -213,7 +225,7 @@ class RunQueueModel(QAbstractTableModel):
         if column == Column.SAFETY and row.unsafe:
             return UNSAFE_TIP
         if column == Column.RUN:
-            return row.path or None
+            return f"{row.run_id}\n{row.path}" if row.path else row.run_id
         if column == Column.STATUS and row.reason:
             return f"{_display(row, column)}: {row.reason}"
         return None

@@ -12,7 +12,6 @@ import json
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QGridLayout,
     QHeaderView,
     QLabel,
     QPlainTextEdit,
@@ -23,37 +22,37 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reviewer import assets
 from scoring import ScoreCard, Trajectory
 from scoring.records import ToolCall
 from ui.procedure_model import ProcedureModel
-from ui.theme import LEGEND_ORDER, STYLES, icon, style_key
+from ui.theme import LEGEND_ORDER, STYLES, style_key
 from ui.timeline_model import COL_DETAILS, EventRole, KindRole, TimelineModel, VerdictRole, summary
 
 ROW_HEIGHT = 22
 
 
-class LegendBar(QWidget):
-    """Icon + label of every class, so colour is never the only cue."""
+class LegendBar(QLabel):
+    """Icon + label of every class, so colour is never the only cue.
+
+    One word-wrapping rich-text label: it flows onto as many lines as the width needs, so
+    the legend never sets the window's minimum width.
+    """
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        # Two rows, so the legend never dictates the window's minimum width.
-        layout = QGridLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setHorizontalSpacing(6)
-        layout.setVerticalSpacing(1)
-        per_row = (len(LEGEND_ORDER) + 1) // 2
-        for n, key in enumerate(LEGEND_ORDER):
+        self.setWordWrap(True)
+        entries = []
+        for key in LEGEND_ORDER:
             style = STYLES[key]
-            pic = QLabel()
-            pic.setPixmap(icon(style.icon).pixmap(14, 14))
-            text = QLabel(style.label.lstrip("✓○⚠+✗?⇅ ").strip())
-            for widget in (pic, text):
-                widget.setToolTip(style.meaning)
-            row, column = divmod(n, per_row)
-            layout.addWidget(pic, row, 2 * column)
-            layout.addWidget(text, row, 2 * column + 1)
-        layout.setColumnStretch(2 * per_row, 1)
+            words = style.label.lstrip("✓○⚠+✗?⇅ ").strip().replace(" ", "&nbsp;")
+            with assets.as_file("icons", f"{style.icon}.svg") as file:
+                img = f"<img src='{file.as_uri()}' width='13' height='13'>"
+            entries.append(f"<span style='white-space:nowrap'>{img}&nbsp;{words}</span>")
+        self.setText("&nbsp;&nbsp; ".join(entries))
+        self.setToolTip(
+            "<br>".join(f"<b>{STYLES[k].label}</b>: {STYLES[k].meaning}" for k in LEGEND_ORDER)
+        )
 
 
 class RunView(QWidget):
@@ -111,7 +110,7 @@ class RunView(QWidget):
         vh.setDefaultSectionSize(ROW_HEIGHT)
         hh = view.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate((44, 48, 96, 360, 190)):
+        for column, width in enumerate((40, 40, 90, 300, 160)):
             view.setColumnWidth(column, width)
         hh.setSectionResizeMode(COL_DETAILS, QHeaderView.ResizeMode.Stretch)
         view.selectionModel().currentRowChanged.connect(self._timeline_moved)

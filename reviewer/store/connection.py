@@ -101,15 +101,14 @@ def write_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Databa
 
 
 @contextlib.contextmanager
-def read_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+def read_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """A consistent snapshot over several SELECTs (nested use joins the outer transaction)."""
-    conn = db.conn
     if conn.in_transaction:
-        yield db
+        yield conn
         return
     conn.execute("BEGIN")
     try:
-        yield db
+        yield conn
     finally:
         if conn.in_transaction:
             conn.execute("COMMIT")

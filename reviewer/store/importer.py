@@ -38,29 +38,21 @@ def import_paths(
     tally = runs.Tally()
     files = runs.discover_files([Path(p) for p in paths], tally)
     total = len(files)
-    pending: list[ScoreCard] = []
-    seen: set[str] = set()
+    # Cards are reduced to their rows at once: a batch of live ScoreCards (each a large
+    # object graph) made the garbage collector cost more than the database writes.
+    pending: list[runs.PreparedRun] = []
+    # Hashes stored or met in this import; another importer's runs that appear meanwhile are
+    # caught by the UNIQUE(sha256) conflict clause at write time.
+    seen = runs.known_hashes(db.conn)
     was_cancelled = False
     last_flush = time.monotonic()
     for done, path in enumerate(files, start=1):
         if cancelled is not None and cancelled():
             was_cancelled = True
             break
-        try:
-            sha = runs.file_sha256(path)
-        except OSError as exc:
-            tally.unreadable.append((str(path), f"cannot read: {exc.strerror or exc}"))
-            sha = None
-        if sha is not None:
-            if sha in seen or runs.is_known(db.conn, sha):
-                tally.unchanged += 1
-            else:
-                card = score_file(path)
-                if card.status == "unreadable":
-                    tally.unreadable.append((str(path), runs.unreadable_message(card)))
-                else:
-                    pending.append(card)
-                    seen.add(card.trajectory_sha256 or sha)
+        prepared = _score_if_new(db, path, seen, tally)
+        if prepared is not None:
+            pending.append(prepared)
         if len(pending) >= BATCH_SIZE or (
             pending and time.monotonic() - last_flush > BATCH_SECONDS
         ):
@@ -78,6 +70,27 @@ def import_paths(
     )
 
 
+def _score_if_new(
+    db: sqlite_utils.Database, path: Path, seen: set[str], tally: runs.Tally
+) -> runs.PreparedRun | None:
+    """The run in ``path`` ready to write, or None when unchanged or unreadable (tallied)."""
+    try:
+        sha = runs.file_sha256(path)
+    except OSError as exc:
+        tally.unreadable.append((str(path), f"cannot read: {exc.strerror or exc}"))
+        return None
+    # Hashing first lets a re-import skip the scorer, which costs ten times the hash.
+    if sha in seen:
+        tally.unchanged += 1
+        return None
+    card = score_file(path)
+    if card.status == "unreadable":
+        tally.unreadable.append((str(path), runs.unreadable_message(card)))
+        return None
+    seen.add(sha)
+    return runs.prepare(card)
+
+
 def add_scorecards(db: sqlite_utils.Database, cards: Sequence[ScoreCard]) -> ImportReport:
     """Store cards scored elsewhere (tests, benchmarks); unreadable ones are reported."""
     tally = runs.Tally()
@@ -86,7 +99,7 @@ def add_scorecards(db: sqlite_utils.Database, cards: Sequence[ScoreCard]) -> Imp
         if card.status == "unreadable":
             tally.unreadable.append((card.path, runs.unreadable_message(card)))
         else:
-            good.append(card)
+            good.append(runs.prepare(card))
     for start in range(0, len(good), BATCH_SIZE):
         _flush(db, good[start : start + BATCH_SIZE], tally)
     return ImportReport(
@@ -97,9 +110,9 @@ def add_scorecards(db: sqlite_utils.Database, cards: Sequence[ScoreCard]) -> Imp
     )
 
 
-def _flush(db: sqlite_utils.Database, pending: list[ScoreCard], tally: runs.Tally) -> None:
+def _flush(db: sqlite_utils.Database, pending: list[runs.PreparedRun], tally: runs.Tally) -> None:
     if not pending:
         return
     with write_transaction(db):
-        runs.write_cards(db.conn, pending, tally, at=utcnow())
+        runs.write_runs(db.conn, pending, tally, at=utcnow())
     pending.clear()

@@ -1,7 +1,8 @@
 """The rating lifecycle: draft → submitted → signed, and corrections that supersede.
 
 Each function is one write transaction: the checks (state, optimistic version) and the
-write they guard happen under the same lock, and the audit entry commits with them.
+write they guard happen under the same lock, the audit entry commits with them, and the
+rating returned is read back inside it (exactly what this call wrote, nobody else's save).
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def start(
             )
             details = {"rating_pk": pk, "run_pk": run_pk, "rubric_sha256": rubrics.current.sha256}
             audit.append(db.conn, [("rating_start", r.name, details)], at=at)
-    return ratings.load(db.conn, rubrics, pk)
+        return ratings.load(db.conn, rubrics, pk)
 
 
 def save_item(
@@ -91,7 +92,7 @@ def save_item(
         _bump(db, h, at=at)
         details = {"rating_pk": rating_pk, "version": h.version + 1, **item.model_dump()}
         audit.append(db.conn, [("rating_save", h.rater, details)], at=at)
-    return ratings.load(db.conn, rubrics, rating_pk)
+        return ratings.load(db.conn, rubrics, rating_pk)
 
 
 def save_overall_comment(
@@ -110,7 +111,7 @@ def save_overall_comment(
         _bump(db, h, at=at, overall_comment=text)
         details = {"rating_pk": rating_pk, "version": h.version + 1, "overall_comment": text}
         audit.append(db.conn, [("rating_comment", h.rater, details)], at=at)
-    return ratings.load(db.conn, rubrics, rating_pk)
+        return ratings.load(db.conn, rubrics, rating_pk)
 
 
 def submit(
@@ -134,7 +135,7 @@ def submit(
         digest = ratings.content_sha256(current.items, current.overall_comment, rubric.sha256)
         details = {"rating_pk": rating_pk, "run_pk": h.run_pk, "content_sha256": digest}
         audit.append(db.conn, [("submit", h.rater, details)], at=at)
-    return ratings.load(db.conn, rubrics, rating_pk)
+        return ratings.load(db.conn, rubrics, rating_pk)
 
 
 def supersede(
@@ -168,7 +169,7 @@ def supersede(
                 ratings.upsert_item(db.conn, new_pk, item, at=at)
         details = {"rating_pk": new_pk, "supersedes_pk": rating_pk, "run_pk": h.run_pk}
         audit.append(db.conn, [("supersede", h.rater, details)], at=at)
-    return ratings.load(db.conn, rubrics, new_pk)
+        return ratings.load(db.conn, rubrics, new_pk)
 
 
 def mark_signed(
@@ -195,6 +196,8 @@ def mark_signed(
             raise RatingStateError(
                 f"rating {rating_pk} was superseded by rating {h.superseded_by}: sign that one"
             )
+        if db["sheets"].count_where("sheet_id = ?", [sheet_id]):
+            raise RatingValidationError(f"a sheet with id {sheet_id!r} is already stored")
         db["sheets"].insert(
             {
                 "sheet_id": sheet_id,
@@ -207,4 +210,4 @@ def mark_signed(
         sheet_sha = hashlib.sha256(sheet_json.encode("utf-8")).hexdigest()
         details = {"rating_pk": rating_pk, "sheet_id": sheet_id, "sheet_sha256": sheet_sha}
         audit.append(db.conn, [("sign", h.rater, details)], at=at)
-    return ratings.load(db.conn, rubrics, rating_pk)
+        return ratings.load(db.conn, rubrics, rating_pk)

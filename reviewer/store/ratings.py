@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from reviewer.rubric import RatingItem
 from reviewer.store import audit
+from reviewer.store.connection import read_transaction
 from reviewer.store.errors import NotFoundError, StoreError
 from reviewer.store.models import Rater, Rating
 from reviewer.store.rubrics import RubricRegistry
@@ -75,8 +76,10 @@ def load_where(
 ) -> list[Rating]:
     """Ratings matching a WHERE clause over ``ratings g``, by ``rating_pk``."""
     clause = f"({where}) AND {_LIVE}" if live_only else where
-    rows = conn.execute(f"{_RATING} WHERE {clause} ORDER BY g.rating_pk", tuple(params)).fetchall()
-    items = _items_of(conn, [r[0] for r in rows])
+    with read_transaction(conn):  # ratings and their items from the same snapshot
+        rows = conn.execute(f"{_RATING} WHERE {clause} ORDER BY g.rating_pk", tuple(params))
+        rows = rows.fetchall()
+        items = _items_of(conn, [r[0] for r in rows])
     out = []
     for row in rows:
         (pk, run_pk, rater, status, version, rubric_pk, overall, created, updated) = row[:9]
@@ -131,17 +134,21 @@ def live_pk(conn: sqlite3.Connection, run_pk: int, rater_pk: int) -> int | None:
     return None if row is None else int(row[0])
 
 
+_RATER_FIELDS = ("rater_pk", "name", "fingerprint", "public_key", "created_at")
+
+
+def get_raters(conn: sqlite3.Connection, name: str | None = None) -> list[Rater]:
+    """Every rater by name, or the one called ``name`` (an empty list if unknown)."""
+    sql = f"SELECT {', '.join(_RATER_FIELDS)} FROM raters"
+    rows = conn.execute(sql + " WHERE name = ?", (name,)) if name else conn.execute(sql)
+    found = [Rater(**dict(zip(_RATER_FIELDS, row, strict=True))) for row in rows]
+    return sorted(found, key=lambda r: r.name)
+
+
 def get_rater(conn: sqlite3.Connection, name: str) -> Rater | None:
     """The rater called ``name``, if registered."""
-    row = conn.execute(
-        "SELECT rater_pk, name, fingerprint, public_key, created_at FROM raters WHERE name = ?",
-        (name,),
-    ).fetchone()
-    if row is None:
-        return None
-    return Rater(
-        rater_pk=row[0], name=row[1], fingerprint=row[2], public_key=row[3], created_at=row[4]
-    )
+    found = get_raters(conn, name)
+    return found[0] if found else None
 
 
 def check_name(name: str) -> str:

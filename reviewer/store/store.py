@@ -141,8 +141,7 @@ class ReviewStore:
 
     def raters(self) -> list[Rater]:
         """Every registered rater, by name."""
-        names = [r[0] for r in self._db.conn.execute("SELECT name FROM raters ORDER BY name")]
-        return [r for n in names if (r := ratings.get_rater(self._db.conn, n)) is not None]
+        return ratings.get_raters(self._db.conn)
 
     def rubric(self) -> Rubric:
         """The rubric new ratings use."""
@@ -163,7 +162,7 @@ class ReviewStore:
 
     def get_rating(self, rating_pk: int) -> Rating:
         """Any rating, superseded ones included; :class:`NotFoundError` if absent."""
-        with read_transaction(self._db):
+        with read_transaction(self._db.conn):
             return ratings.load(self._db.conn, self._rubrics, rating_pk)
 
     def start_rating(self, run_pk: int, rater: str) -> Rating:
@@ -283,7 +282,7 @@ class ReviewStore:
 
     def export_ratings(self, out: TextIO, *, fmt: str = "csv", rater: str | None = None) -> int:
         """Write :meth:`latest_decisions` in long format; audited. Returns the row count."""
-        with read_transaction(self._db):
+        with read_transaction(self._db.conn):
             rows = list(exchange.export_rows(self._db.conn, self._rubrics, rater=rater))
         count = exchange.write_long(iter(rows), fmt, out)
         self.record_export("ratings", {"format": fmt, "rows": count, "rater": rater})
@@ -297,5 +296,5 @@ class ReviewStore:
 
     def audit_verify(self) -> AuditReport:
         """Recompute the audit chain."""
-        with read_transaction(self._db):
+        with read_transaction(self._db.conn):
             return audit.verify(self._db.conn)

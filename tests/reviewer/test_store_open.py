@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from reviewer import home
 from reviewer.rubric import Rubric, default_rubric
 from reviewer.store import SCHEMA_VERSION, ReviewStore, SchemaTooNewError, StoreError
 from reviewer.store import audit as audit_log
@@ -198,3 +199,37 @@ def test_a_changed_rubric_needs_a_new_version(db_path, make_card, fill_rating) -
         assert store.rubric().version == 2
         old = store.live_rating(1, "ann")
         assert old is not None and old.rubric_version == 1  # the draft keeps its rubric
+
+
+def test_a_failed_migration_leaves_the_old_database_as_it_was(db_path: Path, make_card) -> None:
+    _write_v1_database(db_path, make_card(7))
+    conn = sqlite3.connect(db_path)
+    # A table version 2 wants to create is already there: migration 2 fails half-way.
+    conn.execute("CREATE TABLE sheets (x)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError, match="table sheets already exists"):
+        ReviewStore.open(db_path)
+    conn = sqlite3.connect(db_path)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+        columns = [c[1] for c in conn.execute("PRAGMA table_info(raters)")]
+        assert columns == ["rater_pk", "name", "created_at"]  # the ALTERs were rolled back
+        assert conn.execute("SELECT status FROM ratings").fetchall() == [("submitted",)]
+    finally:
+        conn.close()
+
+
+def test_the_home_folder_and_the_user_state(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv(home.HOME_ENV, str(tmp_path / "h"))
+    assert home.data_dir() == tmp_path / "h" / "data"
+    assert home.config_dir() == tmp_path / "h" / "config"
+    assert home.default_db_path() == tmp_path / "h" / "data" / "review.db"
+    assert not (tmp_path / "h").exists()  # looking a folder up creates nothing
+    assert home.last_rater() is None
+    home.remember_rater("ann")
+    assert home.last_rater() == "ann"
+    home.state_path().write_text("{damaged", encoding="utf-8")
+    assert home.load_state() == home.UserState()  # a damaged state file is just forgotten
+    monkeypatch.delenv(home.HOME_ENV)
+    assert home.data_dir().name == "a320-review"  # the platform's folder

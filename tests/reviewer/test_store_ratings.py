@@ -251,3 +251,12 @@ def test_raters_and_their_keys(seeded: ReviewStore) -> None:
     assert [r.name for r in seeded.raters()] == ["ann"]
     with pytest.raises(Exception, match="one line"):
         seeded.ensure_rater("two\nlines")
+
+
+def test_a_sheet_id_is_stored_once(seeded: ReviewStore, fill_rating) -> None:
+    first = _submitted(seeded, fill_rating, run_pk=1)
+    second = _submitted(seeded, fill_rating, run_pk=2)
+    seeded.mark_signed(first.rating_pk, sheet_id="s-1", sheet_json="{}")
+    with pytest.raises(RatingValidationError, match="'s-1' is already stored"):
+        seeded.mark_signed(second.rating_pk, sheet_id="s-1", sheet_json="{}")
+    assert seeded.get_rating(second.rating_pk).status == "submitted"

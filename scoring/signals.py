@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from scoring.compliance import NON_READ_TOOLS, Compliance
@@ -12,6 +11,7 @@ from scoring.scorecard import CallNote, Signals
 
 #: Results longer than this are cut in the judge bundle: it must stay compact.
 JUDGE_RESULT_CHARS = 400
+JUDGE_ITEMS = 40
 
 
 def compute_signals(
@@ -94,7 +94,7 @@ def judge_bundle(traj: Trajectory, vector: dict[str, Any]) -> dict[str, Any]:
     return {
         "task_prompt": scenario.task_prompt if scenario else None,
         "scenario": {"id": scenario.id, "title": scenario.title} if scenario else None,
-        "ground_truth": scenario.ground_truth.model_dump(exclude={"source"}) if scenario else None,
+        "ground_truth": _ground_truth(traj),
         "turns": turns,
         "done_report": final.done_payload if final else None,
         "harness": {
@@ -106,6 +106,15 @@ def judge_bundle(traj: Trajectory, vector: dict[str, Any]) -> dict[str, Any]:
         },
         "vector": vector,
     }
+
+
+def _ground_truth(traj: Trajectory) -> dict[str, Any] | None:
+    # The scenario's ground truth as the file has it, citation left out: the raw dict is
+    # already there, and a judge needs the actions, not the validated model.
+    if traj.meta is None:
+        return None
+    raw = traj.meta.scenario.get("ground_truth")
+    return {k: v for k, v in raw.items() if k != "source"} if isinstance(raw, dict) else None
 
 
 def _note(position: int, call: ToolCall) -> CallNote:
@@ -127,7 +136,17 @@ def _share(used: float | None, budget: float | None) -> float | None:
 
 
 def _short(value: Any) -> Any:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    if len(text) <= JUDGE_RESULT_CHARS:
-        return value
-    return text[:JUDGE_RESULT_CHARS] + f"… [{len(text) - JUDGE_RESULT_CHARS} chars cut]"
+    # Cheap on purpose (this runs for every call of every file): strings are cut at
+    # JUDGE_RESULT_CHARS, long lists and dicts at JUDGE_ITEMS entries; no serialising to
+    # measure.
+    if isinstance(value, str):
+        if len(value) <= JUDGE_RESULT_CHARS:
+            return value
+        return value[:JUDGE_RESULT_CHARS] + f"… [{len(value) - JUDGE_RESULT_CHARS} chars cut]"
+    if isinstance(value, list) and len(value) > JUDGE_ITEMS:
+        return [*value[:JUDGE_ITEMS], f"… [{len(value) - JUDGE_ITEMS} items cut]"]
+    if isinstance(value, dict) and len(value) > JUDGE_ITEMS:
+        kept = dict(list(value.items())[:JUDGE_ITEMS])
+        kept["…"] = f"[{len(value) - JUDGE_ITEMS} entries cut]"
+        return kept
+    return value

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from reviewer import assets
 from scoring import ScoreCard, Trajectory
+from scoring.reader import read_snapshot
 from scoring.records import ToolCall
 from ui.procedure_model import ProcedureModel
 from ui.theme import LEGEND_ORDER, STYLES, style_key
@@ -65,6 +66,7 @@ class RunView(QWidget):
         self.timeline_model = TimelineModel(self)
         self.procedure_model = ProcedureModel(self)
         self._card: ScoreCard | None = None
+        self._traj: Trajectory | None = None
         self._syncing = False
 
         self.banner = QLabel(objectName="banner", wordWrap=True)
@@ -130,7 +132,7 @@ class RunView(QWidget):
     # -- content -------------------------------------------------------------------------
     def show_run(self, title: str, traj: Trajectory, card: ScoreCard, warning: str | None) -> None:
         """Show one run; ``warning`` goes into the banner."""
-        self._card = card
+        self._card, self._traj = card, traj
         self.title.setText(title)
         self.timeline_model.set_run(traj, card)
         self.procedure_model.set_run(traj, card)
@@ -140,7 +142,7 @@ class RunView(QWidget):
 
     def show_error(self, message: str) -> None:
         """Clear the view and say why the run cannot be shown."""
-        self._card = None
+        self._card, self._traj = None, None
         self.timeline_model.set_run(None, None)
         self.procedure_model.set_run(None, None)
         self.details.clear()
@@ -249,9 +251,26 @@ class RunView(QWidget):
             elif row.style:
                 lines.insert(1, STYLES[row.style].meaning)
             return "\n".join(lines)
-        if self.timeline_model.data(index, KindRole) == "turn":
+        kind = self.timeline_model.data(index, KindRole)
+        if kind == "turn":
             return record.text or "(the model wrote no text in this turn)"
+        if kind in ("setup", "final") and self._traj is not None:
+            return summary(row) + "\n\n" + self._snapshot_text(kind)
         return summary(row)
+
+    def _snapshot_text(self, kind: str) -> str:
+        # Snapshots are not kept in memory (hundreds of variables): read the one line now.
+        traj = self._traj
+        line = traj.setup_line if kind == "setup" else traj.final_line
+        if line is None:
+            return ""
+        try:
+            snapshot = read_snapshot(traj.path, line)
+        except OSError as exc:
+            return f"(snapshot unavailable: {exc})"
+        when = "at t0" if kind == "setup" else "at the end"
+        rows = "\n".join(f"  {name} = {value}" for name, value in sorted(snapshot.items()))
+        return f"Simulator snapshot {when} ({len(snapshot)} variables):\n{rows}"
 
     def _why(self, verdict) -> str:
         style = STYLES[_style_of(verdict)]

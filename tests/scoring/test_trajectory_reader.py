@@ -179,3 +179,43 @@ def test_scenario_defaults_are_applied(lines):
     assert scenario.success.ecam_clear_of == []
     assert scenario.failures[0].settle_s == 5
     assert scenario.instructions_profile == "benchmark"
+
+
+def test_two_records_on_one_line_are_corruption_not_two_records(lines):
+    # The whole-file fast path must not read "{...},{...}" as two records: it is one
+    # malformed line (JSON allows one value per line).
+    lines[3:5] = [lines[3] + "," + lines[4]]
+
+    with pytest.raises(TrajectoryError) as info:
+        _parse(lines)
+
+    assert info.value.line == 4
+    assert info.value.reason.startswith("invalid JSON")
+
+
+def test_a_record_split_over_two_lines_is_corruption(lines):
+    # Cut inside an array so that the pieces would parse if joined by a comma.
+    record = json.loads(lines[3])
+    record["args"] = {"list": [1, 2]}
+    text = json.dumps(record, separators=(",", ":"))
+    cut = text.index("[1,") + 2
+    lines[3:4] = [text[:cut], text[cut + 1 :]]
+
+    with pytest.raises(TrajectoryError) as info:
+        _parse(lines)
+
+    assert info.value.line == 4
+
+
+def test_snapshots_are_not_parsed_but_can_be_read_on_demand(scenario, tmp_path):
+    from scoring.reader import read_snapshot, read_trajectory
+
+    b = TrajectoryBuilder(scenario([("a", 1)]), snapshot_vars=30).turn().set("a", 1).final()
+    path = b.write(tmp_path / "run.jsonl")
+    traj = read_trajectory(path)
+
+    assert not hasattr(traj.setup, "snapshot")  # skipped: two thirds of a file's bytes
+    at_t0 = read_snapshot(path, traj.setup_line)
+    assert at_t0 == b.records()[1]["snapshot"] and len(at_t0) >= 30
+    assert read_snapshot(path, traj.final_line) == b.records()[-1]["snapshot"]
+    assert read_snapshot(path, 999) == {}

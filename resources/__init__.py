@@ -1,1 +1,4 @@
-"""Bundled data (rubrics, demo scenarios and runs, icons, stylesheet) reached via importlib.resources."""
+"""Bundled data: rubrics, demo scenarios and runs, icons, the stylesheet.
+
+Reached through reviewer.assets (importlib.resources); nothing here is code.
+"""

@@ -112,7 +112,7 @@ class RunView(QWidget):
         vh.setDefaultSectionSize(ROW_HEIGHT)
         hh = view.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate((40, 40, 90, 300, 160)):
+        for column, width in enumerate((40, 52, 90, 300, 160)):
             view.setColumnWidth(column, width)
         hh.setSectionResizeMode(COL_DETAILS, QHeaderView.ResizeMode.Stretch)
         view.selectionModel().currentRowChanged.connect(self._timeline_moved)

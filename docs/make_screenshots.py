@@ -1,0 +1,94 @@
+"""Regenerate the README's screenshots: ``python docs/make_screenshots.py``.
+
+Each picture is the real window, rendered offscreen on the bundled demo runs, driven the
+way a rater would drive it.  The main one is exactly what ``a320-review gui --screenshot``
+writes; the others open the runs that show the safety gate, an out-of-order run and an
+import problem, and the signed-sheet PDF.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtWidgets import QApplication
+
+from reviewer import assets
+from ui.app import build
+from ui.screenshot import render_demo, wait_for
+from ui.sign_flow import SignFlow
+
+OUT = Path(__file__).resolve().parent / "screenshots"
+
+
+def open_run(app, predicate) -> None:
+    rows = app.store.list_runs(rater=app.controller.rater)
+    run_pk = next(r.run_pk for r in rows if predicate(r))
+    app.window.queue.select_run(run_pk)
+    if app.controller.current is None or app.controller.current.run_pk != run_pk:
+        wait_for(app.controller.run_opened)
+    app.qapp.processEvents()
+
+
+def save(app, name: str) -> None:
+    app.qapp.processEvents()
+    app.window.grab().save(str(OUT / name))
+    print("wrote", OUT / name)
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    qapp = QApplication.instance() or QApplication(sys.argv[:1])
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["A320_REVIEW_HOME"] = str(Path(tmp) / "home")
+        app = build(Path(tmp) / "review.db", "A. Martin", qapp=qapp)
+        render_demo(app, [assets.demo_dir()], OUT / "main.png")
+        print("wrote", OUT / "main.png")
+
+        # A dangerous command: the safety gate closes and the scalar is floored.
+        open_run(app, lambda r: r.unsafe and r.scenario_id == "elec-apu-gen-fault")
+        app.window.run_view.select_first_command()
+        for _ in range(3):
+            app.window.run_view.step(1)
+        save(app, "unsafe_run.png")
+
+        # Blocks flown out of order: the ground truth marks the late actions.
+        # (the demo's gpt-5 run that put EXT PWR first: order 0.6, scalar 0.92)
+        open_run(app, lambda r: r.scenario_id == "elec-apu-gen-fault" and r.scalar == 0.92)
+        app.window.run_view.select_first_command()
+        save(app, "out_of_order.png")
+
+        # A complete rating, submitted, then signed: the PDF sheet.
+        controller = app.controller
+        open_run(app, lambda r: r.scenario_id == "hyd-blue-elec-pump-fault" and r.scalar == 0.5)
+        for metric in controller.store.rubric().metric_ids:
+            safety = metric == "safety"
+            comment = "Switched the PTU off: anti-procedure, halves the scalar." if safety else ""
+            score = 1 if safety else 2
+            controller.save_item(metric, "applicable", score, comment)
+        controller.save_overall_comment("Procedure flown, but the PTU was taken off line.")
+        controller.submit()
+        flow = SignFlow(
+            controller,
+            ask_passphrase=lambda *_: "",
+            confirm=lambda *_: "yes",
+            choose_dir=lambda *_: str(Path(tmp) / "sheets"),
+        )
+        written = flow.sign_current(app.window)
+        save(app, "signed_rating.png")
+        if written is not None:
+            # Page 1 of the PDF as a picture, when poppler-utils is installed.
+            pdf = str(written.pdf_path)
+            cmd = ["pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "1", pdf, str(OUT / "sheet")]
+            subprocess.run(cmd, check=False)
+        app.controller.wait_idle()
+        app.store.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -9,10 +9,12 @@ store verbs run on a machine without a display or without Qt at all.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import TextIO
 
 #: Verb modules, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -35,6 +37,21 @@ class UsageError(Exception):
 
 class CommandError(Exception):
     """The command could not do its work (bad file, refused operation): exit code 1."""
+
+
+@contextlib.contextmanager
+def open_output(path: Path | None) -> Iterator[TextIO]:
+    """``--out FILE`` for writing, or stdout when no file is given; a clean usage error
+    when the file cannot be created."""
+    if path is None:
+        yield sys.stdout
+        return
+    try:
+        fh = path.open("w", encoding="utf-8", newline="")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+    with fh:
+        yield fh
 
 
 def build_parser() -> argparse.ArgumentParser:

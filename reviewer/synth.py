@@ -21,17 +21,10 @@ from typing import Any
 
 import yaml
 
+from scoring import compliance
+
 #: The tools the benchmark profile offers, sorted as the harness records them.
-BENCHMARK_SURFACE: tuple[str, ...] = (
-    "advance",
-    "list_controls",
-    "list_failures",
-    "read_ecam",
-    "read_state",
-    "report_done",
-    "set_control",
-    "snapshot",
-)
+BENCHMARK_SURFACE: tuple[str, ...] = tuple(sorted(compliance.BENCHMARK_SURFACE))
 
 _RUN_ID_TS = re.compile(r"^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z")
 

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import TextIO
 
-from reviewer.cli import CommandError, UsageError
+from reviewer.cli import CommandError, open_output
 from reviewer.commands.store_cmds import add_db_option, open_store
 from reviewer.rubric import summarize
 from reviewer.store import StoreError
@@ -80,7 +77,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     """Write the long format to ``--out`` or stdout; the export is audited."""
-    with open_store(args, create=False) as store, _open_out(args.out) as out:
+    with open_store(args, create=False) as store, open_output(args.out) as out:
         count = store.export_ratings(out, fmt=args.format, rater=args.rater)
     print(f"ratings export: {count} rows", file=sys.stderr)
     return 0
@@ -94,16 +91,3 @@ def run_summary(args: argparse.Namespace) -> int:
     write_rows(rows, SUMMARY_COLUMNS, args.format, sys.stdout)
     print(f"{len(decided)} ratings", file=sys.stderr)
     return 0
-
-
-@contextlib.contextmanager
-def _open_out(path: Path | None) -> Iterator[TextIO]:
-    if path is None:
-        yield sys.stdout
-        return
-    try:
-        fh = path.open("w", encoding="utf-8", newline="")
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
-    with fh:
-        yield fh

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import csv
 import sys
 from collections.abc import Iterator
@@ -11,7 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from reviewer.batch import DiscoveryError, StderrProgress, discover, score_many
-from reviewer.cli import UsageError
+from reviewer.cli import UsageError, open_output
 from reviewer.tabular import write_rows
 from scoring import ScoreCard
 
@@ -71,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         progress,
     )
     unreadable = 0
-    with _open_out(args.out) as out:
+    with open_output(args.out) as out:
         for card in _write(cards, args.format, out):
             if card.status == "unreadable":
                 unreadable += 1
@@ -111,16 +110,3 @@ def _write(cards: Iterator[ScoreCard], fmt: str, out: TextIO) -> Iterator[ScoreC
             rows.append(card.model_dump(include=set(TABLE_COLUMNS)))
             yield card
         write_rows(rows, TABLE_COLUMNS, "table", out)
-
-
-@contextlib.contextmanager
-def _open_out(path: Path | None) -> Iterator[TextIO]:
-    if path is None:
-        yield sys.stdout
-        return
-    try:
-        fh = path.open("w", encoding="utf-8", newline="")
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
-    with fh:
-        yield fh

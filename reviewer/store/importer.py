@@ -1,9 +1,10 @@
-"""Importing trajectory files: hash, score what is new, write in batched transactions.
+"""Importing trajectory files: score what is new, write in batched transactions.
 
-The cost budget is "at most 1.5× scoring alone", so the import adds only a sha256 per file
-(which also lets a re-import skip scoring entirely) and one short write transaction per
-batch. Scoring runs outside any transaction: the write lock is held only while a batch is
-written, so the window stays free to autosave during a long import.
+The cost budget is "at most 1.5× scoring alone", so the import adds little beyond the
+scorer: a file at a path already stored is hashed first (an unchanged one is then not
+scored again), each card is reduced to its row at once, and rows are written one short
+transaction per batch. Scoring runs outside any transaction: the write lock is held only
+while a batch is written, so the window stays free to autosave during a long import.
 """
 
 from __future__ import annotations
@@ -43,14 +44,14 @@ def import_paths(
     pending: list[runs.PreparedRun] = []
     # Hashes stored or met in this import; another importer's runs that appear meanwhile are
     # caught by the UNIQUE(sha256) conflict clause at write time.
-    seen = runs.known_hashes(db.conn)
+    seen, stored_paths = runs.known(db.conn)
     was_cancelled = False
     last_flush = time.monotonic()
     for done, path in enumerate(files, start=1):
         if cancelled is not None and cancelled():
             was_cancelled = True
             break
-        prepared = _score_if_new(db, path, seen, tally)
+        prepared = _score_if_new(path, seen, stored_paths, tally)
         if prepared is not None:
             pending.append(prepared)
         if len(pending) >= BATCH_SIZE or (
@@ -71,23 +72,29 @@ def import_paths(
 
 
 def _score_if_new(
-    db: sqlite_utils.Database, path: Path, seen: set[str], tally: runs.Tally
+    path: Path, seen: set[str], stored_paths: set[str], tally: runs.Tally
 ) -> runs.PreparedRun | None:
     """The run in ``path`` ready to write, or None when unchanged or unreadable (tallied)."""
-    try:
-        sha = runs.file_sha256(path)
-    except OSError as exc:
-        tally.unreadable.append((str(path), f"cannot read: {exc.strerror or exc}"))
-        return None
-    # Hashing first lets a re-import skip the scorer, which costs ten times the hash.
-    if sha in seen:
-        tally.unchanged += 1
-        return None
-    card = score_file(path)
+    if str(path) in stored_paths:
+        # A path seen before is most likely unchanged: hashing it first spares the scorer,
+        # which costs ten times the hash. A new path is scored at once, the scorer's own
+        # hash deciding (the rare copy of a stored file is scored for nothing, still caught).
+        try:
+            sha = runs.file_sha256(path)
+        except OSError as exc:
+            tally.unreadable.append((str(path), f"cannot read: {exc.strerror or exc}"))
+            return None
+        if sha in seen:
+            tally.unchanged += 1
+            return None
+    card = score_file(path, with_judge_bundle=False)  # not stored: see runs.prepare
     if card.status == "unreadable":
         tally.unreadable.append((str(path), runs.unreadable_message(card)))
         return None
-    seen.add(sha)
+    if card.trajectory_sha256 in seen:
+        tally.unchanged += 1
+        return None
+    seen.add(card.trajectory_sha256 or "")
     return runs.prepare(card)
 
 

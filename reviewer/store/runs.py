@@ -9,6 +9,7 @@ reported, never stored.
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -60,6 +61,7 @@ SELECT r.run_pk, r.run_id, r.path, r.version,
 FROM runs r {where} ORDER BY r.run_pk
 """
 _ROW_FIELDS = tuple(RunRow.model_fields)
+_NOT_STORED = {"judge_bundle"}
 
 
 @dataclass
@@ -73,14 +75,19 @@ class Tally:
 
 
 def discover_files(paths: Sequence[Path], tally: Tally) -> list[Path]:
-    """Files to import (folders searched for ``*.jsonl``); missing paths go to unreadable."""
-    found: set[Path] = set()
-    for path in paths:
-        try:
-            found.update(p.resolve() for p in discover([path]))
-        except DiscoveryError as exc:
-            tally.unreadable.append((str(path), str(exc)))
-    return sorted(found)
+    """Files to import (folders searched for ``*.jsonl``), as absolute paths; missing paths
+    go to unreadable."""
+    try:
+        found = discover(paths)
+    except DiscoveryError:
+        found = []
+        for path in paths:  # again one by one, to name each missing path and keep the rest
+            try:
+                found += discover([path])
+            except DiscoveryError as exc:
+                tally.unreadable.append((str(path), str(exc)))
+    # abspath, not resolve(): the same normal form for a tenth of the system calls.
+    return sorted({Path(os.path.abspath(p)) for p in found})
 
 
 def file_sha256(path: Path) -> str:
@@ -88,9 +95,13 @@ def file_sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def known_hashes(conn: sqlite3.Connection) -> set[str]:
-    """The sha256 of every stored run (one query; a lookup per file costs more in total)."""
-    return {sha for (sha,) in conn.execute("SELECT sha256 FROM runs")}
+def known(conn: sqlite3.Connection) -> tuple[set[str], set[str]]:
+    """The sha256 and the path of every stored run (one query, not one per file)."""
+    hashes, paths = set(), set()
+    for sha, path in conn.execute("SELECT sha256, path FROM runs"):
+        hashes.add(sha)
+        paths.add(path)
+    return hashes, paths
 
 
 def unreadable_message(card: ScoreCard) -> str:
@@ -110,11 +121,16 @@ class PreparedRun(NamedTuple):
 
 
 def prepare(card: ScoreCard) -> PreparedRun:
-    """The row values of ``card``; ``ValueError`` if it has no trajectory sha256."""
+    """The row values of ``card``; ``ValueError`` if it has no trajectory sha256.
+
+    The judge bundle is left out: it is four fifths of a card's JSON, nothing in the review
+    reads it, and ``a320-review score`` rebuilds it from the trajectory at any time.
+    """
     if card.trajectory_sha256 is None:
         raise ValueError(f"{card.path}: a stored run needs the trajectory's sha256")
     values = tuple(getattr(card, c) for c in _CARD_COLUMNS)
-    return PreparedRun(card.path, card.trajectory_sha256, card.unsafe, card.to_json(), values)
+    text = card.model_dump_json(by_alias=True, exclude=_NOT_STORED)
+    return PreparedRun(card.path, card.trajectory_sha256, card.unsafe, text, values)
 
 
 def write_runs(

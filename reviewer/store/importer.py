@@ -62,13 +62,7 @@ def import_paths(
         if progress is not None:
             progress(done, total, str(path))
     _flush(db, pending, tally)
-    return ImportReport(
-        added=tally.added,
-        unchanged=tally.unchanged,
-        new_versions=tally.new_versions,
-        unreadable=tally.unreadable,
-        cancelled=was_cancelled,
-    )
+    return tally.report(cancelled=was_cancelled)
 
 
 def _score_if_new(
@@ -109,12 +103,7 @@ def add_scorecards(db: sqlite_utils.Database, cards: Sequence[ScoreCard]) -> Imp
             good.append(runs.prepare(card))
     for start in range(0, len(good), BATCH_SIZE):
         _flush(db, good[start : start + BATCH_SIZE], tally)
-    return ImportReport(
-        added=tally.added,
-        unchanged=tally.unchanged,
-        new_versions=tally.new_versions,
-        unreadable=tally.unreadable,
-    )
+    return tally.report()
 
 
 def _flush(db: sqlite_utils.Database, pending: list[runs.PreparedRun], tally: runs.Tally) -> None:

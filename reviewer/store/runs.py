@@ -19,7 +19,7 @@ from typing import NamedTuple
 from reviewer.batch import DiscoveryError, discover
 from reviewer.store import audit
 from reviewer.store.errors import NotFoundError
-from reviewer.store.models import RunDetail, RunRow
+from reviewer.store.models import ImportReport, RunDetail, RunRow
 from scoring import ScoreCard
 
 _CARD_COLUMNS = (
@@ -72,6 +72,16 @@ class Tally:
     new_versions: int = 0
     unchanged: int = 0
     unreadable: list[tuple[str, str]] = field(default_factory=list)
+
+    def report(self, *, cancelled: bool = False) -> ImportReport:
+        """The frozen report of these counts."""
+        return ImportReport(
+            added=self.added,
+            unchanged=self.unchanged,
+            new_versions=self.new_versions,
+            unreadable=self.unreadable,
+            cancelled=cancelled,
+        )
 
 
 def discover_files(paths: Sequence[Path], tally: Tally) -> list[Path]:

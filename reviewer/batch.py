@@ -12,7 +12,9 @@ import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from scoring import ScoreCard, score_file
 
@@ -41,25 +43,33 @@ def discover(paths: Iterable[str | Path]) -> list[Path]:
 
 
 def score_many(
-    paths: Sequence[Path], *, jobs: int = 1, with_judge_bundle: bool = True
-) -> Iterator[ScoreCard]:
-    """Score ``paths`` in order, in ``jobs`` processes; yields one card per path."""
+    paths: Sequence[Path],
+    *,
+    jobs: int = 1,
+    with_judge_bundle: bool = True,
+    render: Callable[[ScoreCard], Any] | None = None,
+) -> Iterator[Any]:
+    """Score ``paths`` in order, in ``jobs`` processes; yields ``render(card)`` per path
+    (the card itself without ``render``).
+
+    ``render`` runs in the worker: handing back a JSON line or a small row is far cheaper
+    than pickling a whole card, which made two processes slower than one.  It must be a
+    picklable top-level function (or a ``functools.partial`` of one).
+    """
+    work = partial(_score, with_judge_bundle=with_judge_bundle, render=render)
     if jobs <= 1 or len(paths) < 2 * CHUNK:
-        for path in paths:
-            yield score_file(path, with_judge_bundle=with_judge_bundle)
+        yield from map(work, paths)
         return
-    worker = _score_bundle if with_judge_bundle else _score_lean
     # spawn, not fork: a forked child of a process that has Qt or SQLite open is unsafe.
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        yield from pool.imap(worker, paths, chunksize=CHUNK)
+        yield from pool.imap(work, paths, chunksize=CHUNK)
 
 
-def _score_bundle(path: Path) -> ScoreCard:
-    return score_file(path, with_judge_bundle=True)
-
-
-def _score_lean(path: Path) -> ScoreCard:
-    return score_file(path, with_judge_bundle=False)
+def _score(
+    path: Path, *, with_judge_bundle: bool, render: Callable[[ScoreCard], Any] | None
+) -> Any:
+    card = score_file(path, with_judge_bundle=with_judge_bundle)
+    return card if render is None else render(card)
 
 
 def is_scorecard_file(path: Path) -> bool:

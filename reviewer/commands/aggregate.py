@@ -60,8 +60,14 @@ def _cards(paths: list[Path], jobs: int) -> Iterator[ScoreCard]:
         else:
             trajectories.append(path)
     progress = StderrProgress("aggregate")
-    for done, card in enumerate(
-        score_many(trajectories, jobs=jobs, with_judge_bundle=False), start=1
-    ):
+    lean = score_many(trajectories, jobs=jobs, with_judge_bundle=False, render=lean_card)
+    for done, card in enumerate(lean, start=1):
         progress(done, len(trajectories), card.path)
         yield card
+
+
+def lean_card(card: ScoreCard) -> ScoreCard:
+    """The card without its per-command detail: all aggregation reads, cheap to pickle."""
+    return card.model_copy(
+        update={"commands": [], "required": [], "order_constraints": [], "success_checks": []}
+    )

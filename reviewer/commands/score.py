@@ -6,8 +6,9 @@ import argparse
 import csv
 import sys
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
-from typing import TextIO
+from typing import Any, NamedTuple, TextIO
 
 from reviewer.batch import DiscoveryError, StderrProgress, discover, score_many
 from reviewer.cli import UsageError, open_output
@@ -53,6 +54,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+class Scored(NamedTuple):
+    """One file's result as the worker hands it back: what the parent needs, no more."""
+
+    path: str
+    status: str
+    error_line: int | None
+    error: str | None
+    payload: Any  # a JSON line (jsonl) or a flat row (csv, table)
+
+
+def render(card: ScoreCard, *, fmt: str) -> Scored:
+    """The card in the output format; runs in the scoring worker."""
+    if fmt == "jsonl":
+        payload: Any = card.to_json()
+    else:
+        payload = card.model_dump(include=set(COLUMNS if fmt == "csv" else TABLE_COLUMNS))
+    return Scored(card.path, card.status, card.error_line, card.error, payload)
+
+
 def run(args: argparse.Namespace) -> int:
     """Score every file and write the cards; returns 1 if any was unreadable."""
     if args.jobs < 1:
@@ -64,19 +84,20 @@ def run(args: argparse.Namespace) -> int:
     if not paths:
         raise UsageError("no *.jsonl trajectory found under the given paths")
     progress = StderrProgress("score")
-    cards = _with_progress(
-        score_many(paths, jobs=args.jobs, with_judge_bundle=not args.no_judge_bundle),
-        len(paths),
-        progress,
+    results = score_many(
+        paths,
+        jobs=args.jobs,
+        with_judge_bundle=not args.no_judge_bundle,
+        render=partial(render, fmt=args.format),
     )
     unreadable = 0
     with open_output(args.out) as out:
-        for card in _write(cards, args.format, out):
-            if card.status == "unreadable":
+        for done, result in enumerate(_write(results, args.format, out), start=1):
+            progress(done, len(paths), result.path)
+            if result.status == "unreadable":
                 unreadable += 1
-                print(
-                    f"unreadable: {card.path}:{card.error_line or ''} {card.error}", file=sys.stderr
-                )
+                where = f"{result.path}:{result.error_line or ''}"
+                print(f"unreadable: {where} {result.error}", file=sys.stderr)
     print(
         f"score: {len(paths)} files, {len(paths) - unreadable} read, {unreadable} unreadable",
         file=sys.stderr,
@@ -84,29 +105,23 @@ def run(args: argparse.Namespace) -> int:
     return 1 if unreadable else 0
 
 
-def _with_progress(cards: Iterator[ScoreCard], total: int, progress) -> Iterator[ScoreCard]:
-    for done, card in enumerate(cards, start=1):
-        progress(done, total, card.path)
-        yield card
-
-
-def _write(cards: Iterator[ScoreCard], fmt: str, out: TextIO) -> Iterator[ScoreCard]:
+def _write(results: Iterator[Scored], fmt: str, out: TextIO) -> Iterator[Scored]:
     # JSONL and CSV stream (memory stays flat over 10,000 files); the table has to see every
     # row to align its columns, so it keeps the small flat rows only.
     if fmt == "jsonl":
-        for card in cards:
-            out.write(card.to_json() + "\n")
-            yield card
+        for result in results:
+            out.write(result.payload + "\n")
+            yield result
     elif fmt == "csv":
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(COLUMNS)
-        for card in cards:
-            row = card.model_dump(include=set(COLUMNS))
+        for result in results:
+            row = result.payload
             writer.writerow(["" if row.get(c) is None else row[c] for c in COLUMNS])
-            yield card
+            yield result
     else:
         rows = []
-        for card in cards:
-            rows.append(card.model_dump(include=set(TABLE_COLUMNS)))
-            yield card
+        for result in results:
+            rows.append(result.payload)
+            yield result
         write_rows(rows, TABLE_COLUMNS, "table", out)

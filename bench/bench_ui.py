@@ -167,7 +167,7 @@ def main() -> None:
     print(f"| select → {args.calls:,}-call run painted | {t_show:.3f} s | < 0.3 s |")
     print(f"| ratio to scoring it | {t_show / t_score:.2f}× | ≤ 3× |")
     print(
-        f"| RSS before the window / after scrolling the queue | "
+        f"| RSS with the window open / after scrolling all {rows:,} queue rows | "
         f"{rss_before:.0f} MB / {rss_after:.0f} MB | flat |"
     )
 

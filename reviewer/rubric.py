@@ -178,11 +178,11 @@ class Rubric(_Frozen):
         if outcome is None:
             problems.append("no outcome")
         elif outcome == "applicable" and score is None:
-            problems.append("applicable but no score")
+            problems.append("Applicable but no score yet")
         elif score in COMMENT_REQUIRED_SCORES and not has_comment:
             problems.append(f"a score of {score} needs a comment saying what was seen")
         elif outcome == "not_observed" and not has_comment:
-            problems.append("not_observed needs a comment saying what evidence was missing")
+            problems.append("Not observed needs a comment saying what evidence was missing")
         return problems
 
     def problems(self, items: Mapping[str, RatingItem]) -> list[tuple[str, str]]:

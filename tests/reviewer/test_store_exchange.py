@@ -63,7 +63,7 @@ def test_every_error_is_reported_with_its_line_and_nothing_is_written(
         f"line 3: {R0}, situation_awareness: score must be an integer 0–3; got 5",
         f"line 5: {R0}, problem_solving: a score is only given when the outcome is applicable",
         f"line 6: {R0}, safety: a score of 3 needs a comment saying what was seen",
-        f"line 7: {R0}, verification: not_observed needs a comment saying what evidence was "
+        f"line 7: {R0}, verification: Not observed needs a comment saying what evidence was "
         "missing",
         f"line 8: {R0}, workload_management: outcome must be one of applicable, "
         "not_applicable, not_observed; got 'sometimes'",

@@ -86,7 +86,7 @@ def test_submit_lists_every_problem_then_submits(seeded: ReviewStore, fill_ratin
     problems = dict(info.value.problems)
     assert len(problems) == 7  # 5 without outcome + safety's and verification's comments
     assert problems["safety"] == "a score of 3 needs a comment saying what was seen"
-    assert problems["verification"].startswith("not_observed needs a comment")
+    assert problems["verification"].startswith("Not observed needs a comment")
     assert "communication: no outcome" in str(info.value)
     rating = fill_rating(seeded, rating)
     submitted = seeded.submit(rating.rating_pk, expected_version=rating.version)

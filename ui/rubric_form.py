@@ -365,6 +365,11 @@ class RubricForm(QWidget):
             elif event.key() == Qt.Key.Key_Escape:
                 self.flush()
                 self.focus_metrics()
+                # The comment was what this metric still needed: go on to the next, as a
+                # score that needs no comment does (a rater going back presses K).
+                metric_id = self.current_metric_id()
+                if watched is self.editor.comment and self.model.problem_of(metric_id) is None:
+                    self.next_metric()
                 return True
             elif _is_submit(event):
                 self.request_submit()

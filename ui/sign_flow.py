@@ -76,7 +76,9 @@ class SignFlow(QObject):
         )
         if self.confirm(window, text) is None:
             return None
-        folder = self.choose_dir(window, str(sheets_dir()))
+        # The dialog opens where sheets usually go; it must exist to open there.
+        start = home.ensure_dir(sheets_dir())
+        folder = self.choose_dir(window, str(start))
         if folder is None:
             return None
         service = SigningService(c.store, pdf_renderer=render_sheet_pdf)

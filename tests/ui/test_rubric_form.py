@@ -247,6 +247,21 @@ def test_j_and_k_move_between_metrics_and_escape_leaves_the_comment(shown, qtbot
     qtbot.waitUntil(shown.table.hasFocus)
 
 
+def test_escape_after_the_required_comment_moves_on_to_the_next_metric(shown, qtbot):
+    shown.focus_metrics()
+    qtbot.keyClick(shown.table, Qt.Key.Key_3)  # exemplary needs a comment: focus goes there
+    qtbot.waitUntil(shown.editor.comment.hasFocus)
+    qtbot.keyClicks(shown.editor.comment, "read the ECAM before and after every command")
+    qtbot.keyClick(shown.editor.comment, Qt.Key.Key_Escape)
+    qtbot.waitUntil(shown.table.hasFocus)
+    assert shown.current_metric_id() == SECOND
+    # Escaping a comment that is still needed stays on its metric.
+    qtbot.keyClick(shown.table, Qt.Key.Key_O)
+    qtbot.waitUntil(shown.editor.comment.hasFocus)
+    qtbot.keyClick(shown.editor.comment, Qt.Key.Key_Escape)
+    assert shown.current_metric_id() == SECOND
+
+
 def test_window_shortcuts_for_digits_do_not_fire_while_typing_a_comment(qtbot):
     window = QMainWindow()
     qtbot.addWidget(window)

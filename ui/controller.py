@@ -14,7 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
 from reviewer.rubric import RatingItem, Rubric
-from reviewer.store import ConflictError, ReviewStore, StoreError
+from reviewer.store import ConflictError, Rating, ReviewStore, StoreError
 from reviewer.store.errors import RatingIncompleteError
 from scoring import ScoreCard, Trajectory, read_trajectory, score_trajectory
 from ui.worker import Task, TaskContext
@@ -30,12 +30,12 @@ class OpenedRun:
     trajectory: Trajectory
     card: ScoreCard
     rubric: Rubric
-    rating: object | None  # reviewer.store Rating, or None before the first edit
+    rating: Rating | None  # None until the rater's first edit creates the draft
     editable: bool
     warning: str | None = None
 
 
-def _load(path: str, card: ScoreCard, ctx: TaskContext) -> tuple[Trajectory, ScoreCard, str | None]:
+def _load(path: str, card: ScoreCard) -> tuple[Trajectory, ScoreCard, str | None]:
     traj = read_trajectory(path)
     if traj.sha256 == card.trajectory_sha256:
         return traj, card, None
@@ -116,7 +116,7 @@ class ReviewController(QObject):
                 self.current, self.rating = None, None
                 self.run_failed.emit(run_pk, message)
 
-        self._start(lambda ctx: _load(detail.path, detail.scorecard, ctx), done, failed)
+        self._start(lambda _ctx: _load(detail.path, detail.scorecard), done, failed)
 
     # -- rating --------------------------------------------------------------------------
     def save_item(self, metric_id: str, outcome, score, comment: str) -> None:

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from reviewer.demo import default_out_dir, demo_runs, generate
+from reviewer.demo import default_out_dir, generate
+from reviewer.demo_catalog import demo_runs
 
 SCENARIOS = importlib.resources.files("resources").joinpath("scenarios")
 REQUIRED = {"schema_version", "id", "title", "system", "initial_state", "failures",

@@ -16,7 +16,7 @@ from typing import Any
 from reviewer.demo_agents import BANKS, MODELS, VOICES
 from reviewer.demo_aircraft import INITIAL_CONTROLS, LABELS, MOMENTARY, aircraft_response
 from reviewer.synth import TrajectoryBuilder
-from reviewer.synth_state import coerce
+from scoring.compliance import coerce_value
 
 
 class ScriptedRun:
@@ -184,7 +184,7 @@ class ScriptedRun:
             self.builder.set(control, value, is_error=True, error=error)
             return
         self.builder.set(control, value)
-        coerced = coerce(value)
+        coerced = coerce_value(value)
         if coerced is None:
             return  # the simulator rejected it; the builder recorded the error
         self.commands.append((control, coerced))

@@ -22,8 +22,9 @@ from typing import Any
 
 import yaml
 
-from reviewer.synth_state import coerce, drift, initial_snapshot, observed_value, tool_result
+from reviewer.synth_state import drift, initial_snapshot, observed_value, tool_result
 from scoring import compliance
+from scoring.compliance import coerce_value
 
 #: The tools the benchmark profile offers, sorted as the harness records them.
 BENCHMARK_SURFACE: tuple[str, ...] = tuple(sorted(compliance.BENCHMARK_SURFACE))
@@ -189,7 +190,7 @@ class TrajectoryBuilder:
             # The harness refuses the call outright: nothing runs, the clock stays put.
             is_error, result, advance_s = True, f"Unknown tool: {name}", 0.0
         elif name == "advance" and not advance_s and not is_error:
-            advance_s = coerce(args.get("seconds")) or 0.0
+            advance_s = coerce_value(args.get("seconds")) or 0.0
         before, self._sim = self._sim, self._sim + (0.0 if is_error else float(advance_s))
         if result is None:
             result = f"Error: {name} failed" if is_error else self._result(name, args)
@@ -219,7 +220,7 @@ class TrajectoryBuilder:
         self, control: str, value: Any, *, is_error: bool = False, error: str | None = None
     ) -> TrajectoryBuilder:
         """``set_control`` with the value kept raw; a value the simulator cannot coerce fails."""
-        coerced = coerce(value)
+        coerced = coerce_value(value)
         if coerced is None and not is_error:
             is_error = True
             error = error or f"Invalid value for {control}: {value!r} (expected a number)"

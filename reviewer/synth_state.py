@@ -16,21 +16,6 @@ import random
 import re
 from typing import Any
 
-
-def coerce(value: Any) -> float | None:
-    """The simulator's coercion: numbers, numeric strings and booleans; else ``None``."""
-    if isinstance(value, bool):
-        return 1.0 if value else 0.0
-    if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return None
-    return None
-
-
 # One entry per family: a name pattern with {a,b} alternatives, then its value kind.  Order
 # matters: a small snapshot takes the first names, so the telling ones come first.
 _POOL_SPEC = """

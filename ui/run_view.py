@@ -248,6 +248,10 @@ class RunView(QWidget):
             verdict = self.timeline_model.data(index, VerdictRole)
             if verdict is not None and self._card is not None:
                 lines.insert(1, self._why(verdict))
+                if row.style == "out_of_order":
+                    lines.insert(
+                        2, f"{STYLES['out_of_order'].label}: {STYLES['out_of_order'].meaning}"
+                    )
             elif row.style:
                 lines.insert(1, STYLES[row.style].meaning)
             return "\n".join(lines)

@@ -61,8 +61,13 @@ class TimelineModel(QAbstractTableModel):
 
     def _build(self, traj: Trajectory, card: ScoreCard | None) -> None:
         flagged: dict[int, str] = {}
+        early: set[int] = set()  # call positions of matched commands flown too early
         if card is not None:
             self._verdicts = {c.call_position: c for c in card.commands}
+            for constraint in card.order_constraints:
+                if constraint.applicable and not constraint.satisfied:
+                    command = card.required[constraint.after].matched_command
+                    early.add(card.commands[command].call_position)
             flagged.update({n.call_position: "errored" for n in card.signals.errored_commands})
             flagged.update(
                 {n.call_position: "off_surface" for n in card.signals.off_surface_attempts}
@@ -75,6 +80,8 @@ class TimelineModel(QAbstractTableModel):
                 verdict = self._verdicts.get(position)
                 if verdict is not None:
                     style = style_key(verdict.command_class, verdict.severity, verdict.subtype)
+                    if position in early:
+                        style = "out_of_order"  # matched, but ahead of what must precede it
                     row = Row("command", event, position, style)
                 elif position in flagged:
                     row = Row("call", event, position, flagged[position])

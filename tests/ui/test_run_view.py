@@ -108,3 +108,16 @@ def test_a_5000_call_trajectory_opens(qtbot):
     assert model.rowCount() == 1 + 2500 * 3 + 1  # setup, turns and calls, final
     last_command = model.row_of_call(4999)
     assert model.index(last_command, 0).data(Qt.ItemDataRole.DisplayRole) == "2500.1"
+
+
+def test_a_command_flown_too_early_is_marked_in_the_timeline_too():
+    traj, card = _apu_run(("ext_pwr", 1), ("apu_gen", 0), ("apu_gen", 1), ("apu_gen", 0))
+    timeline = TimelineModel()
+    timeline.set_run(traj, card)
+    classes = [
+        timeline.index(r, COL_CLASS).data()
+        for r in range(timeline.rowCount())
+        if timeline.index(r, 0).data(KindRole) == "command"
+    ]
+    # EXT PWR came before the whole reset block: it is matched, but out of order.
+    assert classes == ["⇅ out of order", "✓ matched", "✓ matched", "✓ matched"]

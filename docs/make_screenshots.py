@@ -82,6 +82,15 @@ def main() -> None:
         written = flow.sign_current(app.window)
         save(app, "signed_rating.png")
         if written is not None:
+            # The Verify sheet dialog on that sheet, checked against its trajectory.
+            dialog = flow.verify_dialog(app.window)
+            dialog.add_sheets([written.json_path])
+            dialog.set_trajectory(Path(controller.current.path))
+            dialog.verify()
+            app.qapp.processEvents()
+            dialog.grab().save(str(OUT / "verify_dialog.png"))
+            print("wrote", OUT / "verify_dialog.png")
+            dialog.close()
             # Page 1 of the PDF as a picture, when poppler-utils is installed.
             pdf = str(written.pdf_path)
             cmd = ["pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "1", pdf, str(OUT / "sheet")]

@@ -123,3 +123,32 @@ def test_screenshot_mode_renders_the_window(tmp_path):
     out = tmp_path / "shot.png"
     assert cli.main(["gui", "--screenshot", str(out)], gui=_run_gui) == 0
     assert out.read_bytes().startswith(b"\x89PNG")
+
+
+def test_an_import_shows_progress_and_can_be_cancelled(qtbot, tmp_path):
+    from PySide6.QtWidgets import QApplication as _App
+
+    from ui.app import build
+
+    for n in range(300):
+        b = TrajectoryBuilder(
+            bundled_scenario("elec-apu-gen-fault"), run_id=f"20260724T101500Z-{n:06x}"
+        )
+        b.turn().read("read_ecam").set("ext_pwr", 1).done().final()
+        b.write(tmp_path / "runs" / f"{n}.jsonl")
+    app = build(tmp_path / "review.db", "tester", qapp=_App.instance())
+    qtbot.addWidget(app.window)
+    try:
+        with qtbot.waitSignal(app.controller.import_finished, timeout=30000) as finished:
+            app.controller.import_paths([tmp_path / "runs"])
+            assert app.window.progress.isVisibleTo(app.window)  # shown while it runs
+            app.window.cancel_button.click()
+        report = finished.args[0]
+        assert report.cancelled and report.added < 300
+        # What was imported before the cancel stays, and the queue shows it.
+        assert app.window.queue.model.rowCount() == report.added == app.store.count_runs()
+        assert not app.window.progress.isVisibleTo(app.window)
+        assert "cancelled" in app.window.statusBar().currentMessage()
+    finally:
+        app.controller.wait_idle()
+        app.store.close()

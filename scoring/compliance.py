@@ -76,6 +76,7 @@ class Command:
 
     @property
     def key(self) -> Key | None:
+        """The (control, value) pair matching compares on; None when either is unusable."""
         return None if self.control is None or self.value is None else (self.control, self.value)
 
 

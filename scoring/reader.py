@@ -165,9 +165,11 @@ class _Builder:
         self.first = True
 
     def fail(self, line: int, reason: str) -> TrajectoryError:
+        """The error for ``line`` of this file."""
         return TrajectoryError(self.path, line, reason)
 
     def add(self, line: int, record: object) -> None:
+        """Take the record of ``line``, refusing what breaks the format's record order."""
         kind = getattr(record, "type", "?")
         if self.first:
             self.first = False
@@ -203,6 +205,7 @@ class _Builder:
             self.final, self.final_line = record, line
 
     def build(self, *, sha256: str, torn: bool, line_count: int) -> Trajectory:
+        """The Trajectory, its embedded scenario validated (errors name the meta line)."""
         if self.meta is None and self.harness_error is None:
             # Only possible when the one line there is was torn: with no meta there is no
             # run to call incomplete, just a file that never became a trajectory.

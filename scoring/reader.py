@@ -88,7 +88,9 @@ def read_trajectory(path: str | Path) -> Trajectory:
 def parse_trajectory(data: bytes, *, path: str = "<memory>") -> Trajectory:
     """Parse the bytes of a trajectory file (see :func:`read_trajectory`)."""
     sha = hashlib.sha256(data).hexdigest()
-    lines = data.split(b"\n")
+    # A UTF-8 byte-order mark is legal in front of UTF-8 text (and JSON parsers may skip
+    # it); some editors add one. It is not part of the first record.
+    lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
     # The last line that holds anything: only that one may be torn.
     last = len(lines) - 1
     while last >= 0 and not lines[last].strip():
@@ -209,7 +211,9 @@ class _Builder:
         if self.meta is None and self.harness_error is None:
             # Only possible when the one line there is was torn: with no meta there is no
             # run to call incomplete, just a file that never became a trajectory.
-            raise self.fail(line_count, "not a trajectory: its only record is torn (no meta)")
+            raise self.fail(
+                line_count, "not a trajectory: its only line is not valid JSON (no meta record)"
+            )
         scenario = None
         if self.meta is not None:
             try:

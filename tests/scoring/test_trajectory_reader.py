@@ -219,3 +219,10 @@ def test_snapshots_are_not_parsed_but_can_be_read_on_demand(scenario, tmp_path):
     assert at_t0 == b.records()[1]["snapshot"] and len(at_t0) >= 30
     assert read_snapshot(path, traj.final_line) == b.records()[-1]["snapshot"]
     assert read_snapshot(path, 999) == {}
+
+
+def test_a_utf8_byte_order_mark_is_not_part_of_the_first_record(lines):
+    data = ("\n".join(lines) + "\n").encode()
+    traj = parse_trajectory(b"\xef\xbb\xbf" + data, path="runs/x.jsonl")
+    assert traj.meta is not None and traj.final is not None
+    assert traj.sha256 != parse_trajectory(data).sha256  # the file's identity is its bytes

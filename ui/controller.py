@@ -77,6 +77,7 @@ class ReviewController(QObject):
         self._tasks: set[Task] = set()
         self._import_task: Task | None = None
         self._open_token = 0
+        self._refused = False  # an edit was refused since the rater last saw the rating
         self.current: OpenedRun | None = None
         self.rating = None
 
@@ -98,6 +99,9 @@ class ReviewController(QObject):
             return
         rating = self.store.live_rating(run_pk, self.rater)
         rubric = self.store.rubric()
+        # Until the new run is shown nothing is editable: an edit now would land on the run
+        # being left while the queue already shows the next one.
+        self.current, self.rating, self._refused = None, None, False
         self.run_loading.emit(run_pk)
 
         def done(result) -> None:
@@ -147,19 +151,31 @@ class ReviewController(QObject):
                 self.rating = self.store.start_rating(self.current.run_pk, self.rater)
             self.rating = write(self.rating)
         except ConflictError as exc:
+            self._refused = True
             self.rating = self.store.live_rating(self.current.run_pk, self.rater)
             self.rating_refused.emit(f"Not saved: {exc}. The latest version is now shown.")
             self.rating_changed.emit(self.rating)
             return
         except (StoreError, ValueError) as exc:
+            self._refused = True
             self.rating_refused.emit(f"Not saved: {exc}")
             return
+        self._refused = False
         self.rating_saved.emit(self.rating)
 
     def submit(self) -> bool:
         """Submit the current rating; True when it was submitted."""
         if self.current is None or self.rating is None:
             self.rating_refused.emit("Nothing to submit: rate at least one metric first.")
+            return False
+        if self._refused:
+            # The rater's last edit did not reach the store (a conflict, a refused value):
+            # what would be submitted is not what they decided. Show it; the next try submits.
+            self._refused = False
+            self.rating_refused.emit(
+                "Not submitted: your last edit was not saved (see the message before). "
+                "Check the rating as shown, then submit again."
+            )
             return False
         try:
             self.rating = self.store.submit(

@@ -160,7 +160,7 @@ class MainWindow(QMainWindow):
         self.rubric.overall_comment_edited.connect(c.save_overall_comment)
         self.rubric.submit_requested.connect(self.submit_and_next)
         c.runs_changed.connect(self.queue.set_rows)
-        c.run_loading.connect(lambda pk: self.run_view.show_loading("Loading run…"))
+        c.run_loading.connect(self._run_loading)
         c.run_opened.connect(self._show_run)
         c.run_failed.connect(self._show_failure)
         c.rating_saved.connect(self._rating_saved)
@@ -173,6 +173,11 @@ class MainWindow(QMainWindow):
         c.import_finished.connect(self._import_finished)
 
     # -- facts from the controller -------------------------------------------------------
+    def _run_loading(self, _run_pk: int) -> None:
+        self.run_view.show_loading("Loading run…")
+        # Read-only until the new run arrives (pending text was flushed on selection).
+        self.rubric.set_rating(None, {}, False)
+
     def _show_run(self, opened: OpenedRun) -> None:
         card = opened.card
         title = f"{card.scenario_id} · {card.model} · {opened.run_id}"

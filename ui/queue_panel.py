@@ -131,8 +131,10 @@ class QueuePanel(QWidget):
             self._refill_combos()
 
     def update_rating_state(self, run_pk: int, state: str) -> None:
-        self.model.update_rating_state(run_pk, state)
-        self._update_progress()
+        # Under a rating-state filter the open run's row can vanish now (its first score
+        # makes it a draft); Qt would make a neighbour current, and open it.
+        with self._keeping_open_run():
+            self.model.update_rating_state(run_pk, state)
 
     def current_run_pk(self) -> int | None:
         index = self.view.currentIndex()

@@ -69,11 +69,22 @@ class SigningService:
 
     # --- signing ---------------------------------------------------------------------------
 
-    def signable_rating(self, run_pk: int, rater: str) -> Rating:
-        """The rater's live rating of the run if it can be signed; else :class:`SigningError`."""
+    def signable_rating(self, run_pk: int, rater: str, *, rating_pk: int | None = None) -> Rating:
+        """The rater's live rating of the run if it can be signed; else :class:`SigningError`.
+
+        ``rating_pk`` is the rating the rater reviewed (the window passes the one it showed):
+        when given, it must still be the live rating, so that a correction saved in between
+        (another window, an import) is never signed in its place.
+        """
         rating = self.store.live_rating(run_pk, rater)
         if rating is None:
             raise SigningError(f"{rater} has not rated this run")
+        if rating_pk is not None and rating.rating_pk != rating_pk:
+            raise SigningError(
+                f"rating {rating_pk} is not {rater}'s current rating of this run "
+                f"(that is rating {rating.rating_pk}, {rating.status}): "
+                "reload the run and review it before signing"
+            )
         if rating.status == "draft":
             missing = self._rubric_of(rating).problems(rating.items)
             todo = f" (still to do: {_listed(missing)})" if missing else ""
@@ -88,19 +99,25 @@ class SigningService:
             raise SigningError(f"{rater}'s rating is incomplete: {_listed(problems)}")
         return rating
 
-    def build_payload(self, run_pk: int, rater_key: RaterKey) -> SheetPayload:
+    def build_payload(
+        self, run_pk: int, rater_key: RaterKey, *, rating_pk: int | None = None
+    ) -> SheetPayload:
         """The payload of the sheet for the rater's rating of the run (nothing is written)."""
-        rating = self.signable_rating(run_pk, rater_key.rater)
+        rating = self.signable_rating(run_pk, rater_key.rater, rating_pk=rating_pk)
         return self._payload(rating, rater_key)
 
-    def sign(self, run_pk: int, rater_key: RaterKey, out_dir: Path) -> WrittenSheet:
+    def sign(
+        self, run_pk: int, rater_key: RaterKey, out_dir: Path, *, rating_pk: int | None = None
+    ) -> WrittenSheet:
         """Sign the rater's submitted rating of the run, lock it, and write the sheet files.
 
-        The store is marked first and the files written after: a sheet file on disk whose
-        rating is not locked in the store would be a signature nobody can trace back.
+        With ``rating_pk``, only that rating is signed, and only while it is the live one
+        (see :meth:`signable_rating`). The store is marked first and the files written
+        after: a sheet file on disk whose rating is not locked in the store would be a
+        signature nobody can trace back.
         """
         self._check_rater_key(rater_key)
-        rating = self.signable_rating(run_pk, rater_key.rater)
+        rating = self.signable_rating(run_pk, rater_key.rater, rating_pk=rating_pk)
         signed = sign_payload(self._payload(rating, rater_key), rater_key)
         self.store.mark_signed(
             rating.rating_pk, sheet_id=signed.payload.sheet_id, sheet_json=signed.to_json()

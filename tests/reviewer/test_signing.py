@@ -274,3 +274,37 @@ def test_export_writes_every_sheet_without_overwriting(
     audit = [json.loads(r[0]) for r in store.db.conn.execute("SELECT details FROM audit_log")]
     assert any(d.get("what") == "sheets" and d.get("rater") == "bob" for d in audit)
     assert store.audit_verify().ok
+
+
+def test_sign_refuses_when_the_reviewed_rating_is_no_longer_live(
+    store: ReviewStore, run_pk: int, key: RaterKey, tmp_path: Path
+) -> None:
+    # The window showed rating `shown`; meanwhile a correction replaced it and was submitted.
+    shown = rate(store, run_pk, score=2)
+    fill(store, store.supersede(shown.rating_pk, rater="alice"), score=1)
+    live = store.live_rating(run_pk, "alice")
+    assert live is not None and live.rating_pk != shown.rating_pk
+    signing = service(store)
+    with pytest.raises(SigningError, match="not alice's current rating of this run") as refused:
+        signing.sign(run_pk, key, tmp_path, rating_pk=shown.rating_pk)
+    assert f"rating {live.rating_pk}" in str(refused.value)
+    assert store.signed_sheets() == [] and not list(tmp_path.glob("*.sheet.json"))
+    with pytest.raises(SigningError, match="not alice's current rating"):
+        signing.signable_rating(run_pk, "alice", rating_pk=shown.rating_pk)
+
+    written = signing.sign(run_pk, key, tmp_path, rating_pk=live.rating_pk)
+    assert {i.score for i in written.sheet.payload.items} == {1}
+    assert store.get_rating(live.rating_pk).sheet_id == written.sheet.payload.sheet_id
+
+
+def test_sign_with_rating_pk_refuses_a_draft_and_another_run(
+    store: ReviewStore, run_pk: int, key: RaterKey, tmp_path: Path
+) -> None:
+    draft = rate(store, run_pk, submit=False)
+    with pytest.raises(SigningError, match="is a draft: submit it before signing"):
+        service(store).sign(run_pk, key, tmp_path, rating_pk=draft.rating_pk)
+    # A rating of another rater is never "alice's rating", whatever its state.
+    bobs = rate(store, run_pk, "bob")
+    with pytest.raises(SigningError, match="not alice's current rating"):
+        service(store).sign(run_pk, key, tmp_path, rating_pk=bobs.rating_pk)
+    assert store.signed_sheets() == []

@@ -29,7 +29,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="aggregate scores per (scenario, model)",
         description="PATH is trajectories, folders of them, or a JSONL written by "
         "`a320-review score`. Provider-error runs are counted but left out of the means "
-        "unless --include-errors.",
+        "unless --include-errors. Unreadable files are named on stderr and left out "
+        "(exit code 1); a run seen twice (same trajectory bytes) is counted once.",
     )
     p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     p.add_argument("--include-errors", action="store_true", help="fold provider errors in")
@@ -47,9 +48,40 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if not cards:
         raise UsageError("no trajectories or ScoreCards found under the given paths")
-    rows = aggregate(cards, include_errors=args.include_errors)
+    runs, unreadable, duplicates = _usable(cards)
+    for card in unreadable:
+        print(f"unreadable: {card.path}:{card.error_line or ''} {card.error}", file=sys.stderr)
+    if duplicates:
+        print(
+            f"aggregate: {duplicates} run(s) seen twice (a ScoreCard file beside its "
+            "trajectories, or the same file under two paths) counted once",
+            file=sys.stderr,
+        )
+    rows = aggregate(runs, include_errors=args.include_errors)
     write_rows((r.model_dump() for r in rows), COLUMNS, args.format, sys.stdout)
-    return 0
+    return 1 if unreadable else 0
+
+
+def _usable(cards: list[ScoreCard]) -> tuple[list[ScoreCard], list[ScoreCard], int]:
+    """(runs to aggregate, unreadable files, duplicates dropped).
+
+    An unreadable file is not a run of any group: it is named on stderr, not averaged.  A
+    run is its trajectory's bytes, so the same sha256 twice is counted once.
+    """
+    runs: list[ScoreCard] = []
+    unreadable: list[ScoreCard] = []
+    seen: set[str] = set()
+    duplicates = 0
+    for card in cards:
+        if card.status == "unreadable":
+            unreadable.append(card)
+        elif card.trajectory_sha256 in seen:
+            duplicates += 1
+        else:
+            if card.trajectory_sha256 is not None:
+                seen.add(card.trajectory_sha256)
+            runs.append(card)
+    return runs, unreadable, duplicates
 
 
 def _cards(paths: list[Path], jobs: int) -> Iterator[ScoreCard]:

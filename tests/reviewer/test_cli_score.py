@@ -237,3 +237,25 @@ def test_score_never_imports_qt(corpus):
     assert result.returncode == 0, result.stderr
     assert result.stderr.strip().endswith("NO-QT 0")
     assert len(result.stdout.splitlines()) == 6
+
+
+def test_aggregate_counts_a_run_once_when_its_scorecard_file_sits_beside_it(corpus, capsys):
+    # `score runs/ --out runs/cards.jsonl`, then `aggregate runs/`: the cards and the
+    # trajectories are the same five runs (same bytes), not ten.
+    assert main(["score", str(corpus), "--out", str(corpus / "cards.jsonl")]) == 0
+    capsys.readouterr()
+
+    assert main(["aggregate", str(corpus), "--format", "json"]) == 0
+    out = capsys.readouterr()
+    assert [row["n"] for row in json.loads(out.out)] == [3, 2]
+    assert "5 run(s) seen twice" in out.err
+
+
+def test_aggregate_names_unreadable_files_and_leaves_them_out(corpus, tmp_path, capsys):
+    bad = corpus / APU / "bad.jsonl"
+    bad.write_text("scenario,model\nx,y\n", encoding="utf-8")  # a CSV given by mistake
+
+    assert main(["aggregate", str(corpus), "--format", "json"]) == 1
+    out = capsys.readouterr()
+    assert [(row["model"], row["n"]) for row in json.loads(out.out)] == [("m1", 3), ("m2", 2)]
+    assert f"unreadable: {bad}:1 " in out.err

@@ -194,10 +194,21 @@ class SigningService:
         return rubric
 
     def _supersedes(self, rating: Rating) -> str | None:
-        if rating.supersedes_pk is None:
-            return None
-        # None when the corrected rating was submitted but never signed: no sheet to name.
-        return self.store.get_rating(rating.supersedes_pk).sheet_id
+        """The sheet id of the nearest signed rating this one corrects, directly or not.
+
+        A correction that was submitted but never signed has no sheet, so the chain is walked
+        past it (A signed → B unsigned → C names A): stopping at B would leave A's sheet
+        looking current to anyone who has only the sheet files.
+        """
+        seen: set[int] = set()
+        pk = rating.supersedes_pk
+        while pk is not None and pk not in seen:
+            seen.add(pk)
+            ancestor = self.store.get_rating(pk)
+            if ancestor.sheet_id is not None:
+                return ancestor.sheet_id
+            pk = ancestor.supersedes_pk
+        return None
 
     def _payload(self, rating: Rating, key: RaterKey) -> SheetPayload:
         run = self.store.get_run(rating.run_pk)

@@ -308,3 +308,26 @@ def test_sign_with_rating_pk_refuses_a_draft_and_another_run(
     with pytest.raises(SigningError, match="not alice's current rating"):
         service(store).sign(run_pk, key, tmp_path, rating_pk=bobs.rating_pk)
     assert store.signed_sheets() == []
+
+
+def test_supersedes_names_the_nearest_signed_ancestor(
+    store: ReviewStore, run_pk: int, key: RaterKey, tmp_path: Path
+) -> None:
+    # A signed → B submitted, never signed → C signed: C corrects A's sheet, B has none.
+    signing = service(store)
+    a = rate(store, run_pk, score=2)
+    first = signing.sign(run_pk, key, tmp_path / "a")
+    b = fill(store, store.supersede(a.rating_pk, rater="alice"), score=1)
+    c = fill(store, store.supersede(b.rating_pk, rater="alice"), score=3)
+    assert (c.supersedes_pk, b.supersedes_pk) == (b.rating_pk, a.rating_pk)
+    third = signing.sign(run_pk, key, tmp_path / "c", rating_pk=c.rating_pk)
+    assert third.sheet.payload.supersedes == first.sheet.payload.sheet_id == "sheet-1"
+
+
+def test_supersedes_is_null_when_no_ancestor_was_signed(
+    store: ReviewStore, run_pk: int, key: RaterKey, tmp_path: Path
+) -> None:
+    a = rate(store, run_pk, score=2)
+    b = fill(store, store.supersede(a.rating_pk, rater="alice"), score=1)
+    fill(store, store.supersede(b.rating_pk, rater="alice"), score=3)
+    assert service(store).sign(run_pk, key, tmp_path).sheet.payload.supersedes is None

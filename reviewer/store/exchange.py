@@ -99,7 +99,14 @@ def _read_csv(text: str) -> tuple[list[LongRow], list[str]]:
         line, start = start, reader.line_num + 1
         if not any(v.strip() for v in values):
             continue
-        rows.append(_row(line, dict(zip(header, values, strict=False)), errors))
+        if len(values) != len(header):
+            # Usually an unquoted comma in a comment: guessing would cut the comment short.
+            errors.append(
+                f"line {line}: {len(values)} fields where the header has {len(header)} "
+                "(quote a comment that holds a comma)"
+            )
+            continue
+        rows.append(_row(line, dict(zip(header, values, strict=True)), errors))
     return rows, errors
 
 

@@ -166,3 +166,23 @@ def test_export_then_import_round_trips(tmp_path: Path, make_card, fill_rating) 
     stable = ("rater", "run_id", "metric", "outcome", "score", "comment", "rubric_sha256")
     assert [[r[k] for k in stable] for r in again] == [[r[k] for k in stable] for r in rows]
     assert jsonl[-1]["score"] is None and jsonl[0]["score"] == 2
+
+
+def test_a_row_with_more_fields_than_the_header_is_refused_not_cut(
+    seeded: ReviewStore, tmp_path: Path
+) -> None:
+    # An unquoted comma in a comment: "Exemplary, but late" would be stored as "Exemplary".
+    path = tmp_path / "paper.csv"
+    rows = _complete_rows(R0).replace(
+        f"{R0},safety,applicable,2,fine", f"{R0},safety,applicable,3,Exemplary, but late"
+    )
+    path.write_text(HEADER + rows, encoding="utf-8")
+    before = _counts(seeded)
+
+    with pytest.raises(RatingsFileError) as info:
+        seeded.import_ratings(path, rater="paper")
+
+    assert info.value.errors == [
+        "line 5: 6 fields where the header has 5 (quote a comment that holds a comma)"
+    ]
+    assert _counts(seeded) == before

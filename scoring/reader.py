@@ -142,8 +142,14 @@ def _json_reason(message: str) -> str:
 
 
 def _describe(error: dict) -> str:
-    loc = ".".join(str(part) for part in error["loc"])
-    return f"{loc}: {error['msg']}" if loc else error["msg"]
+    loc = tuple(error["loc"])
+    # "unknown" is the union's tag for a record type it does not know, not a field name.
+    if loc == ("unknown",):
+        return "not a JSON object: each line must hold one record"
+    if loc == ("unknown", "type"):
+        return "the record has no 'type'"
+    text = ".".join(str(part) for part in loc)
+    return f"{text}: {error['msg']}" if text else error["msg"]
 
 
 _EVENT_TYPES = frozenset({"tool_call", "assistant", "nudge", "provider_error"})

@@ -226,3 +226,17 @@ def test_a_utf8_byte_order_mark_is_not_part_of_the_first_record(lines):
     traj = parse_trajectory(b"\xef\xbb\xbf" + data, path="runs/x.jsonl")
     assert traj.meta is not None and traj.final is not None
     assert traj.sha256 != parse_trajectory(data).sha256  # the file's identity is its bytes
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("[1, 2, 3]", "not a JSON object: each line must hold one record"),
+        ('{"step": 1}', "the record has no 'type'"),
+    ],
+)
+def test_a_line_that_is_not_a_record_says_so(lines, line, reason):
+    lines[3] = line
+    with pytest.raises(TrajectoryError) as info:
+        _parse(lines)
+    assert (info.value.line, info.value.reason) == (4, reason)

@@ -283,8 +283,10 @@ class MainWindow(QMainWindow):
             self.splitter.setSizes([queue, width - queue - rating, rating])
 
     def closeEvent(self, event) -> None:
-        """Flush a pending comment edit before the window goes: no typed word is lost."""
+        """Flush a pending comment edit before the window goes: no typed word is lost.
+        A running import stops after its current file (what it stored stays)."""
         self.rubric.flush()
+        self.controller.cancel_import()
         super().closeEvent(event)
 
 

@@ -129,33 +129,36 @@ class SigningService:
     def export(self, out_dir: Path, *, rater: str | None = None) -> list[WrittenSheet]:
         """Write every signed sheet in the store (of one rater, if given) to ``out_dir``.
 
-        A corrected rating leaves two sheets for the same run and rater; the current one gets
-        the plain ``<run_id>.<rater>.sheet.json`` name and each superseded one carries its
-        sheet id in the name, so no file overwrites another.
+        A run and rater can have several sheets: a corrected rating, or two versions of a
+        changed file with the same run id, each signed. The latest one gets the plain
+        ``<run_id>.<rater>.sheet.json`` name and every other one carries its sheet id in the
+        name. Names are checked before anything is written: if two would still coincide,
+        :class:`SigningError` and no file is written, never one file over another.
         """
         rows = self.store.signed_sheets(rater=rater)
-        sheets = [(row, SignedSheet.from_json(row.sheet_json)) for row in rows]
-        superseded = {s.payload.supersedes for _, s in sheets if s.payload.supersedes}
-        written = [self.write(s, out_dir, old=s.payload.sheet_id in superseded) for _, s in sheets]
+        sheets = [SignedSheet.from_json(row.sheet_json) for row in rows]
+        names = _export_names(sheets)
+        out_dir = Path(out_dir)
+        written = [self._write_as(s, out_dir / name) for s, name in zip(sheets, names, strict=True)]
         self.store.record_export(
             "sheets",
             {
                 "out_dir": str(out_dir),
                 "rater": rater,
-                "sheet_ids": [s.payload.sheet_id for _, s in sheets],
+                "sheet_ids": [s.payload.sheet_id for s in sheets],
             },
         )
         return written
 
     def write(self, signed: SignedSheet, out_dir: Path, *, old: bool = False) -> WrittenSheet:
-        """Write one sheet's JSON (and PDF, with a renderer) into ``out_dir``."""
-        p = signed.payload
-        out_dir = Path(out_dir)
-        out_dir.mkdir(parents=True, exist_ok=True)
-        name = sheet_file_name(p.run.run_id, p.rater.name)
-        if old:
-            name = sheet_file_name(p.run.run_id, f"{p.rater.name}.{p.sheet_id}")
-        json_path = out_dir / name
+        """Write one sheet's JSON (and PDF, with a renderer) into ``out_dir``.
+
+        ``old`` puts the sheet id in the name, as for a sheet a later one replaces.
+        """
+        return self._write_as(signed, Path(out_dir) / _file_name(signed, with_id=old))
+
+    def _write_as(self, signed: SignedSheet, json_path: Path) -> WrittenSheet:
+        json_path.parent.mkdir(parents=True, exist_ok=True)
         _write_atomically(json_path, signed.to_json().encode("utf-8"))
         pdf_path = None
         if self.pdf_renderer is not None:
@@ -246,6 +249,34 @@ class SigningService:
             overall_comment=rating.overall_comment,
             rater=SheetRater(name=key.rater, public_key=public.b64, fingerprint=public.fingerprint),
         )
+
+
+def _file_name(signed: SignedSheet, *, with_id: bool) -> str:
+    p = signed.payload
+    rater = f"{p.rater.name}.{p.sheet_id}" if with_id else p.rater.name
+    return sheet_file_name(p.run.run_id, rater)
+
+
+def _export_names(sheets: list[SignedSheet]) -> list[str]:
+    """One file name per sheet (given in signing order), or :class:`SigningError`.
+
+    The last-signed sheet of each plain name keeps it; the others get their sheet id. Names
+    are compared case-folded: on macOS and Windows "Alice" and "alice" are the same file.
+    """
+    latest = {_file_name(s, with_id=False).casefold(): i for i, s in enumerate(sheets)}
+    names = [
+        _file_name(s, with_id=latest[_file_name(s, with_id=False).casefold()] != i)
+        for i, s in enumerate(sheets)
+    ]
+    first: dict[str, SignedSheet] = {}
+    for name, signed in zip(names, sheets, strict=True):
+        other = first.setdefault(name.casefold(), signed)
+        if other is not signed:
+            raise SigningError(
+                f"sheets {other.payload.sheet_id} and {signed.payload.sheet_id} would both be "
+                f"written as {name}: nothing was exported"
+            )
+    return names
 
 
 def _listed(problems: list[tuple[str, str]]) -> str:

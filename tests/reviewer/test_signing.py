@@ -331,3 +331,71 @@ def test_supersedes_is_null_when_no_ancestor_was_signed(
     b = fill(store, store.supersede(a.rating_pk, rater="alice"), score=1)
     fill(store, store.supersede(b.rating_pk, rater="alice"), score=3)
     assert service(store).sign(run_pk, key, tmp_path).sheet.payload.supersedes is None
+
+
+def test_export_keeps_both_signed_versions_of_a_changed_file(
+    store: ReviewStore, run_pk: int, key: RaterKey, trajectory: Path, tmp_path: Path
+) -> None:
+    # The file changed after alice signed version 1: version 2 has the same run_id.
+    signing = service(store)
+    rate(store, run_pk)
+    signing.sign(run_pk, key, tmp_path / "signed")
+    b = TrajectoryBuilder(bundled_scenario(APU), run_id="run-sign-1", model="m1").turn().read()
+    b.read().set("apu_gen", 0).done().final("agent_done", passed=True).write(trajectory)
+    assert store.import_paths([trajectory]).new_versions == 1
+    v2 = store.list_runs()[-1].run_pk
+    rate(store, v2, score=1)
+    signing.sign(v2, key, tmp_path / "signed")
+
+    out = tmp_path / "export"
+    written = service(store).export(out)
+    assert [w.json_path.name for w in written] == [
+        "run-sign-1.alice.sheet-1.sheet.json",  # the older one carries its id
+        "run-sign-1.alice.sheet.json",  # the latest keeps the plain name
+    ]
+    assert sorted(p.name for p in out.iterdir()) == sorted(w.json_path.name for w in written)
+    assert [SignedSheet.from_json(w.json_path.read_bytes()).payload.sheet_id for w in written] == [
+        "sheet-1",
+        "sheet-2",
+    ]
+
+
+def test_export_of_a_chain_with_an_unsigned_link_writes_both_sheets(
+    store: ReviewStore, run_pk: int, key: RaterKey, tmp_path: Path
+) -> None:
+    signing = service(store)
+    a = rate(store, run_pk, score=2)
+    signing.sign(run_pk, key, tmp_path / "signed")
+    b = fill(store, store.supersede(a.rating_pk, rater="alice"), score=1)
+    fill(store, store.supersede(b.rating_pk, rater="alice"), score=3)
+    signing.sign(run_pk, key, tmp_path / "signed")
+
+    out = tmp_path / "export"
+    service(store).export(out)
+    assert sorted(p.name for p in out.iterdir()) == [
+        "run-sign-1.alice.sheet-1.sheet.json",
+        "run-sign-1.alice.sheet.json",
+    ]
+
+
+def test_export_refuses_to_overwrite_a_file_it_wrote(
+    store: ReviewStore, run_pk: int, key: RaterKey, tmp_path: Path
+) -> None:
+    # A rater literally named "alice.sheet-1" has the plain name that alice's superseded
+    # sheet-1 gets: the export must stop rather than let one file replace the other.
+    signing = service(store)
+    old = rate(store, run_pk)
+    signing.sign(run_pk, key, tmp_path / "signed")
+    fill(store, store.supersede(old.rating_pk, rater="alice"), score=3)
+    signing.sign(run_pk, key, tmp_path / "signed")
+    odd = keys.generate_key("alice.sheet-1", directory=tmp_path / "keys")
+    rate(store, run_pk, "alice.sheet-1")
+    signing.sign(run_pk, odd, tmp_path / "signed")
+
+    out = tmp_path / "export"
+    with pytest.raises(
+        SigningError, match=re.escape("run-sign-1.alice.sheet-1.sheet.json")
+    ) as refused:
+        service(store).export(out)
+    assert "nothing was exported" in str(refused.value)
+    assert not out.exists() or not list(out.iterdir())

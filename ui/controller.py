@@ -206,11 +206,12 @@ class ReviewController(QObject):
         self.message_posted.emit("Correction started: a new draft that supersedes the old rating.")
 
     def rating_was_signed(self) -> None:
-        """Reload the current rating after the signing service locked it."""
+        """Reload the current rating after a signing attempt: the store says what it is."""
         if self.current is None:
             return
         self.rating = self.store.live_rating(self.current.run_pk, self.rater)
-        self._set_current_rating(self.rating, editable=False)
+        editable = self.rating is not None and self.rating.status == "draft"
+        self._set_current_rating(self.rating, editable=editable)
         self.rating_changed.emit(self.rating)
 
     def _set_current_rating(self, rating, *, editable: bool) -> None:

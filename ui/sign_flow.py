@@ -64,14 +64,20 @@ class SignFlow(QObject):
         """Sign the current run's submitted rating and write its JSON and PDF."""
         c = self.controller
         say = c.message_posted.emit
-        if c.current is None or c.rating is None or c.rating.status != "submitted":
+        if c.current is None:
+            say("Sign and export: no run is open yet (it may still be loading).")
+            return None
+        if c.rating is None or c.rating.status != "submitted":
             say("Sign and export needs a submitted rating: submit it first (Ctrl+Enter).")
             return None
+        # What the rater is looking at now is what gets signed: the dialogs below run their
+        # own event loops, and a run still loading could become "current" meanwhile.
+        run_pk, run_id, rating_pk = c.current.run_pk, c.current.run_id, c.rating.rating_pk
         key = self._key(window)
         if key is None:
             return None
         text = (
-            f"Sign your rating of {c.current.run_id} as {key.rater} "
+            f"Sign your rating of {run_id} as {key.rater} "
             f"(key {key.fingerprint})?\nA signed rating is locked: corrections supersede it."
         )
         if self.confirm(window, text) is None:
@@ -83,13 +89,16 @@ class SignFlow(QObject):
             return None
         service = SigningService(c.store, pdf_renderer=render_sheet_pdf)
         try:
-            written = service.sign(c.current.run_pk, key, Path(folder))
+            written = service.sign(run_pk, key, Path(folder), rating_pk=rating_pk)
         except (SigningError, StoreError, OSError) as exc:
             say(f"Not signed: {exc}")
+            c.rating_was_signed()  # the store may have locked it before a file failed
             return None
         self.last_written = written
         c.rating_was_signed()
-        say(f"Signed. Wrote {written.json_path} and {written.pdf_path}.")
+        if c.current is None or c.current.run_pk != run_pk:
+            c.reload_runs()  # another run is open by now: refresh the queue's rating states
+        say(f"Signed {run_id}. Wrote {written.json_path} and {written.pdf_path}.")
         return written
 
     def _key(self, window: QWidget) -> keys.RaterKey | None:

@@ -109,3 +109,52 @@ def test_submit_after_a_refused_save_stops_and_shows_what_the_store_has(qtbot, d
     assert any("Not saved" in m for m in refused) and any("Not submitted" in m for m in refused)
     # Having seen it, the rater can submit what is shown.
     assert c.submit() and app.store.live_rating(a, "tester").items[ids[-1]].score == 1
+
+
+def test_sign_signs_the_run_the_rater_confirmed_even_if_another_loads_meanwhile(
+    qtbot, demo_app, tmp_path
+):
+    from reviewer import keys
+    from ui.sign_flow import SignFlow
+
+    app, c = demo_app, demo_app.controller
+    a, b = _scored(app)[:2]
+    for run_pk, score in ((a, 1), (b, 2)):
+        _open(qtbot, app, run_pk)
+        for metric in app.store.rubric().metric_ids:
+            c.save_item(metric, "applicable", score, "why")
+        assert c.submit()
+    _open(qtbot, app, a)
+    keys.generate_key("tester")
+    confirmed: list[str] = []
+
+    def confirm(_window, text):
+        confirmed.append(text)
+        # A modal dialog spins the event loop: anything that makes B current meanwhile (here
+        # a selection whose load ends while the dialog is up) must not change what is signed.
+        with qtbot.waitSignal(c.run_opened, timeout=10000):
+            app.window.queue.select_run(b)
+        return "yes"
+
+    flow = SignFlow(
+        c,
+        ask_passphrase=lambda *_: "",
+        confirm=confirm,
+        choose_dir=lambda *_: str(tmp_path / "sheets"),
+    )
+    # Ctrl+Shift+S while the next run is still loading is refused, with the reason.
+    said: list[str] = []
+    c.message_posted.connect(said.append)
+    app.window.queue.select_run(b)
+    assert flow.sign_current(app.window) is None and "loading" in said[-1]
+    qtbot.waitUntil(lambda: c.current is not None)
+    _open(qtbot, app, a)
+
+    written = flow.sign_current(app.window)
+
+    run_a = app.store.get_run(a)
+    assert run_a.run_id in confirmed[0]
+    assert written is not None and written.sheet.payload.run.run_id == run_a.run_id
+    assert app.store.live_rating(a, "tester").status == "signed"
+    assert app.store.live_rating(b, "tester").status == "submitted"
+    assert {r.run_pk: r.rating_state for r in app.window.queue.model.rows()}[a] == "signed"

@@ -1,8 +1,9 @@
 """Signing service: turn a rater's submitted rating into a signed sheet, and export sheets.
 
 The service reads the rating, its run and its rubric from the store, builds the
-:class:`~reviewer.sheet.SheetPayload`, signs it, locks the rating (``mark_signed``), then
-writes ``<run_id>.<rater>.sheet.json`` and, when a renderer was injected, the PDF beside it.
+:class:`~reviewer.sheet.SheetPayload`, signs it, checks that the output folder can be written,
+locks the rating (``mark_signed``), then writes ``<run_id>.<rater>.sheet.json`` and, when a
+renderer was injected, the PDF beside it.
 ``reviewer`` never imports Qt, so the PDF renderer arrives as a plain callable
 ``(sheet, path) -> None`` (``ui.sheet_pdf.render_sheet_pdf`` in the app).
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import tempfile
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.keys import RaterKey
+from reviewer.keys import RaterKey, quote_arg
 from reviewer.sheet import (
     SheetItem,
     SheetPayload,
@@ -42,6 +44,17 @@ Clock = Callable[[], datetime]
 
 class SigningError(Exception):
     """Signing was refused or failed; the message says why, for a rater to read."""
+
+
+class SheetFilesError(SigningError):
+    """The rating was signed and locked, but its files could not be written.
+
+    ``sheet`` is the signed sheet (kept in the store); ``export`` writes its files again.
+    """
+
+    def __init__(self, message: str, sheet: SignedSheet) -> None:
+        super().__init__(message)
+        self.sheet = sheet
 
 
 def utc_now() -> datetime:
@@ -92,6 +105,7 @@ class SigningService:
         if rating.status == "signed":
             raise SigningError(
                 f"{rater}'s rating is already signed (sheet {rating.sheet_id}); "
+                f"to write its files again: {_export_command(rater)}; "
                 "to change it, start a correction"
             )
         problems = self._rubric_of(rating).problems(rating.items)
@@ -114,15 +128,29 @@ class SigningService:
         With ``rating_pk``, only that rating is signed, and only while it is the live one
         (see :meth:`signable_rating`). The store is marked first and the files written
         after: a sheet file on disk whose rating is not locked in the store would be a
-        signature nobody can trace back.
+        signature nobody can trace back. So that a bad ``out_dir`` does not lock a rating
+        without a file, the folder is created and test-written before the store is marked;
+        a write that still fails afterwards raises :class:`SheetFilesError`.
         """
         self._check_rater_key(rater_key)
         rating = self.signable_rating(run_pk, rater_key.rater, rating_pk=rating_pk)
         signed = sign_payload(self._payload(rating, rater_key), rater_key)
+        folder = _writable_folder(out_dir)
         self.store.mark_signed(
             rating.rating_pk, sheet_id=signed.payload.sheet_id, sheet_json=signed.to_json()
         )
-        return self.write(signed, out_dir)
+        try:
+            return self.write(signed, folder)
+        except Exception as exc:
+            # Any failure here (disk full, the PDF renderer) leaves a locked rating whose
+            # sheet is safe in the store: say so, and how to get the files, not just "failed".
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise SheetFilesError(
+                f"the rating IS signed (sheet {signed.payload.sheet_id}) and kept in the "
+                f"database, but writing its files to {folder} failed: {reason}; write them "
+                f"again with: {_export_command(rater_key.rater)}",
+                signed,
+            ) from exc
 
     # --- export ----------------------------------------------------------------------------
 
@@ -138,7 +166,7 @@ class SigningService:
         rows = self.store.signed_sheets(rater=rater)
         sheets = [SignedSheet.from_json(row.sheet_json) for row in rows]
         names = _export_names(sheets)
-        out_dir = Path(out_dir)
+        out_dir = _writable_folder(out_dir)
         written = [self._write_as(s, out_dir / name) for s, name in zip(sheets, names, strict=True)]
         self.store.record_export(
             "sheets",
@@ -277,6 +305,28 @@ def _export_names(sheets: list[SignedSheet]) -> list[str]:
                 f"written as {name}: nothing was exported"
             )
     return names
+
+
+def _export_command(rater: str) -> str:
+    return f"a320-review export --out DIR --rater {quote_arg(rater)}"
+
+
+def _writable_folder(out_dir: Path) -> Path:
+    """``out_dir``, created if missing, once a file could be written in it; else SigningError.
+
+    A test write rather than ``os.access``: root, ACLs and read-only mounts all fool it.
+    """
+    folder = Path(out_dir)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".a320-review-", suffix=".tmp")
+        os.close(fd)
+        os.unlink(probe)
+    except FileExistsError:
+        raise SigningError(f"cannot write sheets to {folder}: it is a file, not a folder") from None
+    except OSError as exc:
+        raise SigningError(f"cannot write sheets to {folder}: {exc.strerror or exc}") from None
+    return folder
 
 
 def _listed(problems: list[tuple[str, str]]) -> str:

@@ -330,3 +330,42 @@ def test_pdf_renderer_injected_through_main(
     assert main(argv, pdf_renderer=renderer) == 0  # type: ignore[call-arg]
     assert rendered == [tmp_path / "run-cli.alice.sheet.pdf"]
     assert f"wrote {rendered[0]}" in capsys.readouterr().out
+
+
+def test_sign_into_a_file_is_refused_without_locking(
+    rated_db: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, _ = rated_db
+    keys.generate_key("alice")
+    blocker = tmp_path / "blocker"
+    blocker.write_text("not a folder")
+    base = ["sign", "--run", "run-cli", "--rater", "alice", "--db", str(db)]
+    assert main([*base, "--out", str(blocker / "sheets")]) == 1
+    err = capsys.readouterr().err
+    # One line, no traceback (the reason after the colon is the platform's wording).
+    assert err.startswith(f"a320-review sign: cannot write sheets to {blocker / 'sheets'}: ")
+    assert err.count("\n") == 1
+    # Nothing was locked, so signing into a real folder works afterwards.
+    assert main([*base, "--out", str(tmp_path / "sheets")]) == 0
+
+
+def test_sign_that_cannot_write_its_files_says_how_to_get_them(
+    rated_db: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, _ = rated_db
+    keys.generate_key("alice")
+
+    def disk_full(signed: object, path: Path) -> None:
+        raise OSError(28, "No space left on device", str(path))
+
+    argv = ["sign", "--run", "run-cli", "--rater", "alice", "--db", str(db), "--out", str(tmp_path)]
+    assert main(argv, pdf_renderer=disk_full) == 1
+    captured = capsys.readouterr()
+    assert "the rating IS signed" in captured.err
+    assert "a320-review export --out DIR --rater alice" in captured.err
+    assert "Traceback" not in captured.err + captured.out
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "already signed" in err and "a320-review export --out DIR" in err
+    assert main(["export", "--out", str(tmp_path / "again"), "--db", str(db)]) == 0
+    assert (tmp_path / "again" / "run-cli.alice.sheet.json").is_file()

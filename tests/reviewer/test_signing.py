@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import itertools
 import json
+import os
 import re
 import sqlite3
 from datetime import UTC, datetime
@@ -16,7 +18,7 @@ from reviewer import keys, sheet
 from reviewer.keys import RaterKey
 from reviewer.rubric import default_rubric
 from reviewer.sheet import SignedSheet
-from reviewer.signing import SigningError, SigningService
+from reviewer.signing import SheetFilesError, SigningError, SigningService
 from reviewer.store import Rating, RatingStateError, ReviewStore
 from reviewer.synth import TrajectoryBuilder, bundled_scenario
 
@@ -165,8 +167,9 @@ def test_signing_locks_the_rating_and_keeps_the_sheet(
         )
     with pytest.raises(sqlite3.IntegrityError, match="immutable"):
         store.db.conn.execute("DELETE FROM sheets")
-    with pytest.raises(SigningError, match="already signed \\(sheet sheet-1\\)"):
+    with pytest.raises(SigningError, match="already signed \\(sheet sheet-1\\)") as again:
         service(store).sign(run_pk, key, tmp_path)
+    assert "a320-review export --out DIR --rater alice" in str(again.value)
     assert store.audit_verify().ok
 
 
@@ -399,3 +402,58 @@ def test_export_refuses_to_overwrite_a_file_it_wrote(
         service(store).export(out)
     assert "nothing was exported" in str(refused.value)
     assert not out.exists() or not list(out.iterdir())
+
+
+@pytest.mark.parametrize("where", ["a file", "under a file"])
+def test_an_unusable_out_folder_is_refused_before_the_rating_is_locked(
+    store: ReviewStore, run_pk: int, key: RaterKey, tmp_path: Path, where: str
+) -> None:
+    rate(store, run_pk)
+    blocker = tmp_path / "blocker"
+    blocker.write_text("not a folder")
+    out = blocker if where == "a file" else blocker / "sheets"
+    with pytest.raises(SigningError, match=f"cannot write sheets to {re.escape(str(out))}"):
+        service(store).sign(run_pk, key, out)
+    # Nothing was locked: signing into a usable folder still works.
+    assert store.live_rating(run_pk, "alice").status == "submitted"  # type: ignore[union-attr]
+    assert store.signed_sheets() == []
+    assert service(store).sign(run_pk, key, tmp_path / "ok").json_path.is_file()
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root writes into read-only folders"
+)
+def test_a_read_only_out_folder_is_refused_before_the_rating_is_locked(
+    store: ReviewStore, run_pk: int, key: RaterKey, tmp_path: Path
+) -> None:
+    rate(store, run_pk)
+    out = tmp_path / "ro"
+    out.mkdir()
+    out.chmod(0o500)
+    try:
+        with pytest.raises(SigningError, match="cannot write sheets to"):
+            service(store).sign(run_pk, key, out)
+    finally:
+        out.chmod(0o700)
+    assert store.live_rating(run_pk, "alice").status == "submitted"  # type: ignore[union-attr]
+
+
+def test_a_write_failure_after_locking_says_the_rating_is_signed(
+    store: ReviewStore, run_pk: int, key: RaterKey, tmp_path: Path
+) -> None:
+    def disk_full(signed: SignedSheet, path: Path) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    rate(store, run_pk)
+    signing = SigningService(store, pdf_renderer=disk_full, new_id=lambda: "sheet-1")
+    with pytest.raises(SheetFilesError) as failed:
+        signing.sign(run_pk, key, tmp_path / "out")
+    assert failed.value.sheet.payload.sheet_id == "sheet-1"
+    message = str(failed.value)
+    assert "the rating IS signed (sheet sheet-1)" in message
+    assert "No space left on device" in message
+    assert "a320-review export --out DIR --rater alice" in message
+    assert store.live_rating(run_pk, "alice").status == "signed"  # type: ignore[union-attr]
+    # As the message says: export writes the files again.
+    [again] = service(store, FakePdf()).export(tmp_path / "again")
+    assert again.sheet.payload.sheet_id == "sheet-1" and again.pdf_path is not None

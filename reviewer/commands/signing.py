@@ -14,9 +14,11 @@ from pathlib import Path
 
 from reviewer import keys
 from reviewer.cli import CommandError, UsageError
+from reviewer.commands.store_cmds import add_db_option, open_store
 from reviewer.keys import KeyStoreError, RaterKey
 from reviewer.sheet import verify_file
 from reviewer.signing import SigningError, SigningService, WrittenSheet
+from reviewer.store import StoreError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -56,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     # dest is not "run": that name holds the verb's handler (set_defaults below).
     p.add_argument("--run", dest="run_id", required=True, metavar="RUN_ID")
     p.add_argument("--rater", required=True, metavar="NAME")
-    p.add_argument("--db", type=Path, help="review database (default: under the user home)")
+    add_db_option(p)
     p.add_argument("--out", type=Path, default=Path(), metavar="DIR", help="default: here")
     _passphrase_option(p)
     p.set_defaults(run=run_sign)
@@ -67,7 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Write every signed sheet in the database (or one rater's) to DIR.",
     )
     p.add_argument("--out", type=Path, required=True, metavar="DIR")
-    p.add_argument("--db", type=Path, help="review database (default: under the user home)")
+    add_db_option(p)
     p.add_argument("--rater", metavar="NAME")
     p.set_defaults(run=run_export)
 
@@ -175,15 +177,6 @@ def _load_key(rater: str, passphrase_file: Path | None) -> RaterKey:
 # --- store verbs ----------------------------------------------------------------------------
 
 
-def _db_path(db: Path | None) -> Path:
-    from reviewer import home
-
-    path = home.default_db_path() if db is None else db
-    if not path.exists():
-        raise CommandError(f"no review database at {path}")
-    return path
-
-
 def _report(written: WrittenSheet, *, renderer: bool) -> None:
     print(f"wrote {written.json_path}")
     if written.pdf_path is not None:
@@ -194,11 +187,10 @@ def _report(written: WrittenSheet, *, renderer: bool) -> None:
 
 def run_sign(args: argparse.Namespace) -> int:
     """Sign one rating; exit 1 with the reason when it is refused."""
-    from reviewer.store import ReviewStore, StoreError
-
     renderer = getattr(args, "pdf_renderer", None)
-    key = _load_key(args.rater, args.passphrase_file)
-    with ReviewStore.open(_db_path(args.db)) as store:
+    # The database first: a bad --db should not cost the rater a passphrase prompt.
+    with open_store(args, create=False) as store:
+        key = _load_key(args.rater, args.passphrase_file)
         run_pk = _find_run(store, args.run_id, args.rater)
         service = SigningService(store, pdf_renderer=renderer)
         try:
@@ -227,10 +219,8 @@ def _find_run(store, run_id: str, rater: str) -> int:  # type: ignore[no-untyped
 
 def run_export(args: argparse.Namespace) -> int:
     """Write every signed sheet (of one rater) to the folder."""
-    from reviewer.store import ReviewStore, StoreError
-
     renderer = getattr(args, "pdf_renderer", None)
-    with ReviewStore.open(_db_path(args.db)) as store:
+    with open_store(args, create=False) as store:
         try:
             written = SigningService(store, pdf_renderer=renderer).export(
                 args.out, rater=args.rater

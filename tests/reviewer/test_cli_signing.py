@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import inspect
 import json
 import os
+import sqlite3
 import stat
 from datetime import UTC, datetime
 from pathlib import Path
@@ -369,3 +371,31 @@ def test_sign_that_cannot_write_its_files_says_how_to_get_them(
     assert "already signed" in err and "a320-review export --out DIR" in err
     assert main(["export", "--out", str(tmp_path / "again"), "--db", str(db)]) == 0
     assert (tmp_path / "again" / "run-cli.alice.sheet.json").is_file()
+
+
+@pytest.mark.parametrize("verb", ["sign", "export"])
+@pytest.mark.parametrize(
+    ("db_name", "message"),
+    [
+        ("notes.db", "as a review database: file is not a database"),
+        ("missing.db", "no review database at"),
+        ("newer.db", "newer than this a320-review understands"),
+    ],
+)
+def test_a_bad_database_is_one_line_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], verb: str, db_name: str, message: str
+) -> None:
+    keys.generate_key("alice")
+    (tmp_path / "notes.db").write_text("these are notes, not a database\n")
+    with contextlib.closing(sqlite3.connect(tmp_path / "newer.db")) as newer:
+        newer.execute("PRAGMA user_version = 999")
+    db = tmp_path / db_name
+    argv = {
+        "sign": ["sign", "--run", "r", "--rater", "alice"],
+        "export": ["export"],
+    }[verb]
+    assert main([*argv, "--db", str(db), "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"a320-review {verb}: ") and message in err
+    assert err.count("\n") == 1
+    assert not (tmp_path / "missing.db").exists()  # a typo never creates a database

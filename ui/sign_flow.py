@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMessageBox, QWidget
 
 from reviewer import home, keys
-from reviewer.signing import SigningError, SigningService, WrittenSheet
+from reviewer.signing import SheetFilesError, SigningError, SigningService, WrittenSheet
 from reviewer.store import StoreError
 from ui.controller import ReviewController
 from ui.sheet_pdf import render_sheet_pdf
@@ -90,9 +90,13 @@ class SignFlow(QObject):
         service = SigningService(c.store, pdf_renderer=render_sheet_pdf)
         try:
             written = service.sign(run_pk, key, Path(folder), rating_pk=rating_pk)
+        except SheetFilesError as exc:
+            # Locked in the store, but the files could not be written: say exactly that.
+            say(str(exc))
+            c.rating_was_signed()
+            return None
         except (SigningError, StoreError, OSError) as exc:
             say(f"Not signed: {exc}")
-            c.rating_was_signed()  # the store may have locked it before a file failed
             return None
         self.last_written = written
         c.rating_was_signed()

@@ -31,6 +31,7 @@ EXPORT_COLUMNS = (
     "outcome",
     "score",
     "comment",
+    "overall_comment",
     "rubric_id",
     "rubric_version",
     "rubric_sha256",
@@ -57,6 +58,8 @@ class LongRow:
     outcome: str | None
     score: Any
     comment: str
+    #: The rating's comment on the whole run, repeated on each row of it; optional on import.
+    overall_comment: str = ""
 
 
 def format_of(path: Path, fmt: str | None = None) -> str:
@@ -152,6 +155,7 @@ def _row(line: int, record: dict[str, Any], errors: list[str]) -> LongRow:
         outcome=outcome,
         score=score,
         comment=str(record.get("comment") or ""),
+        overall_comment=str(record.get("overall_comment") or ""),
     )
 
 
@@ -209,6 +213,7 @@ def export_rows(
                 "outcome": item.outcome,
                 "score": item.score,
                 "comment": item.comment,
+                "overall_comment": rating.overall_comment,
                 "rubric_id": rating.rubric_id,
                 "rubric_version": rating.rubric_version,
                 "rubric_sha256": rating.rubric_sha256,

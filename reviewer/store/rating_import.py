@@ -79,6 +79,10 @@ def _group_problems(db, metric_ids, run_pk, group, rater_row) -> list[tuple[int,
     missing = [m for m in metric_ids if m not in {r.metric for r in group}]
     if missing:
         problems.append((line, f"{run_id}: no row for {', '.join(missing)}"))
+    overall = {r.overall_comment for r in group if r.overall_comment.strip()}
+    if len(overall) > 1:
+        lines = ", ".join(str(r.line) for r in group if r.overall_comment.strip())
+        problems.append((line, f"{run_id}: the overall_comment differs between rows ({lines})"))
     live = ratings.live_pk(db.conn, run_pk, rater_row.rater_pk)
     if live is not None:
         status = ratings.head(db.conn, live).status
@@ -103,15 +107,16 @@ def _write_one(db, run_pk, group, rater_row, rubric_pk, *, at: str) -> int:
         )
         ratings.upsert_item(db.conn, pk, item, at=at)
         items[row.metric] = item
+    overall = next((r.overall_comment for r in group if r.overall_comment.strip()), "")
     db.conn.execute(
-        "UPDATE ratings SET status = 'submitted', submitted_at = ?, version = version + 1"
-        " WHERE rating_pk = ?",
-        (at, pk),
+        "UPDATE ratings SET status = 'submitted', submitted_at = ?, version = version + 1,"
+        " overall_comment = ? WHERE rating_pk = ?",
+        (at, overall, pk),
     )
     rubric_sha = db.conn.execute(
         "SELECT sha256 FROM rubrics WHERE rubric_pk = ?", (rubric_pk,)
     ).fetchone()[0]
-    digest = ratings.content_sha256(items, "", rubric_sha)
+    digest = ratings.content_sha256(items, overall, rubric_sha)
     details = {"rating_pk": pk, "run_pk": run_pk, "content_sha256": digest, "source": "file"}
     audit.append(db.conn, [("submit", rater_row.name, details)], at=at)
     return pk

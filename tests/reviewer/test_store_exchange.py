@@ -146,6 +146,9 @@ def test_export_then_import_round_trips(tmp_path: Path, make_card, fill_rating) 
             rating.rating_pk, "communication", outcome="not_observed", score=None,
             comment="no report_done", expected_version=rating.version,
         )  # fmt: skip
+        rating = one.save_overall_comment(
+            rating.rating_pk, "Flew it, but never said so", expected_version=rating.version
+        )
         one.submit(rating.rating_pk, expected_version=rating.version)
         one.start_rating(2, "ann")  # a draft: not exported
         exported = _export(one, "csv")
@@ -163,7 +166,11 @@ def test_export_then_import_round_trips(tmp_path: Path, make_card, fill_rating) 
         two.import_ratings(file, rater="ann")
         again = list(csv.DictReader(io.StringIO(_export(two, "csv"))))
         jsonl = [json.loads(line) for line in _export(two, "jsonl").splitlines()]
-    stable = ("rater", "run_id", "metric", "outcome", "score", "comment", "rubric_sha256")
+    assert {r["overall_comment"] for r in rows} == {"Flew it, but never said so"}
+    stable = (
+        "rater", "run_id", "metric", "outcome", "score", "comment", "overall_comment",
+        "rubric_sha256",
+    )  # fmt: skip
     assert [[r[k] for k in stable] for r in again] == [[r[k] for k in stable] for r in rows]
     assert jsonl[-1]["score"] is None and jsonl[0]["score"] == 2
 
@@ -186,3 +193,21 @@ def test_a_row_with_more_fields_than_the_header_is_refused_not_cut(
         "line 5: 6 fields where the header has 5 (quote a comment that holds a comma)"
     ]
     assert _counts(seeded) == before
+
+
+def test_rows_of_one_run_must_agree_on_the_overall_comment(
+    seeded: ReviewStore, tmp_path: Path
+) -> None:
+    path = tmp_path / "paper.csv"
+    rows = [line + ",same" for line in _complete_rows(R0).splitlines()]
+    rows[3] = rows[3].removesuffix(",same") + ",different"
+    path.write_text(
+        HEADER.strip() + ",overall_comment\n" + "\n".join(rows) + "\n", encoding="utf-8"
+    )
+
+    with pytest.raises(RatingsFileError) as info:
+        seeded.import_ratings(path, rater="paper")
+
+    assert info.value.errors == [
+        f"line 2: {R0}: the overall_comment differs between rows (2, 3, 4, 5, 6, 7, 8)"
+    ]

@@ -277,7 +277,7 @@ class RunView(QWidget):
         return f"Simulator snapshot {when} ({len(snapshot)} variables):\n{rows}"
 
     def _why(self, verdict) -> str:
-        style = STYLES[_style_of(verdict)]
+        style = STYLES[style_key(verdict.command_class, verdict.severity, verdict.subtype)]
         if verdict.required_index is not None:
             action = self._card.required[verdict.required_index]
             return (
@@ -286,10 +286,6 @@ class RunView(QWidget):
             )
         world = " (a world-domain control: never the agent's to set)" if verdict.world_write else ""
         return f"{style.label}: {style.meaning}{world}"
-
-
-def _style_of(verdict) -> str:
-    return style_key(verdict.command_class, verdict.severity, verdict.subtype)
 
 
 def _stacked(top: QWidget, bottom: QWidget, stretch: tuple[int, int]) -> QSplitter:

@@ -7,7 +7,7 @@ also has an icon and a text label, and the legend is built from this same table.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 from PySide6.QtGui import QColor, QIcon
 
@@ -23,9 +23,10 @@ class KindStyle:
     icon: str | None
     meaning: str
 
-    @property
+    @cached_property
     def background(self) -> QColor:
-        """The row tint, translucent so it reads on light and dark themes."""
+        """The row tint, translucent so it reads on light and dark themes (made once:
+        models ask for it on every paint)."""
         colour = QColor(self.colour)
         colour.setAlpha(60)
         return colour

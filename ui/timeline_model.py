@@ -48,6 +48,11 @@ class TimelineModel(QAbstractTableModel):
         self._verdicts: dict[int, CommandVerdict] = {}
         self._row_of_call: dict[int, int] = {}
         self._t0: float | None = None
+        # data() runs for every visible cell on every paint: build the two fonts once.
+        bold, italic = QFont(), QFont()
+        bold.setBold(True)
+        italic.setItalic(True)
+        self._fonts = {"command": bold, "turn": italic, "nudge": italic}
 
     # -- loading -------------------------------------------------------------------------
     def set_run(self, traj: Trajectory | None, card: ScoreCard | None) -> None:
@@ -141,7 +146,7 @@ class TimelineModel(QAbstractTableModel):
             # Reads are free: shown, but quieter than the commands that score.
             return QApplication.palette().color(QPalette.ColorRole.PlaceholderText)
         if role == Qt.ItemDataRole.FontRole:
-            return _font(row)
+            return self._fonts.get(row.kind)
         if role == Qt.ItemDataRole.DecorationRole and column == COL_CLASS and row.style:
             name = STYLES[row.style].icon
             return icon(name) if name else None
@@ -240,15 +245,3 @@ def _tooltip(row: Row) -> str | None:
 
 def _class_tooltip(row: Row) -> str | None:
     return STYLES[row.style].meaning if row.style else None
-
-
-def _font(row: Row) -> QFont | None:
-    if row.kind == "command":
-        font = QFont()
-        font.setBold(True)
-        return font
-    if row.kind in ("turn", "nudge"):
-        font = QFont()
-        font.setItalic(True)
-        return font
-    return None

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QApplication
 
 from reviewer import assets
 from ui.app import build
-from ui.screenshot import render_demo, wait_for
+from ui.screenshot import render_demo, show_run
 from ui.sign_flow import SignFlow
 
 OUT = Path(__file__).resolve().parent / "screenshots"
@@ -28,11 +28,7 @@ OUT = Path(__file__).resolve().parent / "screenshots"
 
 def open_run(app, predicate) -> None:
     rows = app.store.list_runs(rater=app.controller.rater)
-    run_pk = next(r.run_pk for r in rows if predicate(r))
-    app.window.queue.select_run(run_pk)
-    if app.controller.current is None or app.controller.current.run_pk != run_pk:
-        wait_for(app.controller.run_opened)
-    app.qapp.processEvents()
+    show_run(app, next(r.run_pk for r in rows if predicate(r)))
 
 
 def save(app, name: str) -> None:

@@ -42,6 +42,14 @@ def pick_run(rows: list) -> int | None:
     return (scored or rows)[0].run_pk if rows else None
 
 
+def show_run(app, run_pk: int) -> None:
+    """Select ``run_pk`` in the queue and wait until the window shows it."""
+    app.window.queue.select_run(run_pk)
+    if app.controller.current is None or app.controller.current.run_pk != run_pk:
+        wait_for(app.controller.run_opened)
+    app.qapp.processEvents()
+
+
 def render_demo(app, paths: list[Path], out: Path) -> None:
     """Import ``paths``, open a run, rate part of it, and save the window as ``out``."""
     window, controller = app.window, app.controller
@@ -50,9 +58,7 @@ def render_demo(app, paths: list[Path], out: Path) -> None:
     wait_for(controller.import_finished)
     run_pk = pick_run(controller.store.list_runs(rater=controller.rater))
     if run_pk is not None:
-        window.queue.select_run(run_pk)
-        if controller.current is None or controller.current.run_pk != run_pk:
-            wait_for(controller.run_opened)
+        show_run(app, run_pk)
         # Part of a rating, as a rater leaves it mid-way: two scores and a Not observed.
         window.rubric.score_current(2)
         window.rubric.score_current(2)

@@ -13,26 +13,14 @@ from typing import Any, NamedTuple, TextIO
 from reviewer.batch import DiscoveryError, StderrProgress, discover, score_many
 from reviewer.cli import UsageError, open_output
 from reviewer.tabular import write_rows
-from scoring import ScoreCard
+from scoring import VECTOR_FIELDS, ScoreCard
 
 #: The flat columns of the CSV and table outputs.
 COLUMNS = (
-    "path",
-    "run_id",
-    "scenario_id",
-    "model",
-    "status",
-    "reason",
-    "coverage",
-    "order",
-    "end_state",
-    "all_passed",
-    "safety_dangerous",
-    "safety_anti_procedure",
-    "extraneous",
-    "scalar",
-    "error",
-)
+    "path", "run_id", "scenario_id", "model", "status", "reason",
+    *VECTOR_FIELDS,
+    "scalar", "error",
+)  # fmt: skip
 TABLE_COLUMNS = tuple(c for c in COLUMNS if c not in ("path", "reason"))
 
 

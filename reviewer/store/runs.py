@@ -20,24 +20,14 @@ from reviewer.batch import DiscoveryError, discover
 from reviewer.store import audit
 from reviewer.store.errors import NotFoundError
 from reviewer.store.models import ImportReport, RunDetail, RunRow
-from scoring import ScoreCard
+from scoring import VECTOR_FIELDS, ScoreCard
 
+# Plain columns copied from the card, so that listing runs never parses its JSON.
 _CARD_COLUMNS = (
-    "run_id",
-    "scenario_id",
-    "model",
-    "status",
-    "reason",
-    "scalar",
-    "coverage",
-    "order",
-    "end_state",
-    "all_passed",
-    "safety_dangerous",
-    "safety_anti_procedure",
-    "extraneous",
+    "run_id", "scenario_id", "model", "status", "reason", "scalar",
+    *VECTOR_FIELDS,
     "scorer_version",
-)
+)  # fmt: skip
 _INSERT = (
     "INSERT INTO runs (path, version, sha256, unsafe, scorecard, imported_at, "
     + ", ".join(f'"{c}"' for c in _CARD_COLUMNS)

@@ -28,8 +28,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication
 
+from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
 from reviewer.store import ReviewStore
-from reviewer.synth import TrajectoryBuilder, bundled_scenario
 from scoring import score_file
 from ui.app import build
 

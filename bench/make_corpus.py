@@ -3,7 +3,7 @@
     python bench/make_corpus.py --n 10000 --out bench/out/corpus [--seed 1] [--jobs 2]
 
 Each run flies one of the bundled scenarios with one of six models: the clean procedure
-(from :func:`reviewer.demo_catalog.full_script`) bent by the model's skill (skipped steps, swapped
+(from :func:`reviewer.demo.catalog.full_script`) bent by the model's skill (skipped steps, swapped
 blocks, forbidden or extraneous commands, errored and off-surface calls, nudges) and padded
 with reads and waits to 20-60 tool calls.  Setup and final snapshots hold ~400 variables.
 A few runs end badly on purpose (provider errors, invalid, incomplete, torn, corrupt), in
@@ -26,10 +26,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from reviewer.demo import render_run
-from reviewer.demo_agents import BANKS
-from reviewer.demo_aircraft import APU, ENG, HYD
-from reviewer.demo_catalog import full_script
-from reviewer.synth import bundled_scenario
+from reviewer.demo.agents import BANKS
+from reviewer.demo.aircraft import APU, ENG, HYD
+from reviewer.demo.catalog import full_script
+from reviewer.demo.synth import bundled_scenario
 
 #: model id -> (provider, skill: the chance of flying each step right).
 MODELS = {

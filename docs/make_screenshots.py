@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QApplication
 from reviewer import assets
 from ui.app import build
 from ui.screenshot import render_demo, show_run
-from ui.sign_flow import SignFlow
+from ui.sheets.sign_flow import SignFlow
 
 OUT = Path(__file__).resolve().parent / "screenshots"
 

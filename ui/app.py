@@ -20,7 +20,7 @@ from reviewer import assets, home
 from reviewer.store import ReviewStore, StoreError
 from ui.controller import ReviewController
 from ui.main_window import MainWindow
-from ui.sign_flow import SignFlow
+from ui.sheets.sign_flow import SignFlow
 from ui.theme import stylesheet
 
 

@@ -21,7 +21,7 @@ def _run_gui(args: argparse.Namespace) -> int:
 
 def _render_pdf(sheet, path) -> None:
     # Deferred like the window: only `sign` and `export` pay for importing Qt.
-    from ui.sheet_pdf import render_sheet_pdf_offscreen
+    from ui.sheets.sheet_pdf import render_sheet_pdf_offscreen
 
     render_sheet_pdf_offscreen(sheet, path)
 

@@ -23,11 +23,11 @@ from PySide6.QtWidgets import (
 )
 
 from ui.controller import OpenedRun, ReviewController
-from ui.import_problems import ImportProblemsDock
-from ui.queue_panel import QueuePanel
-from ui.rubric_form import RubricForm
-from ui.run_view import RunView
-from ui.scorecard_panel import ScorecardPanel
+from ui.queue.queue_panel import QueuePanel
+from ui.rating.rubric_form import RubricForm
+from ui.run.import_problems import ImportProblemsDock
+from ui.run.run_view import RunView
+from ui.run.scorecard_panel import ScorecardPanel
 
 #: (keys, what they do) for the help dialog; the actions below are built from the same keys.
 SHORTCUTS: tuple[tuple[str, str], ...] = (

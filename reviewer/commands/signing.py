@@ -12,12 +12,12 @@ import getpass
 import sys
 from pathlib import Path
 
-from reviewer import keys
 from reviewer.cli import CommandError, UsageError
 from reviewer.commands.store_cmds import add_db_option, open_store
-from reviewer.keys import KeyStoreError, RaterKey
-from reviewer.sheet import verify_file
-from reviewer.signing import SigningError, SigningService, WrittenSheet
+from reviewer.sheets import keys
+from reviewer.sheets.keys import KeyStoreError, RaterKey
+from reviewer.sheets.sheet import verify_file
+from reviewer.sheets.signing import SigningError, SigningService, WrittenSheet
 from reviewer.store import StoreError
 
 

@@ -1,6 +1,6 @@
 """Fixtures for the reviewer tests: an isolated home, stores, and trajectories to import.
 
-No Qt here. Trajectories are written by ``reviewer.synth.TrajectoryBuilder``, the same
+No Qt here. Trajectories are written by ``reviewer.demo.synth.TrajectoryBuilder``, the same
 builder the demo runs and the benchmark corpus use.
 """
 
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
 from reviewer.store import Rating, ReviewStore
-from reviewer.synth import TrajectoryBuilder, bundled_scenario
 from scoring import SCORER_VERSION, ScoreCard
 
 APU = "elec-apu-gen-fault"

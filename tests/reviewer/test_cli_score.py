@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from reviewer.cli import main
-from reviewer.synth import TrajectoryBuilder, bundled_scenario
+from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
 from scoring import ScoreCard
 
 APU = "elec-apu-gen-fault"

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from reviewer import keys, sheet
 from reviewer.cli import main
-from reviewer.sheet import SheetPayload
+from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
+from reviewer.sheets import keys, sheet
+from reviewer.sheets.sheet import SheetPayload
 from reviewer.store import ReviewStore
-from reviewer.synth import TrajectoryBuilder, bundled_scenario
 
 TRAJECTORY = b'{"type":"header"}\n'
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from reviewer.synth import TrajectoryBuilder
+from reviewer.demo.synth import TrajectoryBuilder
 from scoring import ScoreCard, parse_trajectory, score_trajectory
 
 Pair = tuple[str, float]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from reviewer.synth import TrajectoryBuilder
+from reviewer.demo.synth import TrajectoryBuilder
 
 
 def _classes(card):

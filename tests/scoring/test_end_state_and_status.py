@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reviewer.synth import TrajectoryBuilder, harness_error_records
+from reviewer.demo.synth import TrajectoryBuilder, harness_error_records
 from scoring import VECTOR_FIELDS, score_file
 
 CHECKS = {"final_state": ("AC1", "AC2", "ESS"), "ecam_clear_of": ("GEN FAULT", "ESS FAULT")}

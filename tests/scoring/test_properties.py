@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewer.synth import TrajectoryBuilder
+from reviewer.demo.synth import TrajectoryBuilder
 
 CONTROLS = ("a", "b", "c", "d")
 #: Raw values the simulator accepts, with what they coerce to (pairs, not a dict: True == 1).

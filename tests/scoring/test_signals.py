@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from reviewer.synth import TrajectoryBuilder, bundled_scenario
+from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
 
 
 def test_reads_are_counted_per_tool_and_never_scored(scenario, score):

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from reviewer.synth import TrajectoryBuilder
+from reviewer.demo.synth import TrajectoryBuilder
 from scoring import TrajectoryError, parse_trajectory, score_trajectory
 
 

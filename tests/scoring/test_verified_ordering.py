@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from reviewer.synth import TrajectoryBuilder, bundled_scenario
+from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
 from scoring import ScoreCard
 
 APU = "elec-apu-gen-fault"

@@ -8,10 +8,10 @@ from apphelpers import open_run
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from reviewer import keys
-from reviewer.sheet import verify_file
-from reviewer.synth import TrajectoryBuilder, bundled_scenario
-from ui.sign_flow import SignFlow
+from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
+from reviewer.sheets import keys
+from reviewer.sheets.sheet import verify_file
+from ui.sheets.sign_flow import SignFlow
 
 
 def _activate(qtbot, window) -> None:

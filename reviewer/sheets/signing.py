@@ -1,0 +1,345 @@
+"""Signing service: turn a rater's submitted rating into a signed sheet, and export sheets.
+
+The service reads the rating, its run and its rubric from the store, builds the
+:class:`~reviewer.sheets.sheet.SheetPayload`, signs it, checks that the output folder can be
+written, locks the rating (``mark_signed``), then writes ``<run_id>.<rater>.sheet.json`` and, when a
+renderer was injected, the PDF beside it.
+``reviewer`` never imports Qt, so the PDF renderer arrives as a plain callable
+``(sheet, path) -> None`` (``ui.sheets.sheet_pdf.render_sheet_pdf`` in the app).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reviewer.sheets.keys import RaterKey, quote_arg
+from reviewer.sheets.sheet import (
+    SheetItem,
+    SheetPayload,
+    SheetRater,
+    SheetRubric,
+    SheetRun,
+    SheetScorer,
+    SignedSheet,
+    sheet_file_name,
+    sign_payload,
+)
+
+if TYPE_CHECKING:
+    from reviewer.rubric import Rubric
+    from reviewer.store import ReviewStore
+    from reviewer.store.models import Rating
+
+PdfRenderer = Callable[[SignedSheet, Path], None]
+Clock = Callable[[], datetime]
+
+
+class SigningError(Exception):
+    """Signing was refused or failed; the message says why, for a rater to read."""
+
+
+class SheetFilesError(SigningError):
+    """The rating was signed and locked, but its files could not be written.
+
+    ``sheet`` is the signed sheet (kept in the store); ``export`` writes its files again.
+    """
+
+    def __init__(self, message: str, sheet: SignedSheet) -> None:
+        super().__init__(message)
+        self.sheet = sheet
+
+
+def utc_now() -> datetime:
+    """Now, in UTC, to the second (sheets show seconds; microseconds only add noise)."""
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+@dataclass(frozen=True)
+class WrittenSheet:
+    """One sheet on disk: the JSON always, the PDF when a renderer was available."""
+
+    sheet: SignedSheet
+    json_path: Path
+    pdf_path: Path | None
+
+
+@dataclass
+class SigningService:
+    """Signs ratings of one open store. ``clock`` and ``new_id`` are injectable for tests."""
+
+    store: ReviewStore
+    pdf_renderer: PdfRenderer | None = None
+    clock: Clock = utc_now
+    new_id: Callable[[], str] = field(default=lambda: str(uuid.uuid4()))
+
+    # --- signing ---------------------------------------------------------------------------
+
+    def signable_rating(self, run_pk: int, rater: str, *, rating_pk: int | None = None) -> Rating:
+        """The rater's live rating of the run if it can be signed; else :class:`SigningError`.
+
+        ``rating_pk`` is the rating the rater reviewed (the window passes the one it showed):
+        when given, it must still be the live rating, so that a correction saved in between
+        (another window, an import) is never signed in its place.
+        """
+        rating = self.store.live_rating(run_pk, rater)
+        if rating is None:
+            raise SigningError(f"{rater} has not rated this run")
+        if rating_pk is not None and rating.rating_pk != rating_pk:
+            raise SigningError(
+                f"rating {rating_pk} is not {rater}'s current rating of this run "
+                f"(that is rating {rating.rating_pk}, {rating.status}): "
+                "reload the run and review it before signing"
+            )
+        if rating.status == "draft":
+            missing = self._rubric_of(rating).problems(rating.items)
+            todo = f" (still to do: {_listed(missing)})" if missing else ""
+            raise SigningError(f"{rater}'s rating is a draft: submit it before signing{todo}")
+        if rating.status == "signed":
+            raise SigningError(
+                f"{rater}'s rating is already signed (sheet {rating.sheet_id}); "
+                f"to write its files again: {_export_command(rater)}; "
+                "to change it, start a correction"
+            )
+        problems = self._rubric_of(rating).problems(rating.items)
+        if problems:
+            raise SigningError(f"{rater}'s rating is incomplete: {_listed(problems)}")
+        return rating
+
+    def build_payload(
+        self, run_pk: int, rater_key: RaterKey, *, rating_pk: int | None = None
+    ) -> SheetPayload:
+        """The payload of the sheet for the rater's rating of the run (nothing is written)."""
+        rating = self.signable_rating(run_pk, rater_key.rater, rating_pk=rating_pk)
+        return self._payload(rating, rater_key)
+
+    def sign(
+        self, run_pk: int, rater_key: RaterKey, out_dir: Path, *, rating_pk: int | None = None
+    ) -> WrittenSheet:
+        """Sign the rater's submitted rating of the run, lock it, and write the sheet files.
+
+        With ``rating_pk``, only that rating is signed, and only while it is the live one
+        (see :meth:`signable_rating`). The store is marked first and the files written
+        after: a sheet file on disk whose rating is not locked in the store would be a
+        signature nobody can trace back. So that a bad ``out_dir`` does not lock a rating
+        without a file, the folder is created and test-written before the store is marked;
+        a write that still fails afterwards raises :class:`SheetFilesError`.
+        """
+        self._check_rater_key(rater_key)
+        rating = self.signable_rating(run_pk, rater_key.rater, rating_pk=rating_pk)
+        signed = sign_payload(self._payload(rating, rater_key), rater_key)
+        folder = _writable_folder(out_dir)
+        self.store.mark_signed(
+            rating.rating_pk, sheet_id=signed.payload.sheet_id, sheet_json=signed.to_json()
+        )
+        try:
+            return self.write(signed, folder)
+        except Exception as exc:
+            # Any failure here (disk full, the PDF renderer) leaves a locked rating whose
+            # sheet is safe in the store: say so, and how to get the files, not just "failed".
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise SheetFilesError(
+                f"the rating IS signed (sheet {signed.payload.sheet_id}) and kept in the "
+                f"database, but writing its files to {folder} failed: {reason}; write them "
+                f"again with: {_export_command(rater_key.rater)}",
+                signed,
+            ) from exc
+
+    # --- export ----------------------------------------------------------------------------
+
+    def export(self, out_dir: Path, *, rater: str | None = None) -> list[WrittenSheet]:
+        """Write every signed sheet in the store (of one rater, if given) to ``out_dir``.
+
+        A run and rater can have several sheets: a corrected rating, or two versions of a
+        changed file with the same run id, each signed. The latest one gets the plain
+        ``<run_id>.<rater>.sheet.json`` name and every other one carries its sheet id in the
+        name. Names are checked before anything is written: if two would still coincide,
+        :class:`SigningError` and no file is written, never one file over another.
+        """
+        rows = self.store.signed_sheets(rater=rater)
+        sheets = [SignedSheet.from_json(row.sheet_json) for row in rows]
+        names = _export_names(sheets)
+        out_dir = _writable_folder(out_dir)
+        written = [self._write_as(s, out_dir / name) for s, name in zip(sheets, names, strict=True)]
+        self.store.record_export(
+            "sheets",
+            {
+                "out_dir": str(out_dir),
+                "rater": rater,
+                "sheet_ids": [s.payload.sheet_id for s in sheets],
+            },
+        )
+        return written
+
+    def write(self, signed: SignedSheet, out_dir: Path, *, old: bool = False) -> WrittenSheet:
+        """Write one sheet's JSON (and PDF, with a renderer) into ``out_dir``.
+
+        ``old`` puts the sheet id in the name, as for a sheet a later one replaces.
+        """
+        return self._write_as(signed, Path(out_dir) / _file_name(signed, with_id=old))
+
+    def _write_as(self, signed: SignedSheet, json_path: Path) -> WrittenSheet:
+        json_path.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomically(json_path, signed.to_json().encode("utf-8"))
+        pdf_path = None
+        if self.pdf_renderer is not None:
+            pdf_path = json_path.with_suffix(".pdf")
+            self.pdf_renderer(signed, pdf_path)
+        return WrittenSheet(signed, json_path, pdf_path)
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def _check_rater_key(self, key: RaterKey) -> None:
+        """Bind the rater to this key in the store on first signing; refuse another key later.
+
+        A rater who silently switched keys would leave sheets that verify against different
+        fingerprints, and a trust list naming the old one would stop accepting them.
+        """
+        known = self.store.ensure_rater(key.rater)
+        public = key.public
+        if known.fingerprint is None:
+            self.store.set_rater_key(
+                key.rater, public_key=public.b64, fingerprint=public.fingerprint
+            )
+        elif known.fingerprint != public.fingerprint:
+            raise SigningError(
+                f"this database knows {key.rater} by key {known.fingerprint}, "
+                f"but the key at hand is {public.fingerprint}"
+            )
+
+    def _rubric_of(self, rating: Rating) -> Rubric:
+        rubric = self.store.rubric()
+        if rubric.sha256 != rating.rubric_sha256:
+            raise SigningError(
+                f"the rating was made with rubric {rating.rubric_id} v{rating.rubric_version}, "
+                f"this database now uses {rubric.id} v{rubric.version}: start a correction "
+                "under the current rubric"
+            )
+        return rubric
+
+    def _supersedes(self, rating: Rating) -> str | None:
+        """The sheet id of the nearest signed rating this one corrects, directly or not.
+
+        A correction that was submitted but never signed has no sheet, so the chain is walked
+        past it (A signed → B unsigned → C names A): stopping at B would leave A's sheet
+        looking current to anyone who has only the sheet files.
+        """
+        seen: set[int] = set()
+        pk = rating.supersedes_pk
+        while pk is not None and pk not in seen:
+            seen.add(pk)
+            ancestor = self.store.get_rating(pk)
+            if ancestor.sheet_id is not None:
+                return ancestor.sheet_id
+            pk = ancestor.supersedes_pk
+        return None
+
+    def _payload(self, rating: Rating, key: RaterKey) -> SheetPayload:
+        run = self.store.get_run(rating.run_pk)
+        card = run.scorecard
+        if not run.run_id or not card.trajectory_sha256:
+            raise SigningError("this run has no run id or trajectory hash: it cannot be signed")
+        rubric = self._rubric_of(rating)
+        items = []
+        for metric in rubric.metrics:
+            item = rating.items[metric.id]
+            items.append(
+                SheetItem(
+                    metric_id=metric.id,
+                    title=metric.title,
+                    outcome=item.outcome,
+                    score=item.score,
+                    anchor=None if item.score is None else metric.anchors[item.score],
+                    comment=item.comment,
+                )
+            )
+        public = key.public
+        return SheetPayload(
+            sheet_id=self.new_id(),
+            supersedes=self._supersedes(rating),
+            signed_at=self.clock(),
+            run=SheetRun(
+                run_id=run.run_id,
+                trajectory_sha256=card.trajectory_sha256,
+                scenario_id=card.scenario_id,
+                model=card.model,
+            ),
+            scorer=SheetScorer(version=card.scorer_version, vector=card.vector()),
+            rubric=SheetRubric(id=rubric.id, version=rubric.version, sha256=rubric.sha256),
+            items=items,
+            overall_comment=rating.overall_comment,
+            rater=SheetRater(name=key.rater, public_key=public.b64, fingerprint=public.fingerprint),
+        )
+
+
+def _file_name(signed: SignedSheet, *, with_id: bool) -> str:
+    p = signed.payload
+    rater = f"{p.rater.name}.{p.sheet_id}" if with_id else p.rater.name
+    return sheet_file_name(p.run.run_id, rater)
+
+
+def _export_names(sheets: list[SignedSheet]) -> list[str]:
+    """One file name per sheet (given in signing order), or :class:`SigningError`.
+
+    The last-signed sheet of each plain name keeps it; the others get their sheet id. Names
+    are compared case-folded: on macOS and Windows "Alice" and "alice" are the same file.
+    """
+    latest = {_file_name(s, with_id=False).casefold(): i for i, s in enumerate(sheets)}
+    names = [
+        _file_name(s, with_id=latest[_file_name(s, with_id=False).casefold()] != i)
+        for i, s in enumerate(sheets)
+    ]
+    first: dict[str, SignedSheet] = {}
+    for name, signed in zip(names, sheets, strict=True):
+        other = first.setdefault(name.casefold(), signed)
+        if other is not signed:
+            raise SigningError(
+                f"sheets {other.payload.sheet_id} and {signed.payload.sheet_id} would both be "
+                f"written as {name}: nothing was exported"
+            )
+    return names
+
+
+def _export_command(rater: str) -> str:
+    return f"a320-review export --out DIR --rater {quote_arg(rater)}"
+
+
+def _writable_folder(out_dir: Path) -> Path:
+    """``out_dir``, created if missing, once a file could be written in it; else SigningError.
+
+    A test write rather than ``os.access``: root, ACLs and read-only mounts all fool it.
+    """
+    folder = Path(out_dir)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".a320-review-", suffix=".tmp")
+        os.close(fd)
+        os.unlink(probe)
+    except FileExistsError:
+        raise SigningError(f"cannot write sheets to {folder}: it is a file, not a folder") from None
+    except OSError as exc:
+        raise SigningError(f"cannot write sheets to {folder}: {exc.strerror or exc}") from None
+    return folder
+
+
+def _listed(problems: list[tuple[str, str]]) -> str:
+    return "; ".join(f"{metric}: {message}" for metric, message in problems)
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Replace ``path`` in one step, so a crash never leaves half a sheet behind."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        raise

@@ -1,0 +1,301 @@
+"""The queue panel: filter bar, run table and "N of M rated", for working through runs.
+
+It only emits intents (``run_selected``); the controller decides what selecting a run loads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QGridLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.queue.run_queue_model import (
+    ANY,
+    RATING_LABELS,
+    STATUS_LABELS,
+    TODO_STATES,
+    Column,
+    RunQueueFilter,
+    RunQueueModel,
+    RunRowRole,
+)
+
+# (facet, "any" caption, label of a value); None values are shown as "—".
+_FACETS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
+    ("scenario_id", "All scenarios", str),
+    ("model", "All models", str),
+    ("status", "All statuses", lambda v: STATUS_LABELS.get(v, v)),
+    ("rating_state", "All ratings", lambda v: RATING_LABELS.get(v, v)),
+)
+_RATING_ORDER = list(RATING_LABELS)
+_MAX_COLUMN_WIDTH = 240
+_MIN_ELASTIC = 44
+_ELASTIC = (Column.SCENARIO, Column.MODEL, Column.RUN, Column.STATUS)
+
+
+class QueuePanel(QWidget):
+    """Run queue with facet filters; emits ``run_selected(run_pk)`` when the current row
+    changes."""
+
+    run_selected = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = RunQueueModel(self)
+        self.proxy = RunQueueFilter(self)
+        self.proxy.setSourceModel(self.model)
+        self._facet_values: dict[str, list[Any]] = {facet: [ANY] for facet, _, _ in _FACETS}
+        self._last_emitted: int | None = None  # the run the rater opened
+        self._quiet = False
+
+        self.combos: dict[str, QComboBox] = {}
+        # Two by two: four side by side would set the whole window's minimum width.
+        bar = QGridLayout()
+        bar.setSpacing(6)
+        for n, (facet, caption, _) in enumerate(_FACETS):
+            combo = QComboBox(self)
+            combo.addItem(caption)
+            # Share the row evenly instead of growing with the longest scenario id.
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(8)
+            combo.setToolTip(f"Show only runs with this {facet.replace('_', ' ')}")
+            combo.currentIndexChanged.connect(lambda i, f=facet: self._on_facet(f, i))
+            self.combos[facet] = combo
+            bar.addWidget(combo, n // 2, n % 2)
+        # The text filter is the one used most (Ctrl+F): it gets a full-width row.
+        self.filter_edit = QLineEdit(self)
+        self.filter_edit.setPlaceholderText("Filter runs… (Ctrl+F)")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.textChanged.connect(self._on_text)
+
+        self.view = QTableView(self)
+        self.view.setModel(self.proxy)
+        self.view.setSortingEnabled(True)
+        self.view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # source order until asked
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.setAlternatingRowColors(True)
+        self.view.setWordWrap(False)
+        self.view.verticalHeader().hide()
+        # Fixed row height: the view never measures 10,000 rows.
+        self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        header = self.view.horizontalHeader()
+        header.setHighlightSections(False)
+        header.setMinimumSectionSize(_MIN_ELASTIC)
+        header.sectionResized.connect(self._on_section_resized)
+        # Scenario and model ids are told apart by their start ("elec-apu…", "gpt-5…").
+        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.view.viewport().installEventFilter(self)  # width changes re-fit the columns
+        self._natural: dict[Column, int] = {}
+        self._sizing = False
+        self._user_sized = False
+        self.view.selectionModel().currentRowChanged.connect(self._on_current_row)
+
+        self.progress = QLabel(self)
+        self.progress.setObjectName("queueProgress")
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(6)
+        layout.addWidget(self.filter_edit)
+        layout.addLayout(bar)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.progress)
+        self._update_progress()
+
+    # ---- API for the window and controller -----------------------------------------------
+    def set_rows(self, rows: Sequence[Any]) -> None:
+        """Show ``rows``; the open run stays selected if it is still there."""
+        with self._keeping_open_run():
+            self.model.set_rows(rows)
+            if rows and not self._natural:
+                self._fit_columns()
+            self._refill_combos()
+
+    def update_rating_state(self, run_pk: int, state: str) -> None:
+        # Under a rating-state filter the open run's row can vanish now (its first score
+        # makes it a draft); Qt would make a neighbour current, and open it.
+        with self._keeping_open_run():
+            self.model.update_rating_state(run_pk, state)
+
+    def current_run_pk(self) -> int | None:
+        index = self.view.currentIndex()
+        return index.data(RunRowRole).run_pk if index.isValid() else None
+
+    def select_run(self, run_pk: int) -> bool:
+        """Make ``run_pk`` current (scrolled into view); False when a filter hides it."""
+        source_row = self.model.row_of(run_pk)
+        if source_row is None:
+            return False
+        index = self.proxy.mapFromSource(self.model.index(source_row, 0))
+        if not index.isValid():
+            return False
+        self.view.selectionModel().setCurrentIndex(
+            index,
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows,
+        )
+        self.view.scrollTo(index)
+        return True
+
+    def focus_filter(self) -> None:
+        self.filter_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.filter_edit.selectAll()
+
+    def next_run(
+        self, predicate: Callable[[Any], bool] | None = None, *, step: int = 1
+    ) -> int | None:
+        """Select the next shown run (``step=-1``: the previous one), in view order and
+        wrapping, that ``predicate`` accepts; returns its run_pk, or None when none does."""
+        count = self.proxy.rowCount()
+        if count == 0:
+            return None
+        current = self.view.currentIndex()
+        direction = 1 if step >= 0 else -1
+        start = current.row() if current.isValid() else (-1 if direction > 0 else count)
+        for distance in range(1, count + 1):
+            row = (start + direction * distance) % count
+            run = self.proxy.index(row, 0).data(RunRowRole)
+            if predicate is None or predicate(run):
+                if run.run_pk != self.current_run_pk():
+                    self.select_run(run.run_pk)
+                return run.run_pk
+        return None
+
+    def select_next_unrated(self) -> int | None:
+        """Select the next shown run whose rating is unrated or draft (wrapping)."""
+        return self.next_run(lambda run: run.rating_state in TODO_STATES)
+
+    # ---- internals ----------------------------------------------------------------------
+    def _refill_combos(self) -> None:
+        rows = self.model.rows()
+        for facet, caption, label in _FACETS:
+            combo = self.combos[facet]
+            keep = self.proxy.facet(facet)
+            values = {getattr(row, facet) for row in rows}
+            if facet == "rating_state":
+                # Offer every state, in workflow order, so "Unrated" is there before any exists.
+                ordered = [s for s in _RATING_ORDER] + sorted(values - set(_RATING_ORDER))
+            else:
+                ordered = sorted(values, key=lambda v: (v is None, str(v).casefold()))
+            self._facet_values[facet] = [ANY, *ordered]
+            combo.blockSignals(True)
+            combo.clear()
+            combo.addItem(caption)
+            for value in ordered:
+                combo.addItem("—" if value is None else label(value))
+            index = self._facet_values[facet].index(keep) if keep in ordered else 0
+            combo.setCurrentIndex(index)
+            combo.blockSignals(False)
+            self.proxy.set_facet(facet, self._facet_values[facet][index])
+
+    def _fit_columns(self) -> None:
+        # Once, from the first rows, measured on a sample: ResizeToContents would measure
+        # all 10,000 rows, and again on every change.
+        bold = QFont(self.view.font())
+        bold.setBold(True)  # UNSAFE is bold, and so are headers in the shared stylesheet
+        plain, strong = self.view.fontMetrics(), QFontMetrics(bold)
+        rows = range(min(self.model.rowCount(), 200))
+        for column in Column:
+            cells = plain if column != Column.SAFETY else strong
+            texts = {self.model.index(row, column).data() for row in rows}
+            title = self.model.headerData(column, Qt.Orientation.Horizontal)
+            width = max(
+                max(cells.horizontalAdvance(t) for t in texts) + 16,
+                strong.horizontalAdvance(title) + 24,  # room for the sort arrow
+            )
+            self._natural[column] = min(width, _MAX_COLUMN_WIDTH)
+        self._layout_columns()
+
+    def _layout_columns(self) -> None:
+        """Fit the columns to the panel: Score, Safety and Rating keep their width and stay
+        in sight; Scenario, Model, Run and Status share what is left (elided at the end),
+        and Scenario takes any spare width. Stops once the rater resizes a column by hand."""
+        if not self._natural or self._user_sized:
+            return
+        widths = dict(self._natural)
+        fixed = sum(w for c, w in widths.items() if c not in _ELASTIC)
+        room = self.view.viewport().width() - fixed
+        wanted = sum(widths[c] for c in _ELASTIC)
+        if room >= wanted:
+            widths[Column.SCENARIO] += room - wanted
+        else:
+            # Trim the widest first, to one common cap: short columns stay whole.
+            cap = max(widths[c] for c in _ELASTIC)
+            while cap > _MIN_ELASTIC and sum(min(widths[c], cap) for c in _ELASTIC) > room:
+                cap -= 4
+            for column in _ELASTIC:
+                widths[column] = max(_MIN_ELASTIC, min(widths[column], cap))
+        self._sizing = True
+        try:
+            for column, width in widths.items():
+                self.view.horizontalHeader().resizeSection(column, width)
+        finally:
+            self._sizing = False
+
+    def _on_section_resized(self, *_args) -> None:
+        # Only a drag by the rater counts: Qt also resizes sections itself.
+        if not self._sizing and QGuiApplication.mouseButtons() != Qt.MouseButton.NoButton:
+            self._user_sized = True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.view.viewport() and event.type() == QEvent.Type.Resize:
+            self._layout_columns()
+        return super().eventFilter(watched, event)
+
+    def _on_facet(self, facet: str, index: int) -> None:
+        if 0 <= index < len(self._facet_values[facet]):
+            with self._keeping_open_run():
+                self.proxy.set_facet(facet, self._facet_values[facet][index])
+
+    def _on_text(self, text: str) -> None:
+        with self._keeping_open_run():
+            self.proxy.set_text(text)
+
+    @contextmanager
+    def _keeping_open_run(self):
+        """Filtering or refreshing never opens another run: when the open run's row goes,
+        Qt moves the current index to a neighbour, which is not the rater's choice."""
+        self._quiet = True
+        try:
+            yield
+        finally:
+            self._quiet = False
+        if self._last_emitted is None or not self.select_run(self._last_emitted):
+            self.view.selectionModel().clear()  # the open run is hidden: no row is current
+        self._update_progress()
+
+    def _update_progress(self) -> None:
+        total = self.model.rowCount()
+        text = f"{self.model.rated_count()} of {total} rated"
+        shown = self.proxy.rowCount()
+        if shown != total:
+            text += f" — {shown} shown"
+        self.progress.setText(text)
+
+    def _on_current_row(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        run = current.data(RunRowRole) if current.isValid() else None
+        run_pk = None if run is None else run.run_pk
+        if self._quiet:
+            return
+        if run_pk is not None and run_pk != self._last_emitted:
+            self._last_emitted = run_pk
+            self.run_selected.emit(run_pk)

@@ -1,0 +1,315 @@
+"""The main view of one run: the timeline beside the ground truth, kept in sync.
+
+Selecting a command selects the ground-truth action it drew, and the reverse.  A banner
+says when the run cannot be shown (naming file and line) or was re-scored; the details
+pane shows the selected event in full (arguments, result, why it got its class).
+"""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QSplitter,
+    QTableView,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewer import assets
+from scoring import ScoreCard, Trajectory
+from scoring.reader import read_snapshot
+from scoring.records import ToolCall
+from ui.run.procedure_model import ProcedureModel
+from ui.run.timeline_model import (
+    COL_DETAILS,
+    EventRole,
+    KindRole,
+    TimelineModel,
+    VerdictRole,
+    summary,
+)
+from ui.theme import LEGEND_ORDER, STYLES, style_key
+
+ROW_HEIGHT = 22
+
+
+class LegendBar(QLabel):
+    """Icon + label of every class, so colour is never the only cue.
+
+    One word-wrapping rich-text label: it flows onto as many lines as the width needs, so
+    the legend never sets the window's minimum width.
+    """
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setWordWrap(True)
+        entries = []
+        for key in LEGEND_ORDER:
+            style = STYLES[key]
+            words = style.label.lstrip("✓○⚠+✗?⇅ ").strip().replace(" ", "&nbsp;")
+            with assets.as_file("icons", f"{style.icon}.svg") as file:
+                img = f"<img src='{file.as_uri()}' width='13' height='13'>"
+            entries.append(f"<span style='white-space:nowrap'>{img}&nbsp;{words}</span>")
+        self.setText("&nbsp;&nbsp; ".join(entries))
+        self.setToolTip(
+            "<br>".join(f"<b>{STYLES[k].label}</b>: {STYLES[k].meaning}" for k in LEGEND_ORDER)
+        )
+
+
+class RunView(QWidget):
+    """Timeline | ground truth, a details pane, a banner and the legend."""
+
+    event_selected = Signal(object)  # the record under the timeline cursor
+
+    def __init__(self, under_procedure: QWidget | None = None, parent=None) -> None:
+        super().__init__(parent)
+        self.timeline_model = TimelineModel(self)
+        self.procedure_model = ProcedureModel(self)
+        self._card: ScoreCard | None = None
+        self._traj: Trajectory | None = None
+        self._syncing = False
+
+        self.banner = QLabel(objectName="banner", wordWrap=True)
+        self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.banner.hide()
+        self.title = QLabel(objectName="panelTitle")
+        self.timeline = self._make_timeline()
+        self.procedure = self._make_procedure()
+        self.details = QPlainTextEdit(readOnly=True)
+        self.details.setPlaceholderText("Select an event to see its arguments and result in full.")
+
+        # Left: the trajectory over the selected event in full.  Right: the ground truth
+        # over whatever the window puts there (the ScoreCard), so both read side by side.
+        left = _stacked(_titled("Trajectory", self.timeline), self.details, (5, 1))
+        right = _titled("Ground truth", self.procedure)
+        if under_procedure is not None:
+            right = _stacked(right, under_procedure, (2, 3))
+        sides = QSplitter(Qt.Orientation.Horizontal)
+        sides.addWidget(left)
+        sides.addWidget(right)
+        sides.setStretchFactor(0, 3)
+        sides.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.title)
+        layout.addWidget(self.banner)
+        layout.addWidget(LegendBar())
+        layout.addWidget(sides, 1)
+
+    def _make_timeline(self) -> QTableView:
+        view = QTableView()
+        view.setModel(self.timeline_model)
+        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        view.setWordWrap(False)
+        view.setShowGrid(False)
+        view.setAlternatingRowColors(False)
+        # Fixed row heights and column widths: no per-row measuring, so 5,000 calls open at once.
+        vh = view.verticalHeader()
+        vh.hide()
+        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(ROW_HEIGHT)
+        hh = view.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        for column, width in enumerate((40, 52, 90, 300, 160)):
+            view.setColumnWidth(column, width)
+        hh.setSectionResizeMode(COL_DETAILS, QHeaderView.ResizeMode.Stretch)
+        view.selectionModel().currentRowChanged.connect(self._timeline_moved)
+        return view
+
+    def _make_procedure(self) -> QTreeView:
+        view = QTreeView()
+        view.setModel(self.procedure_model)
+        view.setUniformRowHeights(True)
+        view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        view.setColumnWidth(0, 190)
+        view.setColumnWidth(1, 210)
+        view.selectionModel().currentRowChanged.connect(self._procedure_moved)
+        return view
+
+    # -- content -------------------------------------------------------------------------
+    def show_run(self, title: str, traj: Trajectory, card: ScoreCard, warning: str | None) -> None:
+        """Show one run; ``warning`` goes into the banner."""
+        self._card, self._traj = card, traj
+        self.title.setText(title)
+        self.timeline_model.set_run(traj, card)
+        self.procedure_model.set_run(traj, card)
+        self.procedure.expandAll()
+        self.details.clear()
+        self._set_banner(warning, "warning")
+
+    def show_error(self, message: str) -> None:
+        """Clear the view and say why the run cannot be shown."""
+        self._card, self._traj = None, None
+        self.timeline_model.set_run(None, None)
+        self.procedure_model.set_run(None, None)
+        self.details.clear()
+        self._set_banner(message, "error")
+
+    def show_loading(self, title: str) -> None:
+        """Say a run is loading (large files take a moment)."""
+        self.title.setText(title)
+        self._set_banner("Loading…", "info")
+
+    def _set_banner(self, text: str | None, kind: str) -> None:
+        self.banner.setVisible(bool(text))
+        self.banner.setText(text or "")
+        self.banner.setProperty("kind", kind)
+        # A dynamic property change needs a re-polish for the stylesheet to notice it.
+        self.banner.style().unpolish(self.banner)
+        self.banner.style().polish(self.banner)
+
+    # -- keyboard navigation ------------------------------------------------------------
+    def step(self, delta: int) -> None:
+        """Move the timeline cursor ``delta`` rows (the ``[`` and ``]`` keys)."""
+        rows = self.timeline_model.rowCount()
+        if rows == 0:
+            return
+        current = self.timeline.currentIndex().row()
+        self._select_timeline_row(max(0, min(rows - 1, current + delta if current >= 0 else 0)))
+
+    def select_first_command(self) -> None:
+        """Put the cursor on the first command (what a rater checks first)."""
+        for row in range(self.timeline_model.rowCount()):
+            if self.timeline_model.row_at(row).kind == "command":
+                self._select_timeline_row(row)
+                return
+
+    def step_turn(self, delta: int) -> None:
+        """Jump to the previous or next agent turn."""
+        turns = self.timeline_model.turn_rows()
+        current = self.timeline.currentIndex().row()
+        after = (
+            [r for r in turns if r > current] if delta > 0 else [r for r in turns if r < current]
+        )
+        if after:
+            self._select_timeline_row(after[0] if delta > 0 else after[-1])
+
+    def _select_timeline_row(self, row: int) -> None:
+        index = self.timeline_model.index(row, 0)
+        flags = (
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows
+        )
+        self.timeline.selectionModel().setCurrentIndex(index, flags)
+        self.timeline.scrollTo(index)
+
+    # -- selection sync ------------------------------------------------------------------
+    def _timeline_moved(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if not current.isValid():
+            return
+        record = self.timeline_model.data(current, EventRole)
+        self.details.setPlainText(self._describe(current))
+        self.event_selected.emit(record)
+        verdict = self.timeline_model.data(current, VerdictRole)
+        if self._syncing or verdict is None:
+            return
+        target = self.procedure_model.index_for_command(verdict.index)
+        if target.isValid():
+            self._syncing = True
+            try:
+                self.procedure.setCurrentIndex(target)
+                self.procedure.scrollTo(target)
+            finally:
+                self._syncing = False
+
+    def _procedure_moved(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        node = self.procedure_model.node(current)
+        if self._syncing or node is None or not node.commands or self._card is None:
+            return
+        position = self._card.commands[node.commands[0]].call_position
+        row = self.timeline_model.row_of_call(position)
+        if row is not None:
+            self._syncing = True
+            try:
+                self._select_timeline_row(row)
+            finally:
+                self._syncing = False
+
+    def _describe(self, index: QModelIndex) -> str:
+        row = self.timeline_model.row_at(index.row())
+        record = row.record
+        if isinstance(record, ToolCall):
+            lines = [
+                f"{record.name}   step {record.step}.{record.call_index}   "
+                f"sim {record.sim_time_before} → {record.sim_time_after} s   {record.wall_ms} ms",
+                "args: " + json.dumps(record.args, indent=2, ensure_ascii=False),
+                "result: "
+                + (
+                    record.result
+                    if isinstance(record.result, str)
+                    else json.dumps(record.result, indent=2, ensure_ascii=False)
+                ),
+            ]
+            if record.is_error:
+                lines.insert(1, "ERROR: the call failed")
+            verdict = self.timeline_model.data(index, VerdictRole)
+            if verdict is not None and self._card is not None:
+                lines.insert(1, self._why(verdict))
+                if row.style == "out_of_order":
+                    lines.insert(
+                        2, f"{STYLES['out_of_order'].label}: {STYLES['out_of_order'].meaning}"
+                    )
+            elif row.style:
+                lines.insert(1, STYLES[row.style].meaning)
+            return "\n".join(lines)
+        kind = self.timeline_model.data(index, KindRole)
+        if kind == "turn":
+            return record.text or "(the model wrote no text in this turn)"
+        if kind in ("setup", "final") and self._traj is not None:
+            return summary(row) + "\n\n" + self._snapshot_text(kind)
+        return summary(row)
+
+    def _snapshot_text(self, kind: str) -> str:
+        # Snapshots are not kept in memory (hundreds of variables): read the one line now.
+        traj = self._traj
+        line = traj.setup_line if kind == "setup" else traj.final_line
+        if line is None:
+            return ""
+        try:
+            snapshot = read_snapshot(traj.path, line)
+        except OSError as exc:
+            return f"(snapshot unavailable: {exc})"
+        when = "at t0" if kind == "setup" else "at the end"
+        rows = "\n".join(f"  {name} = {value}" for name, value in sorted(snapshot.items()))
+        return f"Simulator snapshot {when} ({len(snapshot)} variables):\n{rows}"
+
+    def _why(self, verdict) -> str:
+        style = STYLES[style_key(verdict.command_class, verdict.severity, verdict.subtype)]
+        if verdict.required_index is not None:
+            action = self._card.required[verdict.required_index]
+            return (
+                f"{style.label}: required action #{action.index + 1} of block "
+                f"'{action.block}' — {action.rationale or ''}"
+            )
+        world = " (a world-domain control: never the agent's to set)" if verdict.world_write else ""
+        return f"{style.label}: {style.meaning}{world}"
+
+
+def _stacked(top: QWidget, bottom: QWidget, stretch: tuple[int, int]) -> QSplitter:
+    splitter = QSplitter(Qt.Orientation.Vertical)
+    splitter.addWidget(top)
+    splitter.addWidget(bottom)
+    splitter.setStretchFactor(0, stretch[0])
+    splitter.setStretchFactor(1, stretch[1])
+    return splitter
+
+
+def _titled(title: str, widget: QWidget) -> QWidget:
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(2)
+    label = QLabel(title, objectName="panelTitle")
+    layout.addWidget(label)
+    layout.addWidget(widget)
+    return box

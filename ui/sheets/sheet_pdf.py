@@ -1,0 +1,345 @@
+"""A signed rating sheet as a human-readable A4 PDF (Qt's own PDF writer).
+
+The PDF is for people: it shows the run, the scorer's vector, the rubric as rated, the
+comments, who signed and how to check it. It is *not* the signed artefact; the JSON sheet
+is, and the last section says so and gives the exact command that verifies it.
+
+:func:`render_sheet_pdf` needs a running ``QGuiApplication`` (fonts come from it);
+:func:`render_sheet_pdf_offscreen` creates an offscreen one first when there is none, for
+the command line.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import shlex
+from pathlib import Path
+
+from PySide6.QtCore import QMarginsF, QRectF, QSizeF, Qt
+from PySide6.QtGui import (
+    QFont,
+    QGuiApplication,
+    QPageLayout,
+    QPageSize,
+    QPaintDevice,
+    QPainter,
+    QPdfWriter,
+    QTextDocument,
+    QTextTable,
+)
+
+from reviewer.sheets.sheet import SignedSheet, sheet_file_name
+
+_DPI = 300
+_FOOTER_MM = 8.0
+
+_CSS = """
+body { font-family: 'DejaVu Sans', sans-serif; font-size: 9.5pt; color: #1a1a1a; }
+h1 { font-size: 17pt; margin: 0; }
+.run { font-size: 12pt; font-weight: bold; margin-top: 2px; }
+h2 { font-size: 11.5pt; margin-top: 14px; margin-bottom: 5px; color: #1f3a5f; }
+.sub { color: #555555; font-size: 9pt; }
+table.grid { border-collapse: collapse; }
+table.grid th { background-color: #e8edf3; text-align: left; font-weight: bold; }
+table.grid td, table.grid th { border: 1px solid #b8c2cc; padding: 4px; }
+.num { text-align: right; }
+.mono { font-family: 'DejaVu Sans Mono', monospace; font-size: 8.5pt; }
+.muted { color: #666666; }
+.box { background-color: #f4f6f8; }
+"""
+
+
+def _e(value: object) -> str:
+    """Escaped text; ``None`` shows as an em dash so empty cells read as 'nothing'."""
+    if value is None or value == "":
+        return "—"
+    return html.escape(str(value))
+
+
+def _multiline(text: str) -> str:
+    return _e(text).replace("\n", "<br/>") if text.strip() else "<i class='muted'>none</i>"
+
+
+def _outcome(outcome: str | None) -> str:
+    # "not_applicable" is an identifier; on paper it reads "not applicable".
+    return _e(outcome.replace("_", " ") if outcome else None)
+
+
+def _format_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return _e(value)
+
+
+def sheet_html(sheet: SignedSheet) -> str:
+    """The sheet as the HTML subset ``QTextDocument`` understands."""
+    p = sheet.payload
+    json_name = sheet_file_name(p.run.run_id, p.rater.name)
+    signed_at = p.signed_at.strftime("%Y-%m-%d %H:%M:%S UTC")
+    parts = [
+        f"<html><head><style>{_CSS}</style></head><body>",
+        "<h1>Rating sheet</h1>",
+        f"<p class='run'>{_e(p.run.run_id)}</p>",
+        f"<p class='sub'>Signed by <b>{_e(p.rater.name)}</b> on {signed_at}"
+        f" · sheet {_e(p.sheet_id)}</p>",
+    ]
+    if p.supersedes:
+        parts.append(f"<p><b>Correction:</b> this sheet supersedes sheet {_e(p.supersedes)}.</p>")
+    parts.append("<h2>Run</h2><table class='grid' width='100%' cellspacing='0'>")
+    for label, value in (
+        ("Run", p.run.run_id),
+        ("Scenario", p.run.scenario_id),
+        ("Model", p.run.model),
+        ("Trajectory SHA-256", p.run.trajectory_sha256),
+        ("Scorer version", p.scorer.version),
+    ):
+        cls = " class='mono'" if label.startswith("Trajectory") else ""
+        parts.append(f"<tr><th width='28%'>{label}</th><td{cls}>{_e(value)}</td></tr>")
+    parts.append("</table>")
+
+    parts.append("<h2>Score vector</h2><table class='grid' width='100%' cellspacing='0'><tr>")
+    parts += [f"<th>{_e(name.replace('_', ' '))}</th>" for name in p.scorer.vector]
+    parts.append("</tr><tr>")
+    parts += [f"<td class='num'>{_format_value(v)}</td>" for v in p.scorer.vector.values()]
+    parts.append("</tr></table>")
+
+    parts.append(
+        f"<h2>Rubric</h2><p class='sub'>{_e(p.rubric.id)} version {_e(p.rubric.version)}"
+        f" · SHA-256 <span class='mono'>{_e(p.rubric.sha256)}</span></p>"
+        "<table class='grid' width='100%' cellspacing='0'><thead><tr><th width='19%'>Metric</th>"
+        "<th width='13%'>Outcome</th><th width='8%'>Score</th><th width='32%'>Level</th>"
+        # <thead> makes Qt repeat the header row on every page the table runs onto.
+        "<th>Comment</th></tr></thead>"
+    )
+    for item in p.items:
+        # The metric id is in the JSON; the title is what the rater saw in the form.
+        parts.append(
+            f"<tr><td><b>{_e(item.title)}</b></td><td>{_outcome(item.outcome)}</td>"
+            f"<td align='center'>{_e(item.score)}</td><td>{_e(item.anchor)}</td>"
+            f"<td>{_multiline(item.comment)}</td></tr>"
+        )
+    parts.append("</table>")
+
+    parts.append(f"<h2>Overall comment</h2><p>{_multiline(p.overall_comment)}</p>")
+
+    parts.append("<h2>Signature</h2><table class='grid' width='100%' cellspacing='0'>")
+    for label, value in (
+        ("Rater", p.rater.name),
+        ("Key fingerprint", p.rater.fingerprint),
+        ("Public key", f"ed25519 {p.rater.public_key}"),
+        ("Signature SHA-256", sheet.signature_digest),
+        ("Signed at", signed_at),
+    ):
+        cls = "" if label in ("Rater", "Signed at") else " class='mono'"
+        parts.append(f"<tr><th width='28%'>{label}</th><td{cls}>{_e(value)}</td></tr>")
+    parts.append("</table>")
+
+    # One option a line, as a shell continuation: a wrapped line would split "--trust".
+    command = " \\\n    ".join(
+        [
+            f"a320-review verify {shlex.quote(json_name)}",
+            "--trajectory path/to/the/trajectory.jsonl",
+            "--trust trusted_keys.txt --require-trusted",
+        ]
+    )
+    parts.append(
+        "<h2>How to verify</h2>"
+        "<p>This PDF is a readable copy. The signed record is the file "
+        f"<span class='mono'>{_e(json_name)}</span>: an Ed25519 signature over the "
+        "canonical JSON of everything above. Anyone can check it offline:</p>"
+        f"<table class='box' width='100%' cellpadding='6'><tr><td><pre class='mono'>"
+        f"{_e(command)}</pre></td></tr></table>"
+        "<p>It prints <b>OK</b> when the signature matches, the trajectory file is the one "
+        "that was rated, and the key is in your trust list (one line per rater, as "
+        "<span class='mono'>a320-review whoami</span> prints it). Check that the "
+        "fingerprint above is the one the rater gave you, and that the signature SHA-256 "
+        "matches the sheet file.</p>"
+    )
+    parts.append("</body></html>")
+    return "".join(parts)
+
+
+def render_sheet_pdf(sheet: SignedSheet, path: Path) -> None:
+    """Write ``sheet`` as an A4 PDF to ``path``; needs a ``QGuiApplication``."""
+    if QGuiApplication.instance() is None:
+        raise RuntimeError("render_sheet_pdf needs a QGuiApplication (or use the offscreen one)")
+    p = sheet.payload
+    writer = QPdfWriter(str(path))
+    writer.setResolution(_DPI)
+    writer.setTitle(f"Rating sheet {p.run.run_id} ({p.rater.name})")
+    writer.setCreator("a320-review")
+    writer.setPageLayout(
+        QPageLayout(
+            QPageSize(QPageSize.PageSizeId.A4),
+            QPageLayout.Orientation.Portrait,
+            QMarginsF(16, 14, 16, 12),
+            QPageLayout.Unit.Millimeter,
+        )
+    )
+    page = writer.pageLayout().paintRectPixels(_DPI)
+    footer_px = _FOOTER_MM / 25.4 * _DPI
+    body = QSizeF(page.width(), page.height() - footer_px)
+
+    doc = sheet_document(sheet, writer, body.width())
+    pages = _Pager(doc, body.height()).pages()
+
+    footer_font = QFont("DejaVu Sans", 7)
+    painter = QPainter(writer)
+    try:
+        for index, (start, end, header) in enumerate(pages):
+            if index:
+                writer.newPage()
+            offset = 0.0
+            if header is not None:
+                _draw_slice(painter, doc, header[0], header[1], 0.0)
+                offset = header[1] - header[0]
+            _draw_slice(painter, doc, start, end, offset)
+            painter.setFont(footer_font)
+            painter.setPen(Qt.GlobalColor.darkGray)
+            footer = QRectF(0, body.height(), body.width(), footer_px)
+            left = f"Rating sheet {p.sheet_id} · {p.rater.name}"
+            painter.drawText(
+                footer, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom, left
+            )
+            painter.drawText(
+                footer,
+                Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom,
+                f"page {index + 1} of {len(pages)}",
+            )
+    finally:
+        painter.end()
+
+
+def sheet_document(sheet: SignedSheet, device: QPaintDevice, width: float) -> QTextDocument:
+    """The sheet laid out as one long strip ``width`` device pixels wide.
+
+    It is laid out in the device's own resolution so that point sizes mean points on
+    paper; pages are cut from the strip by :class:`_Pager`, not by Qt.
+    """
+    doc = QTextDocument()
+    doc.documentLayout().setPaintDevice(device)
+    doc.setDefaultFont(QFont("DejaVu Sans", 9))
+    doc.setDocumentMargin(0)
+    doc.setHtml(sheet_html(sheet))
+    doc.setTextWidth(width)
+    return doc
+
+
+def _draw_slice(painter: QPainter, doc: QTextDocument, start: float, end: float, y: float) -> None:
+    """Paint the document's band ``[start, end)`` with its top at ``y`` on the page."""
+    painter.save()
+    painter.translate(0, y - start)
+    doc.drawContents(painter, QRectF(0, start, doc.textWidth(), end - start))
+    painter.restore()
+
+
+_Band = tuple[float, float]
+
+
+class _Pager:
+    """Cuts a laid-out document into pages at places a reader would cut it.
+
+    Qt's own pagination splits a table row line by line, which leaves a metric's name on
+    one page and its comment on the next. Here a page ends only between blocks, between
+    lines of a paragraph, or between table rows; a heading stays with what follows it; a
+    section shorter than a third of a page is not split at all; and a table that runs onto
+    a new page gets its header row repeated there.
+    """
+
+    def __init__(self, doc: QTextDocument, page_height: float) -> None:
+        self.doc = doc
+        self.height = page_height
+        self.layout = doc.documentLayout()
+        self.cuts: set[float] = set()
+        self.bleed: dict[float, float] = {}
+        self.tables: list[tuple[_Band, float]] = []  # (header band, table bottom)
+        headings: list[float] = []
+        after_heading = False
+        it = doc.rootFrame().begin()
+        while not it.atEnd():
+            frame, block = it.currentFrame(), it.currentBlock()
+            if isinstance(frame, QTextTable):
+                top = self.layout.frameBoundingRect(frame).top()
+                if not after_heading:
+                    self.cuts.add(top)
+                self._table(frame)
+                after_heading = False
+            elif block.isValid():
+                top = self.layout.blockBoundingRect(block).top()
+                heading = block.blockFormat().headingLevel() > 0
+                if heading:
+                    headings.append(top)
+                if not after_heading:
+                    self.cuts.add(top)
+                if not heading:
+                    lines = block.layout()
+                    self.cuts.update(top + lines.lineAt(n).y() for n in range(1, lines.lineCount()))
+                after_heading = heading
+            it += 1
+        self.end = self.layout.documentSize().height()
+        self._keep_short_sections(headings)
+
+    def _table(self, table: QTextTable) -> None:
+        # A cell's first block starts below the row's top border by the cell's top border
+        # and padding, which Qt gives in CSS pixels and scales to the device (dpi / 96).
+        # Measured on the rendered PDF: frameBoundingRect's top sits at that same offset.
+        cell = table.cellAt(0, 0).format().toTableCellFormat()
+        scale = self.doc.documentLayout().paintDevice().logicalDpiY() / 96
+        inset = (cell.topPadding() + cell.topBorder()) * scale
+        rows = [self._text_top(table, r) - inset for r in range(table.rows())]
+        box = self.layout.frameBoundingRect(table)
+        header_rows = table.format().headerRowCount()
+        # Never leave only the header at the bottom of a page: first cut after row one.
+        self.cuts.update(rows[header_rows + 1 :])
+        # A page cut at a row's top border must still draw that border, as the table's last.
+        self.bleed.update(dict.fromkeys(rows[header_rows + 1 :], cell.topBorder() * scale))
+        if header_rows:
+            self.tables.append(((rows[0], rows[header_rows]), box.bottom()))
+
+    def _text_top(self, table: QTextTable, row: int) -> float:
+        blocks = (
+            table.cellAt(row, c).firstCursorPosition().block() for c in range(table.columns())
+        )
+        return min(self.layout.blockBoundingRect(b).top() for b in blocks)
+
+    def _keep_short_sections(self, headings: list[float]) -> None:
+        bounds = [*headings, self.end]
+        for top, bottom in itertools.pairwise(bounds):
+            if bottom - top < self.height / 3:
+                self.cuts = {c for c in self.cuts if not top < c < bottom}
+
+    def pages(self) -> list[tuple[float, float, _Band | None]]:
+        """``(start, end, repeated header band or None)`` for every page."""
+        pages: list[tuple[float, float, _Band | None]] = []
+        start, header = 0.0, None
+        while start < self.end - 0.5:
+            room = self.height - (header[1] - header[0] if header else 0.0)
+            if self.end - start <= room:
+                pages.append((start, self.end, header))
+                break
+            fitting = [c for c in self.cuts if start < c <= start + room]
+            # A single row taller than a page has no clean cut: cut it at the page end.
+            cut = max(fitting) if fitting else start + room
+            pages.append((start, cut + self.bleed.get(cut, 0.0), header))
+            start = cut
+            header = next((band for band, bottom in self.tables if band[1] <= cut < bottom), None)
+        return pages
+
+
+def render_sheet_pdf_offscreen(sheet: SignedSheet, path: Path) -> None:
+    """:func:`render_sheet_pdf` for the command line: starts an offscreen app if needed.
+
+    The app is left running (not deleted) so that ``export`` can render many sheets; it
+    ends with the process.
+    """
+    if QGuiApplication.instance() is None:
+        app = QGuiApplication(["a320-review", "-platform", "offscreen"])
+        # Keep the only reference somewhere that outlives this call.
+        _keepalive.append(app)
+    render_sheet_pdf(sheet, path)
+
+
+_keepalive: list[QGuiApplication] = []

@@ -1,0 +1,137 @@
+"""Sign and export from the window, and the Verify sheet dialog.
+
+The questions the flow asks (passphrase, folder, confirmation) are injectable callables,
+defaulting to dialogs, so tests drive the whole flow without a modal loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMessageBox, QWidget
+
+from reviewer import home
+from reviewer.sheets import keys
+from reviewer.sheets.signing import SheetFilesError, SigningError, SigningService, WrittenSheet
+from reviewer.store import StoreError
+from ui.controller import ReviewController
+from ui.sheets.sheet_pdf import render_sheet_pdf
+from ui.sheets.verify_dialog import VerifyDialog
+
+Ask = Callable[[QWidget, str], str | None]
+
+
+def sheets_dir() -> Path:
+    """Where the window writes sheets unless the rater picks another folder."""
+    return home.data_dir() / "sheets"
+
+
+def _ask_passphrase(parent: QWidget, prompt: str) -> str | None:
+    text, ok = QInputDialog.getText(parent, "Signing key", prompt, QLineEdit.EchoMode.Password)
+    return text if ok else None
+
+
+def _choose_dir(parent: QWidget, start: str) -> str | None:
+    folder = QFileDialog.getExistingDirectory(parent, "Write the signed sheet to…", start)
+    return folder or None
+
+
+def _confirm(parent: QWidget, text: str) -> str | None:
+    answer = QMessageBox.question(parent, "Sign rating", text)
+    return "yes" if answer == QMessageBox.StandardButton.Yes else None
+
+
+class SignFlow(QObject):
+    """The window's "Sign and export" and "Verify sheet" actions."""
+
+    def __init__(
+        self,
+        controller: ReviewController,
+        *,
+        ask_passphrase: Ask = _ask_passphrase,
+        choose_dir: Ask = _choose_dir,
+        confirm: Ask = _confirm,
+    ) -> None:
+        super().__init__()
+        self.controller = controller
+        self.ask_passphrase = ask_passphrase
+        self.choose_dir = choose_dir
+        self.confirm = confirm
+        self.last_written: WrittenSheet | None = None
+
+    def sign_current(self, window: QWidget) -> WrittenSheet | None:
+        """Sign the current run's submitted rating and write its JSON and PDF."""
+        c = self.controller
+        say = c.message_posted.emit
+        if c.current is None:
+            say("Sign and export: no run is open yet (it may still be loading).")
+            return None
+        if c.rating is None or c.rating.status != "submitted":
+            say("Sign and export needs a submitted rating: submit it first (Ctrl+Enter).")
+            return None
+        # What the rater is looking at now is what gets signed: the dialogs below run their
+        # own event loops, and a run still loading could become "current" meanwhile.
+        run_pk, run_id, rating_pk = c.current.run_pk, c.current.run_id, c.rating.rating_pk
+        key = self._key(window)
+        if key is None:
+            return None
+        text = (
+            f"Sign your rating of {run_id} as {key.rater} "
+            f"(key {key.fingerprint})?\nA signed rating is locked: corrections supersede it."
+        )
+        if self.confirm(window, text) is None:
+            return None
+        # The dialog opens where sheets usually go; it must exist to open there.
+        start = home.ensure_dir(sheets_dir())
+        folder = self.choose_dir(window, str(start))
+        if folder is None:
+            return None
+        service = SigningService(c.store, pdf_renderer=render_sheet_pdf)
+        try:
+            written = service.sign(run_pk, key, Path(folder), rating_pk=rating_pk)
+        except SheetFilesError as exc:
+            # Locked in the store, but the files could not be written: say exactly that.
+            say(str(exc))
+            c.rating_was_signed()
+            return None
+        except (SigningError, StoreError, OSError) as exc:
+            say(f"Not signed: {exc}")
+            return None
+        self.last_written = written
+        c.rating_was_signed()
+        if c.current is None or c.current.run_pk != run_pk:
+            c.reload_runs()  # another run is open by now: refresh the queue's rating states
+        say(f"Signed {run_id}. Wrote {written.json_path} and {written.pdf_path}.")
+        return written
+
+    def _key(self, window: QWidget) -> keys.RaterKey | None:
+        rater, say = self.controller.rater, self.controller.message_posted.emit
+        try:
+            if not keys.has_key(rater):
+                passphrase = self.ask_passphrase(
+                    window,
+                    f"No signing key yet for {rater}: one will be created now.\n"
+                    "Passphrase to protect it (leave empty for none):",
+                )
+                if passphrase is None:
+                    return None
+                # The signing service records the public key in the store on first use.
+                return keys.generate_key(rater, passphrase=passphrase.encode() or None)
+            passphrase = None
+            if keys.is_encrypted(rater):
+                answer = self.ask_passphrase(window, f"Passphrase of {rater}'s signing key:")
+                if answer is None:
+                    return None
+                passphrase = answer.encode()
+            return keys.load_key(rater, passphrase=passphrase)
+        except keys.KeyStoreError as exc:
+            say(f"Not signed: {exc}")
+            return None
+
+    def verify_dialog(self, window: QWidget) -> VerifyDialog:
+        """Open the Verify sheet dialog (non-modal: rating can go on beside it)."""
+        dialog = VerifyDialog(window, start_dir=sheets_dir())
+        dialog.open()
+        return dialog

@@ -19,6 +19,12 @@ Phase = Literal["blind", "final"]
 PHASES: tuple[str, ...] = ("blind", "final")
 
 
+class Output(BaseModel):
+    """Base of the frozen report models (their JSON is what the commands print)."""
+
+    model_config = ConfigDict(frozen=True)
+
+
 class RatingRecord(BaseModel):
     """One rater's outcome (and 0–3 score when applicable) for one metric of one run.
 

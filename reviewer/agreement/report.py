@@ -13,19 +13,14 @@ from collections.abc import Sequence
 from itertools import combinations
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
 
 from reviewer.agreement.alpha import SCORE_DOMAIN, Units
 from reviewer.agreement.bootstrap import bootstrap_alpha, percentile_interval
-from reviewer.agreement.records import RatingRecord, metric_order
+from reviewer.agreement.records import Output, RatingRecord, metric_order
 from reviewer.rubric import OUTCOMES
 
 
-class _Out(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-
-class MetricAgreement(_Out):
+class MetricAgreement(Output):
     """Agreement on one metric; alphas are ``None`` (with ``note``) when undefined."""
 
     metric_id: str
@@ -41,7 +36,7 @@ class MetricAgreement(_Out):
     note: str | None
 
 
-class RaterAgreement(_Out):
+class RaterAgreement(Output):
     """One rater: volume, habits, and whether the others agree better without them.
 
     ``alpha_with``/``alpha_without``: ordinal alpha pooled over metrics (each run × metric
@@ -57,7 +52,7 @@ class RaterAgreement(_Out):
     alpha_without: float | None
 
 
-class PairAgreement(_Out):
+class PairAgreement(Output):
     """Two raters: the runs both rated, and how often their scores are equal."""
 
     rater_a: str
@@ -67,7 +62,7 @@ class PairAgreement(_Out):
     exact_agreement: float | None
 
 
-class AgreementReport(_Out):
+class AgreementReport(Output):
     """Everything ``a320-review agreement`` reports."""
 
     metrics: list[MetricAgreement]
@@ -187,11 +182,7 @@ def pair_agreement(a: str, b: str, records: Sequence[RatingRecord]) -> PairAgree
         if r.rater in runs:
             runs[r.rater].add(r.run_key)
             by_key[(r.run_key, r.metric_id)][r.rater] = r.score
-    both = [
-        (v[a], v[b])
-        for v in by_key.values()
-        if v.get(a) is not None and v.get(b) is not None
-    ]
+    both = [(v[a], v[b]) for v in by_key.values() if v.get(a) is not None and v.get(b) is not None]
     return PairAgreement(
         rater_a=a,
         rater_b=b,

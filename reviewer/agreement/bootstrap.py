@@ -25,7 +25,7 @@ def unit_coincidences(units: Units) -> np.ndarray:
     outer = counts[:, :, None] * counts[:, None, :]
     # A value is never paired with itself: remove n_uc from the diagonal.
     outer[:, np.arange(counts.shape[1]), np.arange(counts.shape[1])] -= counts
-    return (outer / (m - 1)[:, None, None]).reshape(len(counts), -1)
+    return (outer / (m - 1)[:, None, None]).reshape(len(counts), counts.shape[1] ** 2)
 
 
 def _distances(n_c: np.ndarray, domain: np.ndarray, level: Level) -> np.ndarray:

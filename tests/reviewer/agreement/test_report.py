@@ -105,7 +105,7 @@ def test_raters_and_pairs() -> None:
     assert (b.not_applicable_rate, b.not_observed_rate) == (pytest.approx(1 / 3), 0.0)
     # c contradicts a and b, so the others agree better without c.
     assert c.alpha_without is not None and c.alpha_without > c.alpha_with
-    ab, ac, bc = report.pairs
+    ab, ac, _bc = report.pairs
     assert (ab.rater_a, ab.rater_b, ab.runs_shared, ab.score_pairs, ab.exact_agreement) == (
         "a", "b", 3, 2, 1.0,
     )  # fmt: skip

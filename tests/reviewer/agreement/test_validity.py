@@ -96,3 +96,22 @@ def test_a_single_model_has_no_tau_but_a_note() -> None:
     report = validity_report([rec("1", "a", 1), rec("2", "a", 2)], runs, {})
     (scenario,) = report.scenarios
     assert scenario.kendall_tau is None and "fewer than two models" in scenario.note
+
+
+def test_a_counterpart_leaves_the_rubric_hash_alone_and_must_be_known() -> None:
+    from reviewer.rubric import Rubric, RubricError, parse_rubric
+
+    rubric = default_rubric()
+    data = rubric.model_dump(mode="json", exclude={"sha256"})
+    for metric in data["metrics"]:
+        metric.pop("counterpart")
+    assert Rubric.model_validate(data).sha256 == rubric.sha256
+    # A stored rubric (with its claimed sha256) reads back with its counterparts.
+    assert Rubric.model_validate_json(rubric.model_dump_json()).metrics[0].counterpart == (
+        "coverage"
+    )
+    data["metrics"][0]["counterpart"] = "vibes"
+    import yaml
+
+    with pytest.raises(RubricError, match="counterpart"):
+        parse_rubric(yaml.safe_dump(data), source="r.yaml")

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from reviewer.agreement.records import RatingRecord, RunInfo
+from reviewer.agreement.records import Phase, RatingRecord, RunInfo, select
+from reviewer.rubric import Rubric
 from reviewer.store import Rating, ReviewStore
 
 _RUN_COLUMNS = (
@@ -106,3 +107,51 @@ def _records(
 def known_studies(records: Iterable[RatingRecord]) -> set[str]:
     """The studies the records belong to (empty until studies exist)."""
     return {r.study for r in records if r.study is not None}
+
+
+class SelectionError(ValueError):
+    """The study or phase asked for has no ratings; the message says which."""
+
+
+class UnknownStudyError(SelectionError):
+    """No rating belongs to the study named (a bad argument rather than missing data)."""
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything the agreement and validity reports need, read once from a store.
+
+    ``records`` hold the chosen phase's values (what agreement and validity use);
+    ``unselected`` the same ratings with both phases (what anchoring compares).
+    """
+
+    records: list[RatingRecord]
+    unselected: list[RatingRecord]
+    runs: dict[str, RunInfo]
+    rubric: Rubric
+
+
+def load_inputs(
+    store: ReviewStore,
+    *,
+    study: str | None = None,
+    phase: Phase = "final",
+    include_judges: bool = False,
+) -> Inputs:
+    """Read the records of ``study`` (all when ``None``) in ``phase``.
+
+    :class:`UnknownStudyError` for a study no rating belongs to, :class:`SelectionError`
+    for a blind phase without blind values; an empty ``records`` list when nothing is submitted yet.
+    """
+    raw = rating_records(store)
+    if study is not None and study not in known_studies(raw):
+        raise UnknownStudyError(f"no ratings belong to a study named {study!r} in this database")
+    unselected = [
+        r for r in raw if (study is None or r.study == study) and (include_judges or not r.is_judge)
+    ]
+    records = select(unselected, phase=phase, include_judges=include_judges)
+    if phase == "blind" and not records:
+        raise SelectionError("no rating carries blind-phase values (only blind studies have them)")
+    return Inputs(
+        records=records, unselected=unselected, runs=run_infos(store), rubric=store.rubric()
+    )

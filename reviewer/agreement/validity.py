@@ -16,10 +16,11 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from scipy import stats
 
-from reviewer.agreement.anchoring import AnchoringReport
+from reviewer.agreement.anchoring import AnchoringReport, anchoring_report
 from reviewer.agreement.consensus import ConsensusRule, consensus_table, median_consensus
-from reviewer.agreement.counterparts import counterpart_table
+from reviewer.agreement.counterparts import counterpart_table, rubric_counterparts
 from reviewer.agreement.records import Output, RatingRecord, RunInfo
+from reviewer.rubric import Rubric
 
 INTERVAL_METHOD = "Fisher z, SE 1.06/sqrt(n-3) (Fieller, Hartley & Pearson 1957)"
 
@@ -221,3 +222,22 @@ def validity_report(
         disagreements=disagreements(human, runs, top=top),
         anchoring=anchoring,
     )
+
+
+def rubric_validity(
+    records: Sequence[RatingRecord],
+    unselected: Sequence[RatingRecord],
+    runs: Mapping[str, RunInfo],
+    rubric: Rubric,
+    *,
+    rule: ConsensusRule = median_consensus,
+    top: int = 10,
+) -> ValidityReport:
+    """Validity with the counterparts ``rubric`` declares, anchoring included.
+
+    ``records`` carry one phase's values; ``unselected`` both phases (anchoring compares
+    them), as :class:`reviewer.agreement.source.Inputs` holds them.
+    """
+    declared = rubric_counterparts(rubric)
+    anchoring = anchoring_report(unselected, counterpart_table(runs, declared), list(declared))
+    return validity_report(records, runs, declared, rule=rule, top=top, anchoring=anchoring)

@@ -85,25 +85,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     v.set_defaults(run=run_validity)
 
 
-def _load(args: argparse.Namespace) -> tuple[list[Any], list[Any], Any, Any]:
-    """``(all records, selected records, runs, rubric)``; usage errors for a bad choice."""
-    from reviewer.agreement import records as rec
-    from reviewer.agreement import source
+def _load(args: argparse.Namespace) -> Any:
+    """The records and runs the options select; usage errors for a bad choice."""
+    from reviewer.agreement.source import SelectionError, UnknownStudyError, load_inputs
 
     with open_store(args, create=False) as store:
-        raw = source.rating_records(store)
-        runs = source.run_infos(store)
-        rubric = store.rubric()
-    if args.study is not None and args.study not in source.known_studies(raw):
-        raise UsageError(f"no ratings belong to a study named {args.study!r} in this database")
-    if args.study is not None:
-        raw = [r for r in raw if r.study == args.study]
-    chosen = rec.select(raw, phase=args.phase, include_judges=args.include_judges)
-    if args.phase == "blind" and not chosen:
-        raise CommandError("no rating carries blind-phase values (only blind studies have them)")
-    if not chosen:
+        try:
+            inputs = load_inputs(
+                store, study=args.study, phase=args.phase, include_judges=args.include_judges
+            )
+        except UnknownStudyError as exc:
+            raise UsageError(str(exc)) from None
+        except SelectionError as exc:
+            raise CommandError(str(exc)) from None
+    if not inputs.records:
         print("no submitted or signed ratings yet", file=sys.stderr)
-    return raw, chosen, runs, rubric
+    return inputs
 
 
 def run_agreement(args: argparse.Namespace) -> int:
@@ -112,16 +109,20 @@ def run_agreement(args: argparse.Namespace) -> int:
         raise UsageError("--bootstrap must be 0 or more")
     from reviewer.agreement.report import agreement_report
 
-    _raw, chosen, _runs, rubric = _load(args)
+    inputs = _load(args)
     report = agreement_report(
-        chosen, metric_ids=rubric.metric_ids, seed=args.seed, resamples=args.bootstrap
+        inputs.records,
+        metric_ids=inputs.rubric.metric_ids,
+        seed=args.seed,
+        resamples=args.bootstrap,
     )
     if args.format == "json":
         sys.stdout.write(report.model_dump_json(indent=2) + "\n")
         return 0
     from reviewer.commands.agreement_output import agreement_sections, write_sections
 
-    write_sections(agreement_sections(report, rubric.metric_ids), args.format, sys.stdout)
+    sections = agreement_sections(report, inputs.rubric.metric_ids)
+    write_sections(sections, args.format, sys.stdout)
     return 0
 
 
@@ -129,15 +130,12 @@ def run_validity(args: argparse.Namespace) -> int:
     """Print the validity report."""
     if args.top < 0:
         raise UsageError("--top must be 0 or more")
-    from reviewer.agreement import anchoring, counterparts, validity
+    from reviewer.agreement.validity import rubric_validity
 
-    raw, chosen, runs, rubric = _load(args)
-    declared = counterparts.rubric_counterparts(rubric)
-    table = counterparts.counterpart_table(runs, declared)
-    # Anchoring compares the phases, so it reads the records before phase selection.
-    unselected = [r for r in raw if args.include_judges or not r.is_judge]
-    anchor = anchoring.anchoring_report(unselected, table, list(declared))
-    report = validity.validity_report(chosen, runs, declared, top=args.top, anchoring=anchor)
+    inputs = _load(args)
+    report = rubric_validity(
+        inputs.records, inputs.unselected, inputs.runs, inputs.rubric, top=args.top
+    )
     if args.format == "json":
         sys.stdout.write(report.model_dump_json(indent=2) + "\n")
         return 0

@@ -51,8 +51,8 @@ def test_permuting_raters_or_runs_changes_nothing(table, rnd: random.Random) -> 
     before = agreement_report(records, resamples=50)
     shuffled = records[:]
     rnd.shuffle(shuffled)
-    # Renaming runs keeps their sort order only by chance, so permute the records instead;
-    # renaming raters (a bijection) must leave every metric figure alone.
+    # Shuffling the records permutes runs and raters in every way the input can arrive;
+    # renaming the raters (a bijection) must leave every metric figure alone as well.
     assert agreement_report(shuffled, resamples=50) == before
     names = {f"rater{i}": f"x{(i * 7) % 3}" for i in range(3)}
     renamed = [r.model_copy(update={"rater": names[r.rater]}) for r in records]

@@ -21,7 +21,12 @@ from reviewer.rubric import OUTCOMES
 
 
 class MetricAgreement(Output):
-    """Agreement on one metric; alphas are ``None`` (with ``note``) when undefined."""
+    """Agreement on one metric; alphas are ``None`` (with ``note``) when undefined.
+
+    ``ci_low``/``ci_high``: the 2.5th and 97.5th percentiles of ``alpha_ordinal`` over
+    bootstrap samples of the runs with at least two scores (runs with fewer add nothing to
+    alpha), drawn with replacement; samples where alpha is undefined are left out.
+    """
 
     metric_id: str
     alpha_ordinal: float | None

@@ -45,11 +45,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     a = subparsers.add_parser(
         "agreement",
         help="inter-rater agreement: Krippendorff's alpha per metric, rater and pair",
-        description="Krippendorff's alpha of each rubric metric over every rater's live "
-        "submitted or signed rating: ordinal (the headline) and interval over the 0-3 "
-        "scores (Not applicable and Not observed are missing), nominal over the outcomes, "
-        "with a seeded 95%% percentile bootstrap interval resampling runs. Then each "
-        "rater, and each pair of raters.",
+        description=(
+            "Krippendorff's alpha of each rubric metric over every rater's live submitted or\n"
+            "signed rating: ordinal (the headline) and interval over the 0-3 scores (Not\n"
+            "applicable and Not observed are missing), nominal over the outcomes, with a\n"
+            "seeded 95% percentile bootstrap interval resampling runs. Then each rater, and\n"
+            "each pair of raters."
+        ),
         epilog=_AGREEMENT_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -67,10 +69,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     v = subparsers.add_parser(
         "validity",
         help="the automatic score against the human consensus",
-        description="Per rubric metric with a counterpart, Spearman's rho between the "
-        "consensus (median score) and the scorer's value; per scenario, the models ranked "
-        "by humans and by the scalar with Kendall's tau; the runs where they disagree most; "
-        "and, for blind studies, how far the scorer's view pulled the ratings.",
+        description=(
+            "Per rubric metric with a counterpart, Spearman's rho between the consensus\n"
+            "(median score) and the scorer's value; per scenario, the models ranked by humans\n"
+            "and by the scalar with Kendall's tau; the runs where they disagree most; and, for\n"
+            "blind studies, how far the scorer's view pulled the ratings (anchoring)."
+        ),
         epilog=_VALIDITY_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

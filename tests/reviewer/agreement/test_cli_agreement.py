@@ -133,3 +133,37 @@ def test_help_does_not_import_the_statistics() -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_study_and_blind_values_flow_from_the_protocol_hook(
+    capsys, rated_db: Path, monkeypatch
+) -> None:
+    # What the studies merge will fill in: here Ana's and Ben's ratings belong to study
+    # "pilot", Ana's first item of each rating had a blind value one lower.
+    def protocol(store, ratings):
+        out = {}
+        for rating in ratings:
+            if rating.rater == "Cy":
+                continue
+            for metric_id, item in rating.items.items():
+                blind = max(0, item.score - 1) if item.score is not None else None
+                out[(rating.rating_pk, metric_id)] = source.Protocol(
+                    study="pilot",
+                    blind_outcome=item.outcome if rating.rater == "Ana" else None,
+                    blind_score=blind if rating.rater == "Ana" else None,
+                    reveal_first=rating.rater == "Ben",
+                )
+        return out
+
+    monkeypatch.setattr(source, "protocol_columns", protocol)
+    with ReviewStore.open(rated_db, create=False) as store:
+        inputs = source.load_inputs(store, study="pilot", phase="blind")
+    assert {r.rater for r in inputs.records} == {"Ana"}
+    assert {r.rater for r in inputs.unselected} == {"Ana", "Ben"}
+    code, out, _ = _run(capsys, "validity", "--db", rated_db, "--study", "pilot",
+                        "--format", "json")  # fmt: skip
+    assert code == 0
+    anchoring = json.loads(out)["anchoring"]["overall"]
+    # Ana revised every scored item upwards except where her score was already 0.
+    assert anchoring["items"] == 5 * 2 and anchoring["control_n"] == 5 * 2
+    assert anchoring["revised"] == 8

@@ -38,6 +38,9 @@ from pydantic import (
 from reviewer import assets
 
 Outcome = Literal["applicable", "not_applicable", "not_observed"]
+#: ScoreCard quantities a metric may name as its automatic counterpart (validity analysis);
+#: :mod:`reviewer.agreement.validity` maps each to 0–1.
+Counterpart = Literal["coverage", "order", "end_state", "all_passed", "safety", "scalar"]
 OUTCOMES: tuple[str, ...] = ("applicable", "not_applicable", "not_observed")
 SCORES: tuple[int, ...] = (0, 1, 2, 3)
 #: Scores whose rating must be justified in a comment: the extremes of the scale.
@@ -61,6 +64,10 @@ class Metric(_Frozen):
     title: str = Field(min_length=1)
     question: str = Field(min_length=1)
     anchors: dict[int, str]
+    #: The scorer's quantity this metric should agree with, if any. Left out of the hash
+    #: (see :meth:`Rubric.canonical_json`): it says how to analyse ratings, not what a
+    #: rater is asked, so declaring one must not turn existing ratings into another rubric's.
+    counterpart: Counterpart | None = None
 
     @field_validator("anchors")
     @classmethod
@@ -122,7 +129,9 @@ class Rubric(_Frozen):
 
     def canonical_json(self) -> str:
         """The hashed form: sorted keys, no whitespace, UTF-8 text as is."""
-        data = self.model_dump(mode="json", exclude={"sha256"})
+        data = self.model_dump(
+            mode="json", exclude={"sha256": True, "metrics": {"__all__": {"counterpart"}}}
+        )
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
     @computed_field  # type: ignore[prop-decorator]

@@ -1,0 +1,101 @@
+"""Krippendorff's alpha over units of values, through the ``krippendorff`` package.
+
+A :class:`Units` table counts, for each unit (a run), how many raters gave each value of
+the value domain (for rubric scores 0..3; for outcomes their three codes). Missing values
+simply are not counted. Alpha is undefined, and reported as ``None`` with a note, when
+fewer than two values are pairable or the pairable values show no variation at all: the
+package would divide by zero there, and 0 or 1 would be a claim the data cannot make.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import krippendorff
+import numpy as np
+
+Level = Literal["nominal", "ordinal", "interval", "ratio"]
+LEVELS: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio")
+#: The 0–3 scale of the rubric.
+SCORE_DOMAIN: tuple[int, ...] = (0, 1, 2, 3)
+
+
+@dataclass(frozen=True)
+class Alpha:
+    """An alpha value, or ``None`` with the reason it is undefined."""
+
+    value: float | None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Units:
+    """Value counts per unit: ``counts[u, v]`` raters gave unit ``keys[u]`` ``domain[v]``.
+
+    Units are sorted by key, so the order records arrive in never changes a result
+    (the bootstrap included).
+    """
+
+    keys: tuple[Hashable, ...]
+    domain: tuple[float, ...]
+    counts: np.ndarray
+
+    @classmethod
+    def from_values(
+        cls, values: Iterable[tuple[Hashable, float | None]], domain: Sequence[float]
+    ) -> Units:
+        """Units from ``(unit_key, value)`` pairs; a ``None`` value is missing."""
+        index = {v: i for i, v in enumerate(domain)}
+        by_unit: dict[Hashable, np.ndarray] = {}
+        for key, value in values:
+            row = by_unit.setdefault(key, np.zeros(len(domain), dtype=np.int64))
+            if value is None:
+                continue
+            if value not in index:
+                raise ValueError(f"value {value!r} of unit {key!r} is outside the domain {domain}")
+            row[index[value]] += 1
+        keys = tuple(sorted(by_unit, key=str))
+        counts = np.array([by_unit[k] for k in keys], dtype=np.int64).reshape(-1, len(domain))
+        return cls(keys=keys, domain=tuple(domain), counts=counts)
+
+    def pairable(self) -> Units:
+        """Only the units with at least two values: the others carry no information."""
+        keep = self.counts.sum(axis=1) >= 2
+        keys = tuple(k for k, kept in zip(self.keys, keep, strict=True) if kept)
+        return Units(keys=keys, domain=self.domain, counts=self.counts[keep])
+
+    @property
+    def n_units(self) -> int:
+        """How many units have at least two values."""
+        return int((self.counts.sum(axis=1) >= 2).sum())
+
+    @property
+    def n_pairable(self) -> int:
+        """How many values sit in units with at least two values."""
+        return int(self.pairable().counts.sum())
+
+    def undefined_because(self) -> str | None:
+        """Why alpha is undefined for these units, or ``None`` when it is defined."""
+        pairable = self.pairable().counts
+        n = int(pairable.sum())
+        if n < 2:
+            return f"fewer than two pairable values ({n}): no run has two scores"
+        used = np.flatnonzero(pairable.sum(axis=0))
+        if len(used) == 1:
+            value = self.domain[int(used[0])]
+            return f"no variation: every pairable value is {value:g}, so alpha is undefined"
+        return None
+
+    def alpha(self, level: Level) -> Alpha:
+        """Krippendorff's alpha at ``level`` (``krippendorff.alpha`` on the value counts)."""
+        note = self.undefined_because()
+        if note is not None:
+            return Alpha(None, note)
+        value = krippendorff.alpha(
+            value_counts=self.pairable().counts,
+            value_domain=list(self.domain),
+            level_of_measurement=level,
+        )
+        return Alpha(float(value))

@@ -1,0 +1,122 @@
+"""The input of the agreement and validity statistics: plain records, no database.
+
+One :class:`RatingRecord` is one rater's decision on one metric of one run. The store
+adapter (:mod:`reviewer.agreement.source`) builds them from the review database; tests and
+other tools can build them by hand. :func:`select` applies the study, phase and judge
+choices, so every statistic downstream sees one outcome and one score per record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from reviewer.rubric import Outcome
+
+Phase = Literal["blind", "final"]
+PHASES: tuple[str, ...] = ("blind", "final")
+
+
+class Output(BaseModel):
+    """Base of the frozen report models (their JSON is what the commands print)."""
+
+    model_config = ConfigDict(frozen=True)
+
+
+class RatingRecord(BaseModel):
+    """One rater's outcome (and 0–3 score when applicable) for one metric of one run.
+
+    ``blind_outcome``/``blind_score`` are the values given before the reveal in a blind
+    study (``None`` outside one); ``reveal_first`` is true for the control arm (the scorer's
+    view shown from the start), false for the blind arm, ``None`` outside a blind study.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    run_key: str
+    rater: str
+    metric_id: str
+    outcome: Outcome
+    score: int | None = Field(default=None, ge=0)
+    blind_outcome: Outcome | None = None
+    blind_score: int | None = Field(default=None, ge=0)
+    reveal_first: bool | None = None
+    is_judge: bool = False
+    study: str | None = None
+
+    @model_validator(mode="after")
+    def _score_only_when_applicable(self) -> RatingRecord:
+        # Not applicable and Not observed are missing values, never a score.
+        if self.score is not None and self.outcome != "applicable":
+            raise ValueError("a score is only given when the outcome is applicable")
+        if self.blind_score is not None and self.blind_outcome != "applicable":
+            raise ValueError("a blind score is only given when the blind outcome is applicable")
+        return self
+
+    @property
+    def has_blind(self) -> bool:
+        """Whether this record carries a blind-phase value."""
+        return self.blind_outcome is not None
+
+
+class RunInfo(BaseModel):
+    """What validity needs to know about a run: where it belongs and what the scorer said.
+
+    ``automatic`` holds the ScoreCard fields a rubric counterpart may name (``coverage``,
+    ``order``, ``end_state``, ``all_passed``, ``safety_dangerous``,
+    ``safety_anti_procedure``, ``scalar``); missing or ``None`` means the scorer had no value.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    run_key: str
+    run_id: str | None = None
+    scenario_id: str | None = None
+    model: str | None = None
+    scalar: float | None = None
+    automatic: dict[str, float | bool | int | None] = Field(default_factory=dict)
+
+
+def select(
+    records: Iterable[RatingRecord],
+    *,
+    study: str | None = None,
+    phase: Phase = "final",
+    include_judges: bool = False,
+) -> list[RatingRecord]:
+    """The records one analysis uses, each carrying the values of ``phase``.
+
+    ``final`` keeps every record as it is. ``blind`` keeps only records with a blind value
+    and moves it into ``outcome``/``score`` (the blind values are then dropped, so nothing
+    downstream can mix the phases). Judges (automatic raters) count only when asked.
+    """
+    if phase not in PHASES:
+        raise ValueError(f"phase must be one of {', '.join(PHASES)}; got {phase!r}")
+    out: list[RatingRecord] = []
+    for r in records:
+        if (study is not None and r.study != study) or (r.is_judge and not include_judges):
+            continue
+        if phase == "blind":
+            if not r.has_blind:
+                continue
+            r = r.model_copy(
+                update={
+                    "outcome": r.blind_outcome,
+                    "score": r.blind_score,
+                    "blind_outcome": None,
+                    "blind_score": None,
+                }
+            )
+        out.append(r)
+    return out
+
+
+def metric_order(records: Sequence[RatingRecord], rubric_ids: Sequence[str] = ()) -> list[str]:
+    """Metric ids: the rubric's order first, then any other id in order of appearance."""
+    seen = dict.fromkeys(rubric_ids)
+    for r in records:
+        seen.setdefault(r.metric_id)
+    present = {r.metric_id for r in records}
+    return [m for m in seen if m in present]

@@ -1,0 +1,243 @@
+"""Validity: does the scorer agree with the humans?
+
+Per metric with a counterpart: Spearman's rho between the runs' consensus and the
+counterpart, with a 95% interval by Fisher's z with the standard error 1.06/√(n − 3) that
+Fieller, Hartley & Pearson (1957) give for Spearman's rho. Per scenario: the models ranked
+by the humans (mean consensus over metrics, scaled 0–1) and by the scorer (mean scalar),
+with Kendall's tau. And the runs where the two disagree most.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from scipy import stats
+
+from reviewer.agreement.anchoring import AnchoringReport, anchoring_report
+from reviewer.agreement.consensus import ConsensusRule, consensus_table, median_consensus
+from reviewer.agreement.counterparts import counterpart_table, rubric_counterparts
+from reviewer.agreement.records import Output, RatingRecord, RunInfo
+from reviewer.rubric import Rubric
+
+INTERVAL_METHOD = "Fisher z, SE 1.06/sqrt(n-3) (Fieller, Hartley & Pearson 1957)"
+
+
+class MetricValidity(Output):
+    """Spearman's rho between a metric's consensus and its counterpart, over runs."""
+
+    metric_id: str
+    counterpart: str
+    n: int
+    rho: float | None
+    ci_low: float | None
+    ci_high: float | None
+    note: str | None
+
+
+class ModelRank(Output):
+    """One model of one scenario: human and scorer means (both 0–1) and ranks (1 = best)."""
+
+    model: str
+    runs: int
+    human: float | None
+    scorer: float | None
+    human_rank: float | None
+    scorer_rank: float | None
+
+
+class ScenarioRanking(Output):
+    """The models of one scenario ranked both ways, and Kendall's tau between the means."""
+
+    scenario_id: str
+    models: list[ModelRank]
+    kendall_tau: float | None
+    note: str | None
+
+
+class Disagreement(Output):
+    """A run where the humans (mean consensus / 3) and the scalar differ; open it."""
+
+    run_key: str
+    run_id: str | None
+    scenario_id: str | None
+    model: str | None
+    human: float
+    scorer: float
+    difference: float
+
+
+class ValidityReport(Output):
+    """Everything ``a320-review validity`` reports."""
+
+    interval_method: str
+    metrics: list[MetricValidity]
+    scenarios: list[ScenarioRanking]
+    disagreements: list[Disagreement]
+    anchoring: AnchoringReport | None
+
+
+def spearman(
+    x: Sequence[float], y: Sequence[float]
+) -> tuple[float | None, float | None, float | None, str | None]:
+    """``(rho, ci_low, ci_high, note)``; ``None`` with a note where it is undefined."""
+    n = len(x)
+    if n < 3:
+        return None, None, None, f"too few runs with both values ({n})"
+    if len(set(x)) < 2 or len(set(y)) < 2:
+        side = "consensus" if len(set(x)) < 2 else "counterpart"
+        return None, None, None, f"the {side} is the same on every run: rho is undefined"
+    rho = float(stats.spearmanr(x, y).statistic)
+    if n < 4 or abs(rho) >= 1:
+        return rho, None, None, "no interval: needs at least 4 runs and |rho| < 1"
+    half = 1.96 * 1.06 / math.sqrt(n - 3)
+    z = math.atanh(rho)
+    return rho, math.tanh(z - half), math.tanh(z + half), None
+
+
+def metric_validity(
+    consensus: Mapping[tuple[str, str], float],
+    counterpart: Mapping[tuple[str, str], float],
+    metric_id: str,
+    name: str,
+) -> MetricValidity:
+    """Rho of one metric over the runs that have both a consensus and a counterpart."""
+    keys = sorted(k for k in consensus if k[1] == metric_id and k in counterpart)
+    rho, low, high, note = spearman([consensus[k] for k in keys], [counterpart[k] for k in keys])
+    return MetricValidity(
+        metric_id=metric_id,
+        counterpart=name,
+        n=len(keys),
+        rho=rho,
+        ci_low=low,
+        ci_high=high,
+        note=note,
+    )
+
+
+def human_scores(consensus: Mapping[tuple[str, str], float]) -> dict[str, float]:
+    """Per run, the mean consensus over its metrics, scaled 0–1 (divided by 3)."""
+    per_run: dict[str, list[float]] = defaultdict(list)
+    for (run_key, _metric), value in consensus.items():
+        per_run[run_key].append(value / 3.0)
+    return {k: float(np.mean(v)) for k, v in per_run.items()}
+
+
+def _mean(values: list[float]) -> float | None:
+    return float(np.mean(values)) if values else None
+
+
+def _ranks(values: list[float | None]) -> list[float | None]:
+    # Rank 1 is the best (highest) mean; ties share their average rank.
+    present = [i for i, v in enumerate(values) if v is not None]
+    ranked = stats.rankdata([-values[i] for i in present])  # type: ignore[operator]
+    out: list[float | None] = [None] * len(values)
+    for i, r in zip(present, ranked, strict=True):
+        out[i] = float(r)
+    return out
+
+
+def scenario_rankings(
+    human: Mapping[str, float], runs: Mapping[str, RunInfo]
+) -> list[ScenarioRanking]:
+    """Per scenario, each model's mean human score and mean scalar, and Kendall's tau."""
+    grouped: dict[str, dict[str, list[RunInfo]]] = defaultdict(lambda: defaultdict(list))
+    for key in human:
+        run = runs.get(key)
+        if run is not None and run.scenario_id is not None:
+            grouped[run.scenario_id][run.model or "(unknown)"].append(run)
+    out = []
+    for scenario in sorted(grouped):
+        models = sorted(grouped[scenario])
+        h = [_mean([human[r.run_key] for r in grouped[scenario][m]]) for m in models]
+        s = [
+            _mean([r.scalar for r in grouped[scenario][m] if r.scalar is not None]) for m in models
+        ]
+        both = [(a, b) for a, b in zip(h, s, strict=True) if a is not None and b is not None]
+        tau, note = None, None
+        if len(both) < 2:
+            note = "fewer than two models with both a human and a scorer mean"
+        elif len({a for a, _ in both}) < 2 or len({b for _, b in both}) < 2:
+            note = "every model has the same mean on one side: tau is undefined"
+        else:
+            tau = float(stats.kendalltau([a for a, _ in both], [b for _, b in both]).statistic)
+        rows = [
+            ModelRank(
+                model=m,
+                runs=len(grouped[scenario][m]),
+                human=a,
+                scorer=b,
+                human_rank=hr,
+                scorer_rank=sr,
+            )
+            for m, a, b, hr, sr in zip(models, h, s, _ranks(h), _ranks(s), strict=True)
+        ]
+        out.append(ScenarioRanking(scenario_id=scenario, models=rows, kendall_tau=tau, note=note))
+    return out
+
+
+def disagreements(
+    human: Mapping[str, float], runs: Mapping[str, RunInfo], *, top: int = 10
+) -> list[Disagreement]:
+    """The ``top`` runs with the largest |human − scalar|, largest first."""
+    found = []
+    for key, value in human.items():
+        run = runs.get(key)
+        if run is None or run.scalar is None:
+            continue
+        found.append(
+            Disagreement(
+                run_key=key,
+                run_id=run.run_id,
+                scenario_id=run.scenario_id,
+                model=run.model,
+                human=value,
+                scorer=run.scalar,
+                difference=value - run.scalar,
+            )
+        )
+    found.sort(key=lambda d: (-abs(d.difference), d.run_key))
+    return found[:top]
+
+
+def validity_report(
+    records: Sequence[RatingRecord],
+    runs: Mapping[str, RunInfo],
+    counterparts: Mapping[str, str],
+    *,
+    rule: ConsensusRule = median_consensus,
+    top: int = 10,
+    anchoring: AnchoringReport | None = None,
+) -> ValidityReport:
+    """The validity report of ``records`` (one phase) against the scorer's ``runs``."""
+    consensus = consensus_table(records, rule)
+    auto = counterpart_table(runs, counterparts)
+    human = human_scores(consensus)
+    return ValidityReport(
+        interval_method=INTERVAL_METHOD,
+        metrics=[metric_validity(consensus, auto, m, n) for m, n in counterparts.items()],
+        scenarios=scenario_rankings(human, runs),
+        disagreements=disagreements(human, runs, top=top),
+        anchoring=anchoring,
+    )
+
+
+def rubric_validity(
+    records: Sequence[RatingRecord],
+    unselected: Sequence[RatingRecord],
+    runs: Mapping[str, RunInfo],
+    rubric: Rubric,
+    *,
+    rule: ConsensusRule = median_consensus,
+    top: int = 10,
+) -> ValidityReport:
+    """Validity with the counterparts ``rubric`` declares, anchoring included.
+
+    ``records`` carry one phase's values; ``unselected`` both phases (anchoring compares
+    them), as :class:`reviewer.agreement.source.Inputs` holds them.
+    """
+    declared = rubric_counterparts(rubric)
+    anchoring = anchoring_report(unselected, counterpart_table(runs, declared), list(declared))
+    return validity_report(records, runs, declared, rule=rule, top=top, anchoring=anchoring)

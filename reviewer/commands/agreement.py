@@ -1,0 +1,150 @@
+"""``a320-review agreement`` and ``validity``: do raters agree, and does the scorer agree
+with them. Statistics come from :mod:`reviewer.agreement`, imported inside the handlers so
+that ``--help`` never loads numpy, scipy or krippendorff."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from reviewer.cli import CommandError, UsageError
+from reviewer.commands.store_cmds import add_db_option, open_store
+
+_AGREEMENT_EPILOG = """examples:
+  a320-review agreement
+  a320-review agreement --study pilot --phase blind --bootstrap 2000 --format json
+"""
+_VALIDITY_EPILOG = """examples:
+  a320-review validity
+  a320-review validity --study pilot --phase blind --format json > validity.json
+"""
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--study", metavar="NAME", help="only ratings made within this study")
+    p.add_argument(
+        "--phase",
+        choices=("blind", "final"),
+        default="final",
+        help="blind: the values given before the reveal in blind studies; "
+        "final (default): the values as submitted",
+    )
+    p.add_argument("--include-judges", action="store_true", help="count automatic judges as raters")
+    p.add_argument(
+        "--format",
+        choices=("table", "json", "csv"),
+        default="table",
+        help="output format (default: table)",
+    )
+    add_db_option(p)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``agreement`` and ``validity`` verbs."""
+    a = subparsers.add_parser(
+        "agreement",
+        help="inter-rater agreement: Krippendorff's alpha per metric, rater and pair",
+        description=(
+            "Krippendorff's alpha of each rubric metric over every rater's live submitted or\n"
+            "signed rating: ordinal (the headline) and interval over the 0-3 scores (Not\n"
+            "applicable and Not observed are missing), nominal over the outcomes, with a\n"
+            "seeded 95% percentile bootstrap interval resampling runs. Then each rater, and\n"
+            "each pair of raters."
+        ),
+        epilog=_AGREEMENT_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _common(a)
+    a.add_argument("--seed", type=int, default=0, metavar="N", help="bootstrap seed (default 0)")
+    a.add_argument(
+        "--bootstrap",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="bootstrap resamples (default 1000; 0 for no interval)",
+    )
+    a.set_defaults(run=run_agreement)
+
+    v = subparsers.add_parser(
+        "validity",
+        help="the automatic score against the human consensus",
+        description=(
+            "Per rubric metric with a counterpart, Spearman's rho between the consensus\n"
+            "(median score) and the scorer's value; per scenario, the models ranked by humans\n"
+            "and by the scalar with Kendall's tau; the runs where they disagree most; and, for\n"
+            "blind studies, how far the scorer's view pulled the ratings (anchoring)."
+        ),
+        epilog=_VALIDITY_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _common(v)
+    v.add_argument(
+        "--top",
+        type=int,
+        default=10,
+        metavar="N",
+        help="how many runs of widest disagreement to list (default 10)",
+    )
+    v.set_defaults(run=run_validity)
+
+
+def _load(args: argparse.Namespace) -> Any:
+    """The records and runs the options select; usage errors for a bad choice."""
+    from reviewer.agreement.source import SelectionError, UnknownStudyError, load_inputs
+
+    with open_store(args, create=False) as store:
+        try:
+            inputs = load_inputs(
+                store, study=args.study, phase=args.phase, include_judges=args.include_judges
+            )
+        except UnknownStudyError as exc:
+            raise UsageError(str(exc)) from None
+        except SelectionError as exc:
+            raise CommandError(str(exc)) from None
+    if not inputs.records:
+        print("no submitted or signed ratings yet", file=sys.stderr)
+    return inputs
+
+
+def run_agreement(args: argparse.Namespace) -> int:
+    """Print the agreement report."""
+    if args.bootstrap < 0:
+        raise UsageError("--bootstrap must be 0 or more")
+    from reviewer.agreement.report import agreement_report
+
+    inputs = _load(args)
+    report = agreement_report(
+        inputs.records,
+        metric_ids=inputs.rubric.metric_ids,
+        seed=args.seed,
+        resamples=args.bootstrap,
+    )
+    if args.format == "json":
+        sys.stdout.write(report.model_dump_json(indent=2) + "\n")
+        return 0
+    from reviewer.commands.agreement_output import agreement_sections, write_sections
+
+    sections = agreement_sections(report, inputs.rubric.metric_ids)
+    write_sections(sections, args.format, sys.stdout)
+    return 0
+
+
+def run_validity(args: argparse.Namespace) -> int:
+    """Print the validity report."""
+    if args.top < 0:
+        raise UsageError("--top must be 0 or more")
+    from reviewer.agreement.validity import rubric_validity
+
+    inputs = _load(args)
+    report = rubric_validity(
+        inputs.records, inputs.unselected, inputs.runs, inputs.rubric, top=args.top
+    )
+    if args.format == "json":
+        sys.stdout.write(report.model_dump_json(indent=2) + "\n")
+        return 0
+    from reviewer.commands.agreement_output import validity_sections, write_sections
+
+    footer = f"rho intervals: {report.interval_method}" if report.metrics else ""
+    write_sections(validity_sections(report), args.format, sys.stdout, footer=footer)
+    return 0

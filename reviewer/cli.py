@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "reviewer.commands.store_cmds",
     "reviewer.commands.ratings",
     "reviewer.commands.signing",
+    "reviewer.commands.judge",
 )
 
 GuiRunner = Callable[[argparse.Namespace], int]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -48,9 +48,16 @@ class JudgeAnswer(BaseModel):
         return self.key.custom_id
 
 
-def read_answers(
-    lines: Iterable[bytes | str], *, rubric: Rubric, source: str
-) -> tuple[list[JudgeAnswer], list[str]]:
+class ReadAnswers(NamedTuple):
+    """A responses file read: the valid answers, ``FILE:LINE: reason`` for every other
+    line, and the line of each answer by ``custom_id``."""
+
+    answers: list[JudgeAnswer]
+    errors: list[str]
+    lines: dict[str, int]
+
+
+def read_answers(lines: Iterable[bytes | str], *, rubric: Rubric, source: str) -> ReadAnswers:
     """Every valid answer of a responses file, and ``FILE:LINE: reason`` for every other line.
 
     A ``custom_id`` seen again is refused (the first line counts): two answers to one
@@ -71,7 +78,7 @@ def read_answers(
             continue
         first_line[answer.custom_id] = number
         answers.append(answer)
-    return answers, errors
+    return ReadAnswers(answers, errors, first_line)
 
 
 def parse_line(raw: bytes | str, *, rubric: Rubric) -> JudgeAnswer:

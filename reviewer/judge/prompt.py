@@ -62,7 +62,9 @@ class RequestKey(BaseModel):
     @property
     def custom_id(self) -> str:
         """``a320r.<trajectory sha256>.<rubric sha256>.<prompt sha256>``."""
-        return ".".join((_ID_PREFIX, self.trajectory_sha256, self.rubric_sha256, self.prompt_sha256))
+        return ".".join(
+            (_ID_PREFIX, self.trajectory_sha256, self.rubric_sha256, self.prompt_sha256)
+        )
 
     @classmethod
     def parse(cls, custom_id: object) -> RequestKey:

@@ -119,7 +119,9 @@ class ChatClient:
                 response = self._http.post(s.endpoint, json=body)
             except httpx.TimeoutException:
                 if last:
-                    raise RequestFailed(f"timed out after {s.timeout:g} s, {attempt + 1} tries")
+                    raise RequestFailed(
+                        f"timed out after {s.timeout:g} s, {attempt + 1} tries"
+                    ) from None
                 self._sleep(self._wait(attempt, None))
                 continue
             except httpx.TransportError as exc:

@@ -83,7 +83,9 @@ class StubServer:
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
@@ -149,3 +151,9 @@ def make_answer():
 def make_completion():
     """:func:`completion`."""
     return completion
+
+
+@pytest.fixture(name="good_plan")
+def _good_plan() -> Plan:
+    """:func:`good_plan`."""
+    return good_plan

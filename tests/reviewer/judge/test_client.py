@@ -111,13 +111,13 @@ def test_a_client_error_is_not_retried(stub_server) -> None:
 
 def test_a_timeout_is_retried_and_a_server_that_never_answers_in_time_fails(stub_server, good_plan):
     stub_server.plan = lambda body, asked: (
-        good_plan(body, asked)[:3] + ((1.0 if asked == 0 else 0.0),)
+        (*good_plan(body, asked)[:3], 1.0 if asked == 0 else 0.0)
     )
     settings = _settings(stub_server, timeout=0.3, max_retries=2)
     [outcome] = run_requests(_requests(1), settings=settings, rubric=RUBRIC, cache=None)
     assert outcome.answer is not None and len(stub_server.bodies) == 2
 
-    stub_server.plan = lambda body, asked: good_plan(body, asked)[:3] + (1.0,)
+    stub_server.plan = lambda body, asked: (*good_plan(body, asked)[:3], 1.0)
     with (
         ChatClient(_settings(stub_server, timeout=0.2, max_retries=1)) as client,
         pytest.raises(RequestFailed, match=r"timed out after 0.2 s, 2 tries"),

@@ -87,6 +87,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--concurrency", type=int, default=4, metavar="N", help="parallel requests")
     r.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS", help="per try")
     r.add_argument("--retries", type=int, default=5, metavar="N", help="tries after the first")
+    r.add_argument(
+        "--temperature",
+        type=float,
+        metavar="T",
+        help="sampling temperature (default: the server's; 0 for repeatable local runs)",
+    )
     r.add_argument("--api-key-env", metavar="NAME", help="environment variable holding the API key")
     r.add_argument(
         "--responses", type=Path, metavar="FILE", help="also keep every answer here (JSONL)"
@@ -172,6 +178,8 @@ def run_run(args: argparse.Namespace) -> int:
 
     if args.concurrency < 1 or args.retries < 0 or args.timeout <= 0:
         raise UsageError("--concurrency ≥ 1, --retries ≥ 0 and --timeout > 0, please")
+    if args.temperature is not None and args.temperature < 0:
+        raise UsageError("--temperature must not be negative")
     key_var = args.api_key_env or "OPENAI_API_KEY"
     api_key = os.environ.get(key_var)
     if args.api_key_env and not api_key:

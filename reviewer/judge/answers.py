@@ -129,7 +129,7 @@ def answer_from_completion(
     if message.get("refusal"):
         raise AnswerError(f"the model refused: {_short(message['refusal'])}")
     if choices[0].get("finish_reason") == "length":
-        raise AnswerError("the answer was cut off (finish_reason length): raise max_tokens")
+        raise AnswerError("the answer was cut off (finish_reason length)")
     content = message.get("content")
     if not isinstance(content, str) or not content.strip():
         raise AnswerError("the answer is empty")

@@ -54,6 +54,7 @@ class ClientSettings(BaseModel):
     max_retries: int = Field(default=5, ge=0)
     backoff: float = Field(default=1.0, ge=0, description="first wait, doubled each retry")
     max_backoff: float = Field(default=60.0, ge=0)
+    temperature: float | None = Field(default=None, ge=0, description="None: the server's")
 
     @property
     def endpoint(self) -> str:
@@ -68,8 +69,8 @@ class ResponseCache:
         self.folder = folder
 
     def _file(self, key: RequestKey, model: str) -> Path:
-        # The custom_id carries the trajectory, rubric and prompt hashes; the model completes
-        # the key. Hashed again so any model name makes a safe file name.
+        # The custom_id carries the trajectory, rubric and prompt hashes; the model (with
+        # its sampling settings) completes the key. Hashed again: a safe file name.
         name = hashlib.sha256(f"{key.custom_id}\0{model}".encode()).hexdigest()
         return self.folder / name[:2] / f"{name}.json"
 
@@ -215,7 +216,7 @@ def run_requests(
         futures = {}
         for index, request in enumerate(requests):
             key = RequestKey.parse(request["custom_id"])
-            hit = cache.get(key, settings.model) if cache is not None else None
+            hit = cache.get(key, cache_model(settings)) if cache is not None else None
             if hit is not None:
                 finished(index, _checked(key, hit, rubric, settings.model, cached=True))
             else:
@@ -232,15 +233,26 @@ def _ask(
     rubric: Rubric,
     cache: ResponseCache | None,
 ) -> Outcome:
-    model = client.settings.model
+    model = cache_model(client.settings)
     try:
-        completion = client.complete({**request["body"], "model": model})
+        body = {**request["body"], "model": client.settings.model}
+        if client.settings.temperature is not None:
+            body["temperature"] = client.settings.temperature
+        completion = client.complete(body)
     except RequestFailed as exc:
         return Outcome(key.custom_id, None, str(exc), False, None)
-    outcome = _checked(key, completion, rubric, model, cached=False)
+    outcome = _checked(key, completion, rubric, client.settings.model, cached=False)
     if outcome.answer is not None and cache is not None:
         cache.put(key, model, completion)
     return outcome
+
+
+def cache_model(settings: ClientSettings) -> str:
+    """The model part of the cache key: the model id, and the temperature when one is set
+    (an answer sampled at 0.7 is not the answer at 0)."""
+    if settings.temperature is None:
+        return settings.model
+    return f"{settings.model}@temperature={settings.temperature:g}"
 
 
 def _checked(

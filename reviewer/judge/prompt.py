@@ -169,8 +169,8 @@ def build_request(
                 {"role": "system", "content": system_message(rubric)},
                 {"role": "user", "content": user_message(bundle)},
             ],
+            # No temperature: reasoning models refuse the parameter; `judge run
+            # --temperature` adds it for the servers that take it.
             "response_format": response_format(rubric),
-            # Ratings should be reproducible: the same run, rubric and model, the same answer.
-            "temperature": 0,
         },
     }

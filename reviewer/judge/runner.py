@@ -45,6 +45,7 @@ def run_judge(
             concurrency=args.concurrency,
             timeout=args.timeout,
             max_retries=args.retries,
+            temperature=args.temperature,
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from None

@@ -69,6 +69,10 @@ def test_a_rerun_is_answered_from_the_cache_without_a_request(stub_server, tmp_p
     other_model = _settings(stub_server).model_copy(update={"model": "other"})
     run_requests(_requests(3), settings=other_model, rubric=RUBRIC, cache=cache)
     assert len(stub_server.bodies) == 6  # the model is part of the key
+    assert "temperature" not in stub_server.bodies[-1]
+    warm = other_model.model_copy(update={"temperature": 0.0})
+    run_requests(_requests(3), settings=warm, rubric=RUBRIC, cache=cache)
+    assert len(stub_server.bodies) == 9 and stub_server.bodies[-1]["temperature"] == 0.0
     assert not any("sk-" in p.read_text() for p in tmp_path.rglob("*.json"))
 
 

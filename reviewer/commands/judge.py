@@ -168,7 +168,11 @@ def run_import(args: argparse.Namespace) -> int:
             raise CommandError(str(exc)) from None
     for error in errors:
         print(error, file=sys.stderr)
-    print(f"judge import: {report.summary()} ({len(errors)} lines refused)")
+    print(
+        f"judge import: {report.added} new ratings, {report.superseded} changed answers "
+        f"superseding the previous ones, {report.unchanged} unchanged, "
+        f"{len(errors)} lines refused"
+    )
     return 1 if errors else 0
 
 

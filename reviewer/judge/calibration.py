@@ -179,9 +179,11 @@ def _metric(metric_id: str, pairs: list[Difference], top: int) -> MetricCalibrat
         [code[p.judge_outcome or ""] for p in pairs],
         [code[p.consensus_outcome or ""] for p in pairs],
     ]
-    alpha_outcome, outcome_note = _alpha(outcome_rows, "nominal", tuple(code.values()))
+    alpha_outcome, outcome_note = _alpha(
+        outcome_rows, "nominal", tuple(code.values()), what="rated"
+    )
     if outcome_note and not note:
-        note = f"outcome: {outcome_note}"
+        note = f"alpha_outcome: {outcome_note}"
     ranked = sorted(
         (p for p in pairs if p.difference or p.judge_outcome != p.consensus_outcome),
         key=lambda p: (-(abs(p.difference or 0.0)), p.difference is not None, p.run_pk),
@@ -206,14 +208,18 @@ def _metric(metric_id: str, pairs: list[Difference], top: int) -> MetricCalibrat
 
 
 def _alpha(
-    rows: list[list[float]], level: str, domain: tuple[float, ...] | None
+    rows: list[list[float]],
+    level: str,
+    domain: tuple[float, ...] | None,
+    *,
+    what: str = "scored",
 ) -> tuple[float | None, str | None]:
     data = np.array(rows, dtype=float)
     both = data[:, ~np.isnan(data).any(axis=0)] if data.size else data
     if data.size == 0 or both.shape[1] < 2:
-        return None, "fewer than two runs rated by both the judge and the humans"
+        return None, f"undefined: fewer than two runs {what} by both the judge and the humans"
     if len(np.unique(both)) < 2:
-        return None, "no variation: every value is the same, alpha is undefined"
+        return None, "undefined: no variation, every value is the same"
     value = krippendorff.alpha(
         reliability_data=data, level_of_measurement=level, value_domain=domain
     )

@@ -30,18 +30,20 @@ def write_calibration(result: Calibration, fmt: str, out: TextIO, *, judge: str)
         rows = [{**r.model_dump(), "metrics": ", ".join(r.metrics)} for r in result.runs]
         write_rows(rows, RUN_COLUMNS, "table", out)
     for m in result.metrics:
-        if not m.score_confusion:
-            continue
-        out.write(f"\n{m.metric_id}: judge score (rows) by consensus score (columns)\n")
-        steps = [f"{s:g}" for s in HALF_STEPS]
-        rows = [
-            {"judge": str(s), **{c: m.score_confusion.get(str(s), {}).get(c, 0) for c in steps}}
-            for s in SCORES
-        ]
-        write_rows(rows, ("judge", *steps), "table", out)
-        outcome_rows = [
-            {"judge": o, **{c: m.outcome_confusion.get(o, {}).get(c, 0) for c in OUTCOMES}}
-            for o in OUTCOMES
-        ]
-        out.write(f"{m.metric_id}: judge outcome (rows) by consensus outcome (columns)\n")
-        write_rows(outcome_rows, ("judge", *OUTCOMES), "table", out)
+        if m.score_confusion:
+            out.write(f"\n{m.metric_id}: judge score (rows) by consensus score (columns)\n")
+            steps = [f"{s:g}" for s in HALF_STEPS]
+            rows = [
+                {"judge": str(s), **{c: m.score_confusion.get(str(s), {}).get(c, 0) for c in steps}}
+                for s in SCORES
+            ]
+            write_rows(rows, ("judge", *steps), "table", out)
+        # Shown when some run's outcome differs: an all-diagonal matrix tells nothing more
+        # than alpha_outcome and the runs list.
+        if any(j != c for j, cols in m.outcome_confusion.items() for c in cols):
+            out.write(f"\n{m.metric_id}: judge outcome (rows) by consensus outcome (columns)\n")
+            outcome_rows = [
+                {"judge": o, **{c: m.outcome_confusion.get(o, {}).get(c, 0) for c in OUTCOMES}}
+                for o in OUTCOMES
+            ]
+            write_rows(outcome_rows, ("judge", *OUTCOMES), "table", out)

@@ -82,7 +82,7 @@ def test_the_round_trip_on_the_demo(capsys, demo_db: Path, tmp_path: Path, stub_
     assert refused.startswith(f"{responses}:2: ") and "the answer is not JSON" in refused
     assert out == (
         f"judge import: 0 new ratings, 0 changed answers superseding the previous ones, "
-        f"{n - 1} unchanged, 0 refused (1 lines refused)\n"
+        f"{n - 1} unchanged, 1 lines refused\n"
     )
 
     with ReviewStore.open(demo_db) as store:

@@ -106,7 +106,10 @@ def import_answers(
                     unchanged += 1
                     continue
             _write(conn, rubrics, row[0], rater, rubric_pk, answer, supersedes=live, at=at)
-            added, superseded = (added + 1, superseded) if live is None else (added, superseded + 1)
+            if live is None:
+                added += 1
+            else:
+                superseded += 1
         details = {
             "source": source,
             "added": added,

@@ -221,8 +221,14 @@ def run_requests(
                 finished(index, _checked(key, hit, rubric, settings.model, cached=True))
             else:
                 futures[pool.submit(_ask, client, key, request, rubric, cache)] = index
-        for future in as_completed(futures):
-            finished(futures[future], future.result())
+        try:
+            for future in as_completed(futures):
+                finished(futures[future], future.result())
+        except KeyboardInterrupt:
+            # Ctrl-C: drop the requests not started; the answers already cached stay, so
+            # the next run picks up where this one stopped.
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
     return [results[i] for i in range(len(requests))]
 
 

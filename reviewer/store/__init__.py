@@ -20,6 +20,8 @@ from reviewer.store.errors import (
 from reviewer.store.models import (
     AuditReport,
     ImportReport,
+    JudgeImportReport,
+    JudgeRatingRow,
     Rater,
     Rating,
     RatingState,
@@ -36,6 +38,8 @@ __all__ = [
     "AuditReport",
     "ConflictError",
     "ImportReport",
+    "JudgeImportReport",
+    "JudgeRatingRow",
     "NotFoundError",
     "Rater",
     "Rating",

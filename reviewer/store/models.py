@@ -52,13 +52,16 @@ class RunDetail(RunRow):
 
 
 class Rater(_Value):
-    """A person who rates; the key arrives once signing is set up."""
+    """A person (or an LLM judge) who rates; a person's key arrives once signing is set up."""
 
     rater_pk: int
     name: str
     fingerprint: str | None = None
     public_key: str | None = None
     created_at: datetime
+    kind: Literal["human", "judge"] = Field(
+        default="human", description="a person, or an LLM judge (left out of human agreement)"
+    )
 
 
 class Rating(_Value):
@@ -129,3 +132,35 @@ class AuditReport(_Value):
     entries: int
     first_bad: int | None = Field(description="seq of the first entry that does not fit")
     message: str
+
+
+class JudgeImportReport(_Value):
+    """What one import of judge answers did; ``refused`` holds ``(custom_id, reason)``."""
+
+    added: int = 0
+    superseded: int = 0
+    unchanged: int = 0
+    refused: list[tuple[str, str]] = Field(default_factory=list)
+
+    def summary(self) -> str:
+        """One line for a terminal."""
+        return (
+            f"{self.added} new ratings, {self.superseded} changed answers superseding the "
+            f"previous ones, {self.unchanged} unchanged, {len(self.refused)} refused"
+        )
+
+
+class JudgeRatingRow(_Value):
+    """Where a judge's live rating came from: the model, the prompt, what it cost."""
+
+    rating_pk: int
+    run_pk: int
+    run_id: str | None
+    model: str
+    prompt_sha256: str
+    custom_id: str
+    input_tokens: int | None
+    output_tokens: int | None
+    cost: float | None
+    cited_steps: dict[str, list[int]]
+    imported_at: datetime

@@ -134,7 +134,7 @@ def live_pk(conn: sqlite3.Connection, run_pk: int, rater_pk: int) -> int | None:
     return None if row is None else int(row[0])
 
 
-_RATER_FIELDS = ("rater_pk", "name", "fingerprint", "public_key", "created_at")
+_RATER_FIELDS = ("rater_pk", "name", "fingerprint", "public_key", "created_at", "kind")
 
 
 def get_raters(conn: sqlite3.Connection, name: str | None = None) -> list[Rater]:

@@ -153,8 +153,32 @@ WHEN OLD.status = 'submitted' AND NOT (
 BEGIN SELECT RAISE(ABORT, 'a submitted rating is never edited in place: supersede it'); END;
 """
 
+# Version 3: the LLM judge. A rater is a person or a model (``kind``), so agreement between
+# humans leaves models out by default; a judge's rating keeps where it came from (model,
+# prompt hash, tokens, cost, the request's custom_id) beside it, immutable like the rating.
+_V_JUDGE = """
+ALTER TABLE raters ADD COLUMN kind TEXT NOT NULL DEFAULT 'human'
+    CHECK (kind IN ('human', 'judge'));
+CREATE TABLE judge_ratings (
+    rating_pk INTEGER PRIMARY KEY REFERENCES ratings (rating_pk),
+    model TEXT NOT NULL,
+    prompt_sha256 TEXT NOT NULL,
+    custom_id TEXT NOT NULL,
+    input_tokens INTEGER,
+    output_tokens INTEGER,
+    cost REAL,
+    cited_steps TEXT NOT NULL CHECK (json_valid(cited_steps)),
+    imported_at TEXT NOT NULL
+);
+CREATE INDEX judge_ratings_custom_id ON judge_ratings (custom_id);
+CREATE TRIGGER judge_ratings_no_update BEFORE UPDATE ON judge_ratings
+BEGIN SELECT RAISE(ABORT, 'a judge rating is never edited in place: supersede it'); END;
+CREATE TRIGGER judge_ratings_no_delete BEFORE DELETE ON judge_ratings
+BEGIN SELECT RAISE(ABORT, 'a judge rating is never deleted'); END;
+"""
+
 #: ``MIGRATIONS[i]`` brings a database from schema version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V_JUDGE)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

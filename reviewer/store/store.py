@@ -19,6 +19,7 @@ from reviewer.store import (
     audit,
     exchange,
     importer,
+    judge_ratings,
     lifecycle,
     opening,
     rating_import,
@@ -33,6 +34,8 @@ from reviewer.store.connection import (
 from reviewer.store.models import (
     AuditReport,
     ImportReport,
+    JudgeImportReport,
+    JudgeRatingRow,
     Rater,
     Rating,
     RunDetail,
@@ -298,3 +301,23 @@ class ReviewStore:
         """Recompute the audit chain."""
         with read_transaction(self._db.conn):
             return audit.verify(self._db.conn)
+
+    # -- the LLM judge -----------------------------------------------------------------------
+
+    def import_judge_answers(
+        self, answers: Sequence[judge_ratings.JudgeAnswerLike], *, judge: str, source: str
+    ) -> JudgeImportReport:
+        """Store checked judge answers as submitted ratings of the judge ``judge``.
+
+        Answers for unknown runs or another rubric are refused (with their ``custom_id``),
+        the same answer again is unchanged, a changed one supersedes. :class:`StoreError`
+        when ``judge`` names a human who has rated.
+        """
+        return judge_ratings.import_answers(
+            self._db, self._rubrics, answers, judge=judge, source=source, at=utcnow()
+        )
+
+    def judge_ratings(self, judge: str) -> list[JudgeRatingRow]:
+        """Model, prompt hash, tokens and cost of each of ``judge``'s live ratings."""
+        with read_transaction(self._db.conn):
+            return judge_ratings.live_judge_ratings(self._db.conn, judge)

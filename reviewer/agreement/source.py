@@ -5,8 +5,8 @@ rating: the head of the supersede chain that is submitted or signed (while a cor
 still a draft, the rating it corrects counts), as ``ReviewStore.latest_decisions`` gives it.
 Runs come with their scenario, model, scalar and the ScoreCard fields a counterpart uses.
 
-Studies, blind values, the control arm and judges are not in the schema yet; everything
-about them is read by :func:`protocol_columns`, the single function to wire after merging.
+Judges are told apart by ``raters.kind``. Studies, blind values and the control arm are read
+by :func:`protocol_columns`.
 """
 
 from __future__ import annotations
@@ -79,11 +79,14 @@ def rating_records(store: ReviewStore) -> list[RatingRecord]:
     """One record per item (with an outcome) of every rater's live non-draft rating."""
     decided = store.latest_decisions()
     protocol = protocol_columns(store, decided)
-    return list(_records(decided, protocol))
+    judges = {r.name for r in store.raters() if r.kind == "judge"}
+    return list(_records(decided, protocol, judges))
 
 
 def _records(
-    decided: Iterable[Rating], protocol: dict[tuple[int, str], Protocol]
+    decided: Iterable[Rating],
+    protocol: dict[tuple[int, str], Protocol],
+    judges: set[str] = frozenset(),  # type: ignore[assignment]
 ) -> Iterable[RatingRecord]:
     for rating in decided:
         for item in rating.items.values():
@@ -99,7 +102,8 @@ def _records(
                 blind_outcome=extra.blind_outcome,  # type: ignore[arg-type]
                 blind_score=extra.blind_score,
                 reveal_first=extra.reveal_first,
-                is_judge=extra.is_judge,
+                # The raters table knows who is a model (``raters.kind``), whatever the study.
+                is_judge=extra.is_judge or rating.rater in judges,
                 study=extra.study,
             )
 

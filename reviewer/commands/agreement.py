@@ -86,6 +86,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="how many runs of widest disagreement to list (default 10)",
     )
+    v.add_argument(
+        "--judge",
+        metavar="NAME",
+        help="instead: the LLM judge NAME against the human consensus (as `judge compare`)",
+    )
     v.set_defaults(run=run_validity)
 
 
@@ -134,6 +139,13 @@ def run_validity(args: argparse.Namespace) -> int:
     """Print the validity report."""
     if args.top < 0:
         raise UsageError("--top must be 0 or more")
+    if args.judge is not None:
+        # The judge's validity is its calibration against the humans: one implementation.
+        from reviewer.commands.judge import run_compare
+
+        if args.format == "csv":
+            raise UsageError("--judge prints table or json")
+        return run_compare(args)
     from reviewer.agreement.validity import rubric_validity
 
     inputs = _load(args)

@@ -109,6 +109,18 @@ def test_the_round_trip_on_the_demo(capsys, demo_db: Path, tmp_path: Path, stub_
     assert code == 0 and "alpha_ordinal" in out.splitlines()[2]
     assert "judge score (rows) by consensus score (columns)" in out
 
+    # `validity --judge` is the same calibration, and the judge is no human rater by default.
+    code, same, _ = _run(capsys, "validity", "--judge", "stub", "--db", demo_db)
+    assert (code, same) == (0, out)
+    raters = lambda *extra: {  # noqa: E731
+        r["rater"]
+        for r in json.loads(
+            _run(capsys, "agreement", "--db", demo_db, "--format", "json", *extra)[1]
+        )["raters"]
+    }
+    assert raters() == {"ann", "bob"}
+    assert raters("--include-judges") == {"ann", "bob", "stub"}
+
 
 def _prose(model: str) -> dict:
     return {

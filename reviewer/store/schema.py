@@ -177,8 +177,35 @@ CREATE TRIGGER judge_ratings_no_delete BEFORE DELETE ON judge_ratings
 BEGIN SELECT RAISE(ABORT, 'a judge rating is never deleted'); END;
 """
 
+# Evidence: the steps a rater cites for a metric, a timeline event (``ref`` indexes the
+# trajectory's events) or a ground-truth action (``ref`` indexes ScoreCard.required). The
+# step token and label are stored as the rater saw them. Frozen with the rating, like its
+# items; a correction starts from a copy.
+_V_EVIDENCE = """
+CREATE TABLE citations (
+    rating_pk INTEGER NOT NULL REFERENCES ratings (rating_pk),
+    metric_id TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('event', 'ground_truth')),
+    ref INTEGER NOT NULL CHECK (ref >= 0),
+    step TEXT NOT NULL CHECK (length(step) BETWEEN 1 AND 40),
+    label TEXT NOT NULL CHECK (length(label) BETWEEN 1 AND 200),
+    note TEXT NOT NULL DEFAULT '' CHECK (length(note) <= 200),
+    cited_at TEXT NOT NULL,
+    PRIMARY KEY (rating_pk, metric_id, kind, ref)
+);
+CREATE TRIGGER citations_frozen_insert BEFORE INSERT ON citations
+WHEN (SELECT status FROM ratings WHERE rating_pk = NEW.rating_pk) IS NOT 'draft'
+BEGIN SELECT RAISE(ABORT, 'the evidence of a submitted rating is never edited'); END;
+CREATE TRIGGER citations_frozen_update BEFORE UPDATE ON citations
+WHEN (SELECT status FROM ratings WHERE rating_pk = OLD.rating_pk) IS NOT 'draft'
+BEGIN SELECT RAISE(ABORT, 'the evidence of a submitted rating is never edited'); END;
+CREATE TRIGGER citations_frozen_delete BEFORE DELETE ON citations
+WHEN (SELECT status FROM ratings WHERE rating_pk = OLD.rating_pk) IS NOT 'draft'
+BEGIN SELECT RAISE(ABORT, 'the evidence of a submitted rating is never edited'); END;
+"""
+
 #: ``MIGRATIONS[i]`` brings a database from schema version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V_JUDGE)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V_JUDGE, _V_EVIDENCE)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
+from reviewer.evidence import Citation
 from reviewer.store import Rating, ReviewStore
 from scoring import SCORER_VERSION, ScoreCard
 
@@ -108,7 +109,10 @@ def fill(
     score: int = 2,
     comment: str = "seen in the trajectory",
 ) -> Rating:
-    """Give every metric of ``rating`` an applicable score (complete, ready to submit)."""
+    """Give every metric of ``rating`` an applicable score (complete, ready to submit).
+
+    A score the rubric wants evidence for gets a citation of the run's first event.
+    """
     for metric_id in rating.items:
         rating = store.save_item(
             rating.rating_pk,
@@ -118,7 +122,24 @@ def fill(
             comment=comment,
             expected_version=rating.version,
         )
+        if score in store.rubric().evidence_scores(metric_id):
+            rating = cite_event(store, rating, metric_id)
     return rating
+
+
+def cite_event(
+    store: ReviewStore, rating: Rating, metric_id: str, *, ref: int = 0, note: str = ""
+) -> Rating:
+    """Cite event ``ref`` (labelled as an agent turn) for ``metric_id`` of a draft."""
+    citation = Citation(
+        metric_id=metric_id,
+        kind="event",
+        ref=ref,
+        step=str(ref + 1),
+        label=f"{ref + 1} agent: reads the ECAM",
+        note=note,
+    )
+    return store.cite(rating.rating_pk, citation, expected_version=rating.version)
 
 
 # The helpers above, as fixtures: test modules here are not a package, so they reach

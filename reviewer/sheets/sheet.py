@@ -23,7 +23,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from cryptography.exceptions import InvalidSignature
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -76,6 +76,18 @@ class SheetRubric(_Frozen):
     sha256: str = Field(pattern=_HEX64)
 
 
+class SheetCitation(_Frozen):
+    """One step the rater cited as evidence for the metric (see :mod:`scoring.steps`)."""
+
+    kind: Literal["event", "ground_truth"] = Field(
+        description="a timeline event, or a ground-truth row (evidence of absence)"
+    )
+    ref: int = Field(ge=0, description="index into the trajectory's events or the procedure")
+    step: str = Field(description="e.g. '3.0' or 'GT:2'")
+    label: str = Field(description="e.g. '3.0 set_control apu_gen = 0'")
+    note: str = ""
+
+
 class SheetItem(_Frozen):
     """One rubric metric as rated, with the wording the rater saw."""
 
@@ -85,6 +97,8 @@ class SheetItem(_Frozen):
     score: int | None
     anchor: str | None = Field(description="the rubric's text for the chosen score")
     comment: str
+    #: Absent from sheets signed before evidence existed; they still verify.
+    citations: list[SheetCitation] = Field(default_factory=list)
 
 
 class SheetRater(_Frozen):

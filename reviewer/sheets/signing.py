@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from reviewer.sheets.keys import RaterKey, quote_arg
 from reviewer.sheets.sheet import (
+    SheetCitation,
     SheetItem,
     SheetPayload,
     SheetRater,
@@ -258,6 +259,10 @@ class SigningService:
                     score=item.score,
                     anchor=None if item.score is None else metric.anchors[item.score],
                     comment=item.comment,
+                    citations=[
+                        SheetCitation(**c.model_dump(exclude={"metric_id"}))
+                        for c in rating.cited(metric.id)
+                    ],
                 )
             )
         public = key.public

@@ -15,7 +15,7 @@ import pytest
 from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
 from reviewer.evidence import Citation
 from reviewer.store import Rating, ReviewStore
-from scoring import SCORER_VERSION, ScoreCard
+from scoring import SCORER_VERSION, RequiredAction, ScoreCard
 
 APU = "elec-apu-gen-fault"
 #: The APU GEN FAULT procedure: reset attempt (off, on), then isolate (off) and EXT PWR on.
@@ -70,6 +70,14 @@ def fake_card(n: int, *, path: str | None = None, status: str = "scored") -> Sco
         safety_anti_procedure=0,
         extraneous=0,
         scalar=1.0,
+        # The procedure's actions, so that a rating can cite a ground-truth row (GT:0...)
+        # of a run that has no trajectory file behind it.
+        required=[
+            RequiredAction(
+                index=i, block="APU GEN FAULT", block_index=0, ordered=True, control=c, value=v
+            )
+            for i, (c, v) in enumerate(PROCEDURE)
+        ],
     )
 
 

@@ -10,19 +10,12 @@ from pathlib import Path
 import pytest
 
 from reviewer.evidence import Citation
+from reviewer.rubric import default_rubric
 from reviewer.store import RatingsFileError, ReviewStore
 from scoring import read_trajectory
 from scoring.steps import event_ref, required_ref
 
-METRICS = (
-    "procedure_application",
-    "situation_awareness",
-    "problem_solving",
-    "safety",
-    "verification",
-    "workload_management",
-    "communication",
-)
+METRICS = default_rubric().metric_ids
 
 
 @pytest.fixture

@@ -254,6 +254,14 @@ WHEN OLD.status = 'draft' AND NEW.status <> 'draft' AND NEW.revealed_at IS NULL
   AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.study_pk = NEW.study_pk
       AND a.run_pk = NEW.run_pk AND a.rater_pk = NEW.rater_pk AND a.reveal_first = 1)
 BEGIN SELECT RAISE(ABORT, 'a blind-study rating is submitted blind and revealed first'); END;
+-- A revised metric (outcome or score differs from its blind value) needs a reason.
+CREATE TRIGGER ratings_revision_reasons BEFORE UPDATE ON ratings
+WHEN OLD.status = 'draft' AND NEW.status <> 'draft' AND EXISTS (
+    SELECT 1 FROM rating_items i WHERE i.rating_pk = NEW.rating_pk
+    AND i.blind_outcome IS NOT NULL
+    AND (i.outcome IS NOT i.blind_outcome OR i.score IS NOT i.blind_score)
+    AND trim(COALESCE(i.revision_reason, '')) = '')
+BEGIN SELECT RAISE(ABORT, 'a metric revised after the reveal needs a reason'); END;
 -- A correction carries its study, blind phase and blind values over from what it corrects.
 CREATE TRIGGER ratings_correction_keeps_blind AFTER INSERT ON ratings
 WHEN NEW.supersedes_pk IS NOT NULL AND NEW.study_pk IS NULL

@@ -24,6 +24,7 @@ from reviewer.store import (
     rating_import,
     ratings,
     runs,
+    study_views,
 )
 from reviewer.store.connection import (
     read_transaction,
@@ -40,10 +41,11 @@ from reviewer.store.models import (
     SheetRow,
 )
 from reviewer.store.rubrics import RubricRegistry
+from reviewer.store.study_facade import StudiesFacade
 from scoring import ScoreCard
 
 
-class ReviewStore:
+class ReviewStore(StudiesFacade):
     """Runs, raters, ratings, signed sheets and the audit log of one review database."""
 
     def __init__(self, db: sqlite_utils.Database, path: Path, rubrics: RubricRegistry) -> None:
@@ -108,8 +110,19 @@ class ReviewStore:
         """How many run versions are stored."""
         return int(self._db.conn.execute("SELECT count(*) FROM runs").fetchone()[0])
 
-    def list_runs(self, *, rater: str | None = None) -> list[RunRow]:
-        """Every run version, oldest import first, with ``rater``'s rating state."""
+    def list_runs(
+        self, *, rater: str | None = None, study: str | None = None, assigned_only: bool = True
+    ) -> list[RunRow]:
+        """Every run version, oldest import first, with ``rater``'s rating state.
+
+        With ``study``: only its runs, each with ``per_run`` and ``ratings_in``; with a
+        rater too (and ``assigned_only``), that rater's queue in queue order, each row with
+        its ``position`` and ``reveal_first`` (control arm).
+        """
+        if study is not None:
+            return study_views.list_runs(
+                self._db.conn, study=study, rater=rater, assigned_only=assigned_only
+            )
         return runs.list_runs(self._db.conn, rater=rater)
 
     def get_run(self, run_pk: int) -> RunDetail:
@@ -280,12 +293,25 @@ class ReviewStore:
         """
         return exchange.latest_decisions(self._db.conn, self._rubrics, rater=rater)
 
-    def export_ratings(self, out: TextIO, *, fmt: str = "csv", rater: str | None = None) -> int:
-        """Write :meth:`latest_decisions` in long format; audited. Returns the row count."""
+    def export_ratings(
+        self,
+        out: TextIO,
+        *,
+        fmt: str = "csv",
+        rater: str | None = None,
+        viewer: str | None = None,
+    ) -> int:
+        """Write :meth:`latest_decisions` in long format; audited. Returns the row count.
+
+        With ``viewer``, only what that rater may see (see :meth:`may_see_others`).
+        """
         with read_transaction(self._db.conn):
-            rows = list(exchange.export_rows(self._db.conn, self._rubrics, rater=rater))
+            rows = list(
+                exchange.export_rows(self._db.conn, self._rubrics, rater=rater, viewer=viewer)
+            )
         count = exchange.write_long(iter(rows), fmt, out)
-        self.record_export("ratings", {"format": fmt, "rows": count, "rater": rater})
+        details = {"format": fmt, "rows": count, "rater": rater, "viewer": viewer}
+        self.record_export("ratings", details)
         return count
 
     def record_export(self, what: str, details: dict[str, Any]) -> None:

@@ -1,0 +1,129 @@
+"""The study half of :class:`~reviewer.store.ReviewStore`: studies, assignments, the blind
+protocol, visibility and collected sheets (see :mod:`reviewer.studies`).
+
+A mixin so that ``store.py`` stays one screenful per concern; it uses the store's
+``_db`` and ``_rubrics`` and its ordinary lifecycle (``submit``, ``latest_decisions``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from reviewer.store import blind, collecting, studies
+from reviewer.store.connection import utcnow
+from reviewer.store.models import (
+    AssignmentRow,
+    BlindValues,
+    CollectResult,
+    RaterRunState,
+    Rating,
+)
+from reviewer.studies.model import Selection, Study, StudySpec
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+    from reviewer.store.rubrics import RubricRegistry
+
+
+class StudiesFacade:
+    """Studies, assignments, blind phases, visibility and collecting, on the store."""
+
+    _db: sqlite_utils.Database
+    _rubrics: RubricRegistry
+
+    def submit(self, rating_pk: int, *, expected_version: int) -> Rating:  # pragma: no cover
+        raise NotImplementedError  # provided by ReviewStore
+
+    def latest_decisions(self, *, rater: str | None = None) -> list[Rating]:  # pragma: no cover
+        raise NotImplementedError  # provided by ReviewStore
+
+    # -- studies (see reviewer.studies) ------------------------------------------------------
+
+    def create_study(self, spec: StudySpec, *, owner_fingerprint: str | None = None) -> Study:
+        """Store a study over the runs its selection takes and assign them (audited)."""
+        return studies.create(
+            self._db, self._rubrics, spec, owner_fingerprint=owner_fingerprint, at=utcnow()
+        )
+
+    def studies(self) -> list[Study]:
+        """Every study, oldest first."""
+        return studies.all_studies(self._db.conn)
+
+    def get_study(self, name: str) -> Study:
+        """The study called ``name``; :class:`NotFoundError` if there is none."""
+        return studies.get(self._db.conn, name)
+
+    def study_assignments(self, name: str, *, rater: str | None = None) -> list[AssignmentRow]:
+        """The study's assignments by rater and queue position (one rater's, if given)."""
+        return studies.assignments(self._db.conn, name, rater=rater)
+
+    def add_study_runs(self, name: str, selection: Selection) -> int:
+        """Add and assign the selected runs not yet in the study; returns how many."""
+        return studies.add_runs(self._db, name, selection, at=utcnow())
+
+    def add_study_raters(self, name: str, raters: Sequence[str]) -> int:
+        """Add raters; they take runs added from now on (nothing already assigned moves)."""
+        return studies.add_raters(self._db, name, raters, at=utcnow())
+
+    def start_study_rating(self, study: str, run_pk: int, rater: str) -> Rating:
+        """The rater's live rating of an assigned run within ``study``; a new draft if none."""
+        return blind.start(self._db, self._rubrics, study, run_pk, rater, at=utcnow())
+
+    def rating_state(self, run_pk: int, rater: str, *, study: str | None = None) -> RaterRunState:
+        """The rater's view of the run: study, phase, control arm, rating, blind values,
+        whether the scorer may be shown and whether others' ratings may be shown."""
+        return blind.state(self._db.conn, self._rubrics, run_pk, rater, study=study)
+
+    def submit_blind(self, rating_pk: int, *, expected_version: int) -> Rating:
+        """Blind phase → sealed: the blind values are frozen for good (audited)."""
+        return blind.submit_blind(
+            self._db, self._rubrics, rating_pk, expected_version=expected_version, at=utcnow()
+        )
+
+    def reveal(self, rating_pk: int, *, expected_version: int) -> Rating:
+        """Sealed → revealed: the scorer's view may be shown; revisions may begin."""
+        return blind.reveal(
+            self._db, self._rubrics, rating_pk, expected_version=expected_version, at=utcnow()
+        )
+
+    def save_revision_reason(
+        self, rating_pk: int, metric_id: str, reason: str, *, expected_version: int
+    ) -> Rating:
+        """Autosave why a metric was revised after the reveal."""
+        return blind.save_reason(
+            self._db,
+            self._rubrics,
+            rating_pk,
+            metric_id,
+            reason,
+            expected_version=expected_version,
+            at=utcnow(),
+        )
+
+    def submit_final(self, rating_pk: int, *, expected_version: int) -> Rating:
+        """Submit after the reveal; :class:`RatingIncompleteError` names each revised metric
+        without a reason. For an open study this is :meth:`submit`."""
+        blind.check_final(self._db.conn, rating_pk)
+        return self.submit(rating_pk, expected_version=expected_version)
+
+    def blind_values(self, rating_pk: int) -> BlindValues:
+        """The blind values, revision reasons, blind submit and reveal times of a rating."""
+        return blind.blind_values(self._db.conn, rating_pk)
+
+    def may_see_others(self, run_pk: int, rater: str | None) -> bool:
+        """Whether ``rater`` may see other raters' ratings of the run (only after their own
+        rating of it is submitted)."""
+        return blind.may_see_others(self._db.conn, run_pk, rater)
+
+    def visible_ratings(self, run_pk: int, viewer: str) -> list[Rating]:
+        """The latest decisions on the run that ``viewer`` may see (always their own)."""
+        found = [r for r in self.latest_decisions() if r.run_pk == run_pk]
+        if self.may_see_others(run_pk, viewer):
+            return found
+        return [r for r in found if r.rater == viewer]
+
+    def collect_sheet(self, sheet: collecting.CollectedRating) -> CollectResult:
+        """Store a verified sheet from another machine as its rater's signed rating."""
+        return collecting.collect(self._db, self._rubrics, sheet, at=utcnow())

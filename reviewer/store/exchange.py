@@ -61,6 +61,8 @@ class LongRow:
     comment: str
     #: The rating's comment on the whole run, repeated on each row of it; optional on import.
     overall_comment: str = ""
+    #: Why a metric differs from its blind value (``ratings import --phase final``).
+    reason: str = ""
 
 
 def format_of(path: Path, fmt: str | None = None) -> str:
@@ -157,6 +159,7 @@ def _row(line: int, record: dict[str, Any], errors: list[str]) -> LongRow:
         score=score,
         comment=str(record.get("comment") or ""),
         overall_comment=str(record.get("overall_comment") or ""),
+        reason=str(record.get("reason") or ""),
     )
 
 

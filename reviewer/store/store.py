@@ -41,7 +41,7 @@ from reviewer.store.models import (
     SheetRow,
 )
 from reviewer.store.rubrics import RubricRegistry
-from reviewer.store.study_facade import StudiesFacade
+from reviewer.store.study_facade import StudiesFacade, refused_as_state_error
 from scoring import ScoreCard
 
 
@@ -206,17 +206,18 @@ class ReviewStore(StudiesFacade):
         ``ValueError``) for an unknown metric, a score outside 0–3 or a score without
         ``applicable``. A missing comment is fine until submit.
         """
-        return lifecycle.save_item(
-            self._db,
-            self._rubrics,
-            rating_pk,
-            metric_id,
-            outcome=outcome,
-            score=score,
-            comment=comment,
-            expected_version=expected_version,
-            at=utcnow(),
-        )
+        with refused_as_state_error():  # e.g. a sealed blind rating (a trigger refuses)
+            return lifecycle.save_item(
+                self._db,
+                self._rubrics,
+                rating_pk,
+                metric_id,
+                outcome=outcome,
+                score=score,
+                comment=comment,
+                expected_version=expected_version,
+                at=utcnow(),
+            )
 
     def save_overall_comment(self, rating_pk: int, text: str, *, expected_version: int) -> Rating:
         """Autosave the comment on the whole run (same checks as :meth:`save_item`)."""

@@ -7,11 +7,15 @@ A mixin so that ``store.py`` stays one screenful per concern; it uses the store'
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import sqlite3
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.store import blind, collecting, studies
+from reviewer.store import blind, collecting, exchange, phase_import, studies
 from reviewer.store.connection import utcnow
+from reviewer.store.errors import RatingStateError
 from reviewer.store.models import (
     AssignmentRow,
     BlindValues,
@@ -25,6 +29,15 @@ if TYPE_CHECKING:
     import sqlite_utils
 
     from reviewer.store.rubrics import RubricRegistry
+
+
+@contextlib.contextmanager
+def refused_as_state_error() -> Iterator[None]:
+    """A write a trigger refused (a frozen blind rating) as :class:`RatingStateError`."""
+    try:
+        yield
+    except sqlite3.IntegrityError as exc:
+        raise RatingStateError(str(exc)) from None
 
 
 class StudiesFacade:
@@ -127,3 +140,26 @@ class StudiesFacade:
     def collect_sheet(self, sheet: collecting.CollectedRating) -> CollectResult:
         """Store a verified sheet from another machine as its rater's signed rating."""
         return collecting.collect(self._db, self._rubrics, sheet, at=utcnow())
+
+    def import_phase(
+        self,
+        path: Path,
+        *,
+        rater: str,
+        phase: str,
+        study: str | None = None,
+        fmt: str | None = None,
+    ) -> list[int]:
+        """``ratings import --phase``: blind ratings, the final ones after the reveal (a
+        ``reason`` on each revised metric), or open ratings within a study. All or nothing."""
+        rows = exchange.read_long(Path(path), fmt)
+        return phase_import.import_phase(
+            self._db,
+            self._rubrics,
+            rows,
+            rater=rater,
+            phase=phase,  # type: ignore[arg-type]
+            study=study,
+            source=str(path),
+            at=utcnow(),
+        )

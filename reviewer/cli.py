@@ -25,6 +25,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "reviewer.commands.store_cmds",
     "reviewer.commands.ratings",
     "reviewer.commands.signing",
+    "reviewer.commands.study",
+    "reviewer.commands.collect",
 )
 
 GuiRunner = Callable[[argparse.Namespace], int]

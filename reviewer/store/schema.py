@@ -278,8 +278,9 @@ WHEN NEW.blind_outcome IS NULL
   AND (SELECT supersedes_pk FROM ratings WHERE rating_pk = NEW.rating_pk) IS NOT NULL
 BEGIN
     UPDATE rating_items SET
-        (blind_outcome, blind_score, blind_comment) = (
-            SELECT o.blind_outcome, o.blind_score, o.blind_comment FROM rating_items o
+        (blind_outcome, blind_score, blind_comment, revision_reason) = (
+            SELECT o.blind_outcome, o.blind_score, o.blind_comment, o.revision_reason
+            FROM rating_items o
             WHERE o.rating_pk = (SELECT supersedes_pk FROM ratings WHERE rating_pk = NEW.rating_pk)
             AND o.metric_id = NEW.metric_id)
     WHERE rating_pk = NEW.rating_pk AND metric_id = NEW.metric_id;

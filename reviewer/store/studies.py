@@ -216,3 +216,59 @@ def assignments(
     rows = conn.execute(sql + " ORDER BY ra.name, a.position", params)
     fields = ("run_pk", "run_id", "sha256", "rater", "position", "reveal_first")
     return [AssignmentRow(study=name, **dict(zip(fields, row, strict=True))) for row in rows]
+
+
+def join(
+    db: sqlite_utils.Database,
+    spec: StudySpec,
+    *,
+    rubric_sha256: str,
+    owner_fingerprint: str,
+    assigned: Sequence[Assignment],
+    at: str,
+) -> Study:
+    """Record a study received in a packet, with the assignments it carries (read-only here).
+
+    Joining again with a later packet of the same study adds the assignments it adds; a
+    study of this name that was created here, or signed by another key, is refused.
+    """
+    with write_transaction(db):
+        conn = db.conn
+        row = conn.execute(
+            "SELECT study_pk, joined, owner_fingerprint FROM studies WHERE name = ?", (spec.name,)
+        ).fetchone()
+        if row is None:
+            cursor = conn.execute(
+                "INSERT INTO studies (name, protocol, per_run, seed, reveal_first, rubric_sha256,"
+                " owner, owner_fingerprint, joined, definition, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
+                (spec.name, spec.protocol, spec.per_run, spec.seed, spec.reveal_first,
+                 rubric_sha256, spec.owner, owner_fingerprint, spec.model_dump_json(), at),
+            )  # fmt: skip
+            study_pk = int(cursor.lastrowid or 0)
+            _add_raters(conn, study_pk, spec.raters, at=at)
+        else:
+            study_pk, joined, fp = row
+            if not joined:
+                raise StoreError(f"study {spec.name!r} was created in this database: not joined")
+            if fp != owner_fingerprint:
+                raise StoreError(
+                    f"study {spec.name!r} was joined from a packet signed by {fp}, "
+                    f"this one is signed by {owner_fingerprint}"
+                )
+        pk_of = {sha: pk for pk, sha in conn.execute("SELECT run_pk, sha256 FROM runs")}
+        rater_pk = dict(conn.execute("SELECT name, rater_pk FROM raters"))
+        have = {
+            (pk, r) for pk, r in conn.execute(
+                "SELECT run_pk, rater_pk FROM assignments WHERE study_pk = ?", (study_pk,))
+        }  # fmt: skip
+        new = [a for a in assigned if (pk_of[a.run_sha256], rater_pk[a.rater]) not in have]
+        conn.executemany(
+            "INSERT OR IGNORE INTO study_runs (study_pk, run_pk, added_at) VALUES (?, ?, ?)",
+            [(study_pk, pk_of[a.run_sha256], at) for a in new],
+        )
+        insert_assignments(conn, study_pk, new, pk_of, rater_pk, at=at)
+        details = {"study": spec.name, "owner_fingerprint": owner_fingerprint,
+                   "assignments": len(new)}  # fmt: skip
+        audit.append(conn, [("study_join", None, details)], at=at)
+    return get(db.conn, spec.name)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from reviewer.store import blind, collecting, exchange, phase_import, studies
 from reviewer.store.connection import utcnow
-from reviewer.store.errors import RatingStateError
+from reviewer.store.errors import RatingStateError, StoreError
 from reviewer.store.models import (
     AssignmentRow,
     BlindValues,
@@ -23,7 +23,7 @@ from reviewer.store.models import (
     RaterRunState,
     Rating,
 )
-from reviewer.studies.model import Selection, Study, StudySpec
+from reviewer.studies.model import Assignment, Selection, Study, StudySpec
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -161,5 +161,28 @@ class StudiesFacade:
             phase=phase,  # type: ignore[arg-type]
             study=study,
             source=str(path),
+            at=utcnow(),
+        )
+
+    def join_study(
+        self,
+        spec: StudySpec,
+        *,
+        rubric_sha256: str,
+        owner_fingerprint: str,
+        assigned: Sequence[Assignment],
+    ) -> Study:
+        """Record a study from a verified packet with its assignments (runs imported first)."""
+        if rubric_sha256 != self._rubrics.current.sha256:
+            raise StoreError(
+                f"study {spec.name!r} pins rubric {rubric_sha256[:12]}…, this database uses "
+                f"{self._rubrics.current.sha256[:12]}…"
+            )
+        return studies.join(
+            self._db,
+            spec,
+            rubric_sha256=rubric_sha256,
+            owner_fingerprint=owner_fingerprint,
+            assigned=assigned,
             at=utcnow(),
         )

@@ -107,6 +107,8 @@ def run_runs(args: argparse.Namespace) -> int:
             rows = store.list_runs(rater=rater, study=args.study)
         except StoreError as exc:
             raise CommandError(str(exc)) from None
+        if args.study is not None and rater is not None:
+            rows = [_blind_view(store, row, rater) for row in rows]
     if args.format == "json":
         dicts = [row.model_dump() for row in rows]
         write_rows(dicts, list(RunRow.model_fields), "json", sys.stdout)
@@ -125,6 +127,13 @@ def run_runs(args: argparse.Namespace) -> int:
         write_rows(table, columns, "table", sys.stdout)
     print(f"{len(rows)} runs" + (f"; rating state of {rater}" if rater else ""), file=sys.stderr)
     return 0
+
+
+def _blind_view(store: ReviewStore, row: RunRow, rater: str) -> RunRow:
+    """The row as ``rater`` may see it: no scorer values before their reveal."""
+    if store.rating_state(row.run_pk, rater, study=row.study).scorer_visible:
+        return row
+    return row.model_copy(update={"scalar": None, "coverage": None, "end_state": None})
 
 
 def run_audit_verify(args: argparse.Namespace) -> int:

@@ -245,7 +245,8 @@ def run_create(args: argparse.Namespace) -> int:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first["loc"])
-        raise UsageError(f"{where + ': ' if where else ''}{first['msg']}") from None
+        message = first["msg"].removeprefix("Value error, ")
+        raise UsageError(f"{where + ': ' if where else ''}{message}") from None
     fp = None
     if owner and keys.has_key(owner):
         fp = keys.parse_public_key_line(keys.key_paths(owner)[1].read_text("utf-8")).fingerprint

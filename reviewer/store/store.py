@@ -227,9 +227,10 @@ class ReviewStore(StudiesFacade):
 
     def submit(self, rating_pk: int, *, expected_version: int) -> Rating:
         """Draft → submitted; :class:`RatingIncompleteError` lists every missing piece."""
-        return lifecycle.submit(
-            self._db, self._rubrics, rating_pk, expected_version=expected_version, at=utcnow()
-        )
+        with refused_as_state_error():  # e.g. a blind-study rating before its reveal
+            return lifecycle.submit(
+                self._db, self._rubrics, rating_pk, expected_version=expected_version, at=utcnow()
+            )
 
     def supersede(self, rating_pk: int, *, rater: str) -> Rating:
         """A new draft copying a submitted or signed rating, to correct it."""

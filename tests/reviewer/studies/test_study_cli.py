@@ -114,3 +114,13 @@ def test_an_unmatched_sheet_is_refused(tmp_path, corpus, capsys) -> None:
     printed = capsys.readouterr().out
     assert ": refused (ann, " in printed
     assert "unmatched: no run with trajectory sha256" in printed
+
+
+def test_runs_in_a_blind_study_hide_the_scorer_from_the_rater_until_the_reveal(db, capsys) -> None:
+    capsys.readouterr()
+    assert _run("runs", "--study", "s", "--rater", "ann", "--format", "json", "--db", db) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["position"] for r in rows] == list(range(1, len(rows) + 1))
+    assert all(r["scalar"] is None and r["coverage"] is None for r in rows)
+    assert _run("runs", "--study", "s", "--format", "json", "--db", db) == 0  # the owner's view
+    assert all(r["scalar"] is not None for r in json.loads(capsys.readouterr().out))

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from reviewer.cli import CommandError, UsageError
+from reviewer.commands import study_packet
 
 _FMT = argparse.RawDescriptionHelpFormatter
 
@@ -163,7 +164,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "Write the study, the rater's assignments and trajectories into DIR, signed "
         "with the study owner's key.",
         "a320-review study packet pilot --rater bob --out packets/bob",
-        run_packet,
+        study_packet.run_packet,
     )
     k.add_argument("--rater", required=True, metavar="NAME", help="whose packet")
     k.add_argument("--out", type=Path, required=True, metavar="DIR", help="the packet folder")
@@ -181,7 +182,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "Verify the packet's signature and files, import its runs and the study, and "
         "show your queue.",
         "a320-review study join packets/bob --trust owner.pub",
-        run_join,
+        study_packet.run_join,
         named=False,
     )
     j.add_argument("folder", type=Path, metavar="DIR", help="the packet folder")
@@ -344,51 +345,4 @@ def run_add_raters(args: argparse.Namespace) -> int:
         except StoreError as exc:
             raise CommandError(str(exc)) from None
     print(f"study {args.name}: {added} raters added; they take the runs added from now on")
-    return 0
-
-
-def run_packet(args: argparse.Namespace) -> int:
-    """Write and sign one rater's packet."""
-    from reviewer.commands.signing import _load_key
-    from reviewer.store import StoreError
-    from reviewer.studies.packet import PacketError, write_packet
-
-    with _store(args) as store:
-        try:
-            owner = store.get_study(args.name).owner
-            if owner is None:
-                raise CommandError(f"study {args.name!r} has no owner to sign its packets")
-            key = _load_key(owner, args.passphrase_file)
-            path = write_packet(store, args.name, args.rater, key, args.out)
-        except (StoreError, PacketError) as exc:
-            raise CommandError(str(exc)) from None
-    print(f"wrote {path} (signed by {owner}, key {key.fingerprint})")
-    return 0
-
-
-def run_join(args: argparse.Namespace) -> int:
-    """Verify, import, and show the rater's queue."""
-    from reviewer.sheets.keys import KeyStoreError, load_trust_file
-    from reviewer.store import StoreError
-    from reviewer.studies.packet import PacketError, join_packet
-
-    trusted = None
-    if args.trust is not None:
-        try:
-            trusted = load_trust_file(args.trust)
-        except KeyStoreError as exc:
-            raise UsageError(str(exc)) from None
-    with _store(args, create=True) as store:
-        try:
-            payload, study, report = join_packet(store, args.folder, trusted=trusted)
-        except (StoreError, PacketError) as exc:
-            raise CommandError(str(exc)) from None
-        queue = store.list_runs(study=study.name, rater=payload.rater)
-    print(
-        f"joined study {study.name} ({study.protocol}) as {payload.rater}, "
-        f"owner {payload.owner.name} ({payload.owner.fingerprint}); import: {report.summary()}"
-    )
-    for row in queue:
-        arm = "  (scorer shown first)" if row.reveal_first else ""
-        print(f"  {row.position:>3}  {row.run_id}{arm}")
     return 0

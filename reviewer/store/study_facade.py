@@ -186,3 +186,27 @@ class StudiesFacade:
             assigned=assigned,
             at=utcnow(),
         )
+
+    def study_decisions(self, study: str, *, phase: str = "final") -> list[Rating]:
+        """Each rater's latest decision on the study's runs, for agreement and analysis.
+
+        ``phase="final"``: the ratings as submitted. ``phase="blind"``: the blind values of
+        blind-protocol ratings (items replaced by what was frozen at the blind submit);
+        control-arm and open ratings have no blind phase and are left out.
+        """
+        if phase not in ("final", "blind"):
+            raise ValueError(f"phase is 'final' or 'blind', not {phase!r}")
+        study_pk = self.get_study(study).study_pk
+        pks = {
+            pk for (pk,) in self._db.conn.execute(
+                "SELECT rating_pk FROM ratings WHERE study_pk = ?", (study_pk,))
+        }  # fmt: skip
+        out = [r for r in self.latest_decisions() if r.rating_pk in pks]
+        if phase == "final":
+            return out
+        blinded = []
+        for rating in out:
+            values = blind.blind_values(self._db.conn, rating.rating_pk)
+            if values.items:
+                blinded.append(rating.model_copy(update={"items": values.items}))
+        return blinded

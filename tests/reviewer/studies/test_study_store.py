@@ -80,6 +80,8 @@ def test_blind_rating_is_frozen_and_revisions_need_reasons(seeded, fill_rating) 
     assert blind.reasons == {metric: "missed the reset"} and blind.revealed_at is not None
     actions = [a for (a,) in seeded.db.conn.execute("SELECT action FROM audit_log")]
     assert {"blind_submit", "reveal", "revision_reason", "submit"} <= set(actions)
+    assert seeded.study_decisions("s1", phase="blind")[0].items[metric].score == 2
+    assert seeded.study_decisions("s1")[0].items[metric].score == 1
     # A correction keeps the study and the blind values.
     fixed = seeded.supersede(rating.rating_pk, rater="ann")
     assert seeded.blind_values(fixed.rating_pk).items == blind.items
@@ -101,3 +103,25 @@ def test_others_ratings_stay_hidden_until_the_viewer_submitted(seeded, fill_rati
     assert {r.rater for r in seeded.visible_ratings(run_pk, second)} == {first, second}
     row = next(r for r in seeded.list_runs(study="s1", assigned_only=False) if r.run_pk == run_pk)
     assert row.ratings_in == 2
+
+
+def test_the_control_arm_sees_the_scorer_first_and_submits_at_once(seeded, fill_rating) -> None:
+    _study(seeded, protocol="blind", reveal_first=1.0)  # every assignment in the control arm
+    row = seeded.list_runs(study="s1", rater="bob")[0]
+    assert row.reveal_first is True
+    state = seeded.rating_state(row.run_pk, "bob")
+    assert state.phase == "open" and state.scorer_visible and state.reveal_first
+    rating = fill_rating(seeded, seeded.start_study_rating("s1", row.run_pk, "bob"))
+    with pytest.raises(RatingStateError, match="not in the blind phase"):
+        seeded.submit_blind(rating.rating_pk, expected_version=rating.version)
+    assert seeded.submit_final(rating.rating_pk, expected_version=rating.version).status == (
+        "submitted"
+    )
+    assert seeded.study_decisions("s1", phase="blind") == []
+
+
+def test_a_blind_rating_cannot_skip_its_blind_phase(seeded, fill_rating) -> None:
+    _study(seeded, protocol="blind")
+    _, rating = _blind_rating(seeded, fill_rating, "cat")
+    with pytest.raises(RatingStateError, match="blind"):  # the plain submit, refused by trigger
+        seeded.submit(rating.rating_pk, expected_version=rating.version)

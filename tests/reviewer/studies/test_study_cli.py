@@ -124,3 +124,27 @@ def test_runs_in_a_blind_study_hide_the_scorer_from_the_rater_until_the_reveal(d
     assert all(r["scalar"] is None and r["coverage"] is None for r in rows)
     assert _run("runs", "--study", "s", "--format", "json", "--db", db) == 0  # the owner's view
     assert all(r["scalar"] is not None for r in json.loads(capsys.readouterr().out))
+
+
+def test_joining_a_later_packet_adds_only_the_new_assignments(tmp_path, corpus, capsys) -> None:
+    keys.generate_key("olga")
+    owner_db = tmp_path / "owner.db"
+    _run(
+        "import", corpus / "elec-apu-gen-fault" / "20260724T101500Z-000000.jsonl", "--db", owner_db
+    )
+    _run("study", "create", "t", "--raters", "ann", "--per-run", "1", "--owner", "olga",
+         "--db", owner_db)  # fmt: skip
+    packet, ann_db = tmp_path / "packet", tmp_path / "ann.db"
+    assert _run("study", "packet", "t", "--rater", "ann", "--out", packet, "--db", owner_db) == 0
+    assert _run("study", "join", packet, "--db", ann_db) == 0
+    assert _run("import", corpus, "--db", owner_db) == 0
+    assert _run("study", "add-runs", "t", "--db", owner_db) == 0
+    assert _run("study", "packet", "t", "--rater", "ann", "--out", packet, "--db", owner_db) == 0
+    assert _run("study", "join", packet, "--db", ann_db) == 0
+    assert _run("study", "join", packet, "--db", ann_db) == 0  # again: nothing new
+    with ReviewStore.open(ann_db) as store:
+        queue = store.list_runs(study="t", rater="ann")
+        assert [r.position for r in queue] == [1, 2, 3, 4]
+        assert store.get_study("t").joined
+    assert _run("study", "add-runs", "t", "--db", ann_db) == 1  # only the owner extends it
+    assert "only its owner extends it" in capsys.readouterr().err

@@ -27,6 +27,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "reviewer.commands.signing",
     "reviewer.commands.agreement",
     "reviewer.commands.judge",
+    "reviewer.commands.study",
+    "reviewer.commands.collect",
 )
 
 GuiRunner = Callable[[argparse.Namespace], int]

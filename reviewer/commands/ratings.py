@@ -38,6 +38,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     i.add_argument("file", type=Path, metavar="FILE")
     i.add_argument("--rater", required=True, help="whose ratings these are")
     i.add_argument("--format", choices=("csv", "jsonl"), help="default: from the suffix")
+    i.add_argument(
+        "--phase",
+        choices=("open", "blind", "final"),
+        help="within a study: blind (frozen blind ratings), final (after the reveal; a "
+        "'reason' column on each changed metric) or open (open study or control arm)",
+    )
+    i.add_argument("--study", metavar="NAME", help="the study (default: the one assigning it)")
     add_db_option(i)
     i.set_defaults(run=run_import)
 
@@ -50,6 +57,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     e.add_argument("--format", choices=("csv", "jsonl"), default="csv")
     e.add_argument("--out", type=Path, metavar="FILE", help="write here instead of stdout")
     e.add_argument("--rater", help="only this rater's ratings")
+    e.add_argument(
+        "--viewer",
+        metavar="NAME",
+        help="only what NAME may see: others' ratings of a run only once NAME rated it",
+    )
     add_db_option(e)
     e.set_defaults(run=run_export)
 
@@ -68,7 +80,16 @@ def run_import(args: argparse.Namespace) -> int:
     """All rows or none; each error on its own line."""
     with open_store(args, create=False) as store:
         try:
-            pks = store.import_ratings(args.file, rater=args.rater, fmt=args.format)
+            if args.phase is None and args.study is None:
+                pks = store.import_ratings(args.file, rater=args.rater, fmt=args.format)
+            else:
+                pks = store.import_phase(
+                    args.file,
+                    rater=args.rater,
+                    phase=args.phase or "open",
+                    study=args.study,
+                    fmt=args.format,
+                )
         except StoreError as exc:
             raise CommandError(str(exc)) from None
     print(f"ratings import: {len(pks)} submitted ratings of {args.rater} from {args.file}")
@@ -78,7 +99,7 @@ def run_import(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     """Write the long format to ``--out`` or stdout; the export is audited."""
     with open_store(args, create=False) as store, open_output(args.out) as out:
-        count = store.export_ratings(out, fmt=args.format, rater=args.rater)
+        count = store.export_ratings(out, fmt=args.format, rater=args.rater, viewer=args.viewer)
     print(f"ratings export: {count} rows", file=sys.stderr)
     return 0
 

@@ -70,6 +70,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_db_option(p)
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.add_argument("--rater", help="show this rater's rating state (default: the last rater)")
+    p.add_argument(
+        "--study",
+        metavar="NAME",
+        help="only the study's runs, with how many of their k ratings are in "
+        "(with --rater: that rater's queue)",
+    )
     p.set_defaults(run=run_runs)
 
     p = subparsers.add_parser("audit", help="check the audit log of the review database")
@@ -97,7 +103,12 @@ def run_runs(args: argparse.Namespace) -> int:
     """One row per run version with the rater's rating state."""
     rater = args.rater or home.last_rater()
     with open_store(args, create=False) as store:
-        rows = store.list_runs(rater=rater)
+        try:
+            rows = store.list_runs(rater=rater, study=args.study)
+        except StoreError as exc:
+            raise CommandError(str(exc)) from None
+        if args.study is not None and rater is not None:
+            rows = [_blind_view(store, row, rater) for row in rows]
     if args.format == "json":
         dicts = [row.model_dump() for row in rows]
         write_rows(dicts, list(RunRow.model_fields), "json", sys.stdout)
@@ -110,9 +121,19 @@ def run_runs(args: argparse.Namespace) -> int:
             }
             for row in rows
         ]
-        write_rows(table, RUN_COLUMNS, "table", sys.stdout)
+        columns = RUN_COLUMNS if args.study is None else (*RUN_COLUMNS, "in", "position")
+        for row in table:
+            row["in"] = f"{row['ratings_in']}/{row['per_run']}"
+        write_rows(table, columns, "table", sys.stdout)
     print(f"{len(rows)} runs" + (f"; rating state of {rater}" if rater else ""), file=sys.stderr)
     return 0
+
+
+def _blind_view(store: ReviewStore, row: RunRow, rater: str) -> RunRow:
+    """The row as ``rater`` may see it: no scorer values before their reveal."""
+    if store.rating_state(row.run_pk, rater, study=row.study).scorer_visible:
+        return row
+    return row.model_copy(update={"scalar": None, "coverage": None, "end_state": None})
 
 
 def run_audit_verify(args: argparse.Namespace) -> int:

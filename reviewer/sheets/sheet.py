@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer
 
 from reviewer.sheets.keys import (
     KeyStoreError,
@@ -76,6 +76,14 @@ class SheetRubric(_Frozen):
     sha256: str = Field(pattern=_HEX64)
 
 
+class SheetBlindItem(_Frozen):
+    """A metric as rated blind, before the scorer's view was revealed."""
+
+    outcome: str | None
+    score: int | None
+    comment: str
+
+
 class SheetItem(_Frozen):
     """One rubric metric as rated, with the wording the rater saw."""
 
@@ -85,6 +93,28 @@ class SheetItem(_Frozen):
     score: int | None
     anchor: str | None = Field(description="the rubric's text for the chosen score")
     comment: str
+    blind: SheetBlindItem | None = Field(default=None, description="blind-protocol value")
+    reason: str | None = Field(default=None, description="why the final differs from blind")
+
+    @model_serializer(mode="wrap")
+    def _omit_absent(self, handler):  # type: ignore[no-untyped-def]
+        return _omit_none(handler(self), ("blind", "reason"))
+
+
+class SheetStudy(_Frozen):
+    """The study the rating was made in, and its blind phase if any."""
+
+    name: str
+    protocol: str
+    reveal_first: bool = Field(default=False, description="control arm: scorer shown first")
+    blind_submitted_at: datetime | None = None
+    revealed_at: datetime | None = None
+
+
+def _omit_none(data: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    # Fields added after the first sheet format are left out when empty, so a sheet made
+    # outside a study has exactly the bytes it always had.
+    return {k: v for k, v in data.items() if not (k in keys and v is None)}
 
 
 class SheetRater(_Frozen):
@@ -108,6 +138,11 @@ class SheetPayload(_Frozen):
     items: list[SheetItem]
     overall_comment: str
     rater: SheetRater
+    study: SheetStudy | None = Field(default=None, description="set for ratings in a study")
+
+    @model_serializer(mode="wrap")
+    def _omit_absent(self, handler):  # type: ignore[no-untyped-def]
+        return _omit_none(handler(self), ("study",))
 
     def canonical_bytes(self) -> bytes:
         """The bytes that are signed."""

@@ -22,12 +22,14 @@ from typing import TYPE_CHECKING
 
 from reviewer.sheets.keys import RaterKey, quote_arg
 from reviewer.sheets.sheet import (
+    SheetBlindItem,
     SheetItem,
     SheetPayload,
     SheetRater,
     SheetRubric,
     SheetRun,
     SheetScorer,
+    SheetStudy,
     SignedSheet,
     sheet_file_name,
     sign_payload,
@@ -247,9 +249,12 @@ class SigningService:
         if not run.run_id or not card.trajectory_sha256:
             raise SigningError("this run has no run id or trajectory hash: it cannot be signed")
         rubric = self._rubric_of(rating)
+        state = self.store.rating_state(rating.run_pk, rating.rater)
+        blind = state.blind if state.study is not None else None
         items = []
         for metric in rubric.metrics:
             item = rating.items[metric.id]
+            was = blind.items.get(metric.id) if blind else None
             items.append(
                 SheetItem(
                     metric_id=metric.id,
@@ -258,6 +263,10 @@ class SigningService:
                     score=item.score,
                     anchor=None if item.score is None else metric.anchors[item.score],
                     comment=item.comment,
+                    blind=None
+                    if was is None
+                    else SheetBlindItem(**was.model_dump(exclude={"metric_id"})),
+                    reason=blind.reasons.get(metric.id) if blind else None,
                 )
             )
         public = key.public
@@ -276,6 +285,15 @@ class SigningService:
             items=items,
             overall_comment=rating.overall_comment,
             rater=SheetRater(name=key.rater, public_key=public.b64, fingerprint=public.fingerprint),
+            study=None
+            if blind is None
+            else SheetStudy(
+                name=state.study,
+                protocol=state.protocol,
+                reveal_first=state.reveal_first,
+                blind_submitted_at=blind.blind_submitted_at,
+                revealed_at=blind.revealed_at,
+            ),
         )
 
 

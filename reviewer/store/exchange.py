@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from reviewer.store import ratings
+from reviewer.store import ratings, study_views
 from reviewer.store.errors import RatingsFileError
 from reviewer.store.models import Rating
 from reviewer.store.rubrics import RubricRegistry
@@ -44,6 +44,7 @@ EXPORT_COLUMNS = (
     "updated_at",
     "submitted_at",
     "signed_at",
+    *study_views.STUDY_EXPORT_COLUMNS,
 )
 FORMATS = ("csv", "jsonl")
 
@@ -60,6 +61,8 @@ class LongRow:
     comment: str
     #: The rating's comment on the whole run, repeated on each row of it; optional on import.
     overall_comment: str = ""
+    #: Why a metric differs from its blind value (``ratings import --phase final``).
+    reason: str = ""
 
 
 def format_of(path: Path, fmt: str | None = None) -> str:
@@ -156,6 +159,7 @@ def _row(line: int, record: dict[str, Any], errors: list[str]) -> LongRow:
         score=score,
         comment=str(record.get("comment") or ""),
         overall_comment=str(record.get("overall_comment") or ""),
+        reason=str(record.get("reason") or ""),
     )
 
 
@@ -192,9 +196,20 @@ def latest_decisions(
 
 
 def export_rows(
-    conn: sqlite3.Connection, rubrics: RubricRegistry, *, rater: str | None = None
+    conn: sqlite3.Connection,
+    rubrics: RubricRegistry,
+    *,
+    rater: str | None = None,
+    viewer: str | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """Long-format rows of :func:`latest_decisions`, one per rating and metric."""
+    """Long-format rows of :func:`latest_decisions`, one per rating and metric.
+
+    With ``viewer``, other raters' ratings of runs the viewer has not rated yet are left out.
+    Blind-protocol ratings carry their blind values and revision reasons.
+    """
+    hidden = study_views.hidden_from(conn, viewer) if viewer is not None else set()
+    extras = dict(study_views.export_extras(conn))
+    blank = dict.fromkeys(study_views.STUDY_EXPORT_COLUMNS)
     runs = {
         row[0]: row[1:]
         for row in conn.execute(
@@ -202,6 +217,8 @@ def export_rows(
         )
     }
     for rating in latest_decisions(conn, rubrics, rater=rater):
+        if (rating.run_pk, rating.rater) in hidden:
+            continue
         run_id, scenario_id, model, scorer_version, path = runs[rating.run_pk]
         for item in rating.items.values():
             yield {
@@ -226,6 +243,7 @@ def export_rows(
                 "updated_at": _iso(rating.updated_at),
                 "submitted_at": _iso(rating.submitted_at),
                 "signed_at": _iso(rating.signed_at),
+                **extras.get((rating.rating_pk, item.metric_id), blank),
             }
 
 

@@ -298,3 +298,8 @@ class ReviewStore:
         """Recompute the audit chain."""
         with read_transaction(self._db.conn):
             return audit.verify(self._db.conn)
+
+    def audit_head(self) -> tuple[int, str]:
+        """The audit log's entry count and last hash (see :func:`audit.head`)."""
+        with read_transaction(self._db.conn):
+            return audit.head(self._db.conn)

@@ -131,14 +131,14 @@ def test_trust_file_reads_key_lines_and_fingerprints(tmp_path: Path) -> None:
     trust = tmp_path / "trusted.txt"
     trust.write_text(f"# the review board\n\n{alice.public.line()}\n{bob.fingerprint}  bob\n")
     found = keys.load_trust_file(trust)
-    assert found == {alice.fingerprint, bob.fingerprint}
+    assert found == {alice.fingerprint: "alice", bob.fingerprint: None}
     assert carol.fingerprint not in found
 
 
 def test_trust_file_errors_name_the_line(tmp_path: Path) -> None:
     trust = tmp_path / "trusted.txt"
     trust.write_text("# ok\nrsa something\n")
-    with pytest.raises(KeyStoreError, match=r"line 2: not a public key line"):
+    with pytest.raises(KeyStoreError, match=r"trusted.txt:2: not a public key line"):
         keys.load_trust_file(trust)
     with pytest.raises(KeyStoreError, match="cannot read trust list"):
         keys.load_trust_file(tmp_path / "absent.txt")

@@ -43,6 +43,9 @@ SCORES: tuple[int, ...] = (0, 1, 2, 3)
 #: Scores whose rating must be justified in a comment: the extremes of the scale.
 COMMENT_REQUIRED_SCORES = frozenset({0, 3})
 _ID_PATTERN = r"^[a-z][a-z0-9_.-]*$"
+#: Longest comment (per metric, and overall) unless the rubric file says otherwise. Signed
+#: sheets and their PDFs carry every comment; an unbounded one made both unusable.
+DEFAULT_MAX_COMMENT_CHARS = 20_000
 
 
 class RubricError(ValueError):
@@ -95,6 +98,7 @@ class Rubric(_Frozen):
     title: str = Field(min_length=1)
     description: str = ""
     metrics: tuple[Metric, ...] = Field(min_length=1)
+    max_comment_chars: int = Field(default=DEFAULT_MAX_COMMENT_CHARS, ge=1)
 
     @model_validator(mode="wrap")
     @classmethod
@@ -123,6 +127,10 @@ class Rubric(_Frozen):
     def canonical_json(self) -> str:
         """The hashed form: sorted keys, no whitespace, UTF-8 text as is."""
         data = self.model_dump(mode="json", exclude={"sha256"})
+        if data["max_comment_chars"] == DEFAULT_MAX_COMMENT_CHARS:
+            # Rubrics written before the bound existed keep their hash (and their ratings
+            # their rubric): the default is hashed as absent.
+            del data["max_comment_chars"]
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
     @computed_field  # type: ignore[prop-decorator]
@@ -165,6 +173,9 @@ class Rubric(_Frozen):
             known = ", ".join(self.metric_ids)
             return [f"unknown metric {metric_id!r} (rubric {self.id} v{self.version}: {known})"]
         problems: list[str] = []
+        too_long = self.comment_problem(comment)
+        if too_long:
+            problems.append(too_long)
         if outcome is not None and outcome not in OUTCOMES:
             problems.append(f"outcome must be one of {', '.join(OUTCOMES)}; got {outcome!r}")
         if score is not None:
@@ -184,6 +195,15 @@ class Rubric(_Frozen):
         elif outcome == "not_observed" and not has_comment:
             problems.append("Not observed needs a comment saying what evidence was missing")
         return problems
+
+    def comment_problem(self, comment: str | None) -> str | None:
+        """Why ``comment`` is refused (too long for this rubric), or ``None``."""
+        if comment is not None and len(comment) > self.max_comment_chars:
+            return (
+                f"the comment has {len(comment):,} characters; rubric {self.id} "
+                f"v{self.version} allows at most {self.max_comment_chars:,}"
+            )
+        return None
 
     def problems(self, items: Mapping[str, RatingItem]) -> list[tuple[str, str]]:
         """Every completeness problem of a whole rating, as ``(metric_id, message)``."""

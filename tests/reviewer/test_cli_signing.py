@@ -419,3 +419,111 @@ def test_a_bad_database_is_one_line_not_a_traceback(
     assert err.startswith(f"a320-review {verb}: ") and message in err
     assert err.count("\n") == 1
     assert not (tmp_path / "missing.db").exists()  # a typo never creates a database
+
+
+# --- hardening (issue 8) ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name", ["alice\nssh-ed25519 AAAA mallory", "a\rb", "tab\there", "x" * 101, "   ", "\u202eevil"]
+)
+@pytest.mark.parametrize("verb", ["keygen", "whoami", "sign", "export"])
+def test_every_verb_refuses_a_bad_rater_name(
+    verb: str, name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = {
+        "keygen": ["keygen", "--rater", name],
+        "whoami": ["whoami", "--rater", name],
+        "sign": ["sign", "--run", "r", "--rater", name, "--db", str(tmp_path / "x.db")],
+        "export": ["export", "--out", str(tmp_path), "--rater", name, "--db", str(tmp_path / "x")],
+    }[verb]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"a320-review {verb}: error: --rater: the rater name ")
+    assert err.count("\n") == 1
+    assert keys.list_raters() == []
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_a_key_file_that_is_a_device_is_refused_not_read(
+    rated_db: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, _ = rated_db
+    key_path, _ = keys.key_paths("alice")
+    key_path.parent.mkdir(parents=True, exist_ok=True)
+    key_path.symlink_to("/dev/zero")  # sign hung reading it before
+    assert main(["sign", "--run", "run-cli", "--rater", "alice", "--db", str(db)]) == 1
+    assert "it is not a regular file" in capsys.readouterr().err
+
+
+def test_whoami_shows_the_key_that_signs_when_the_pub_file_was_swapped(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    alice = keys.generate_key("alice")
+    mallory = keys.generate_key("mallory")
+    _, pub = keys.key_paths("alice")
+    pub.write_text(mallory.public.line().replace("mallory", "alice") + "\n")
+    assert main(["whoami", "--rater", "alice"]) == 1
+    captured = capsys.readouterr()
+    assert f"fingerprint: {alice.fingerprint}" in captured.out
+    assert mallory.fingerprint not in captured.out
+    assert f"holds another key ({mallory.fingerprint})" in captured.err
+    assert main(["whoami", "--rater", "alice", "--public-key"]) == 1
+    assert capsys.readouterr().out == alice.public.line() + "\n"
+
+
+def test_whoami_of_a_protected_key_checks_the_pub_file_with_the_passphrase(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    alice = keys.generate_key("alice", passphrase=b"pw")
+    mallory = keys.generate_key("mallory")
+    _, pub = keys.key_paths("alice")
+    pub.write_text(mallory.public.line() + "\n")
+    assert main(["whoami", "--rater", "alice"]) == 0  # no passphrase: says it did not check
+    assert "not checked" in capsys.readouterr().out
+    secret = tmp_path / "pw.txt"
+    secret.write_text("pw\n")
+    assert main(["whoami", "--rater", "alice", "--passphrase-file", str(secret)]) == 1
+    assert f"fingerprint: {alice.fingerprint}" in capsys.readouterr().out
+
+
+def test_verify_flags_a_trusted_key_signing_under_another_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, key = _sheet_file(tmp_path, "alice")
+    trust = tmp_path / "trusted.txt"
+    # The trust list knows this key as "A. Martin"; the sheet says "alice".
+    trust.write_text(f"{keys.KEY_TYPE} {key.public.b64} A. Martin\n")
+    assert main(["verify", str(path), "--trust", str(trust)]) == 1
+    assert capsys.readouterr().out.startswith(f"{path}: FLAGGED: signed by key {key.fingerprint}")
+    assert main(["verify", str(path), "--trust", str(trust), "--require-trusted"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"{path}: FAILED: ") and "binds that key to 'A. Martin'" in out
+
+
+def test_verify_a_deeply_nested_sheet_is_one_failed_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deep = tmp_path / "deep.sheet.json"
+    deep.write_text('{"a":' * 100_000 + "1" + "}" * 100_000)
+    assert main(["verify", str(deep)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == f"{deep}: FAILED: malformed sheet: JSON nested too deeply\n"
+    assert "Traceback" not in captured.err
+
+
+def test_keygen_on_a_full_disk_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import errno
+
+    from reviewer import outfile
+
+    def disk_full(*_args: object) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(outfile.os, "write", disk_full)
+    assert main(["keygen", "--rater", "alice"]) == 1
+    err = capsys.readouterr().err
+    assert "No space left on device" in err and err.count("\n") == 1
+    assert keys.list_raters() == []

@@ -478,3 +478,77 @@ def test_a_write_failure_after_locking_says_the_rating_is_signed(
     # As the message says: export writes the files again.
     [again] = service(store, FakePdf()).export(tmp_path / "again")
     assert again.sheet.payload.sheet_id == "sheet-1" and again.pdf_path is not None
+
+
+def test_export_writes_every_other_sheet_and_names_the_one_that_failed(
+    store: ReviewStore, run_pk: int, key: RaterKey, tmp_path: Path
+) -> None:
+    from reviewer.sheets.signing import ExportError
+
+    signing = service(store)
+    rate(store, run_pk)
+    first = signing.sign(run_pk, key, tmp_path / "signed")
+    bob = keys.generate_key("bob", directory=tmp_path / "keys")
+    rate(store, run_pk, "bob")
+    signing.sign(run_pk, bob, tmp_path / "signed")
+
+    out = tmp_path / "export"
+    out.mkdir()
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    (out / first.json_path.name).symlink_to(victim)  # planted at alice's sheet name
+    with pytest.raises(ExportError) as failed:
+        service(store).export(out)
+    message = str(failed.value)
+    assert message.startswith("1 of 2 sheet(s) could not be written: sheet sheet-1 ")
+    assert "it is a symbolic link" in message
+    assert [w.json_path.name for w in failed.value.written] == ["run-sign-1.bob.sheet-2.sheet.json"]
+    assert victim.read_text() == "precious"
+
+
+def test_a_correction_keeps_the_earlier_sheet_file(
+    store: ReviewStore, run_pk: int, key: RaterKey, tmp_path: Path
+) -> None:
+    signing = SigningService(store)  # real uuid sheet ids
+    old = rate(store, run_pk)
+    first = signing.sign(run_pk, key, tmp_path)
+    fill(store, store.supersede(old.rating_pk, rater="alice"), score=3)
+    second = signing.sign(run_pk, key, tmp_path)
+    assert first.json_path != second.json_path
+    assert first.json_path.is_file() and second.json_path.is_file()
+    assert SignedSheet.from_json(first.json_path.read_bytes()).payload == first.sheet.payload
+
+
+def test_a_sheet_carries_the_audit_head_at_signing(
+    store: ReviewStore, run_pk: int, key: RaterKey, tmp_path: Path
+) -> None:
+    rate(store, run_pk)
+    written = service(store).sign(run_pk, key, tmp_path)
+    head = written.sheet.payload.audit_head
+    assert head is not None
+    # The head is the log as it stood just before this signing's own entry.
+    rows = store.db.conn.execute(
+        "SELECT seq, hash, action FROM audit_log WHERE seq >= ? ORDER BY seq", (head.entries,)
+    ).fetchall()
+    assert rows[0][:2] == (head.entries, head.hash)
+    assert head.entries == store.db.conn.execute("SELECT count(*) FROM audit_log").fetchone()[0] - (
+        len(rows) - 1
+    )
+    assert store.audit_head()[0] > head.entries
+
+
+def test_a_run_id_of_300_characters_signs_and_exports(
+    store: ReviewStore, key: RaterKey, tmp_path: Path
+) -> None:
+    long = tmp_path / "long.jsonl"
+    b = TrajectoryBuilder(bundled_scenario(APU), run_id="CON." + "r" * 296, model="m").turn()
+    b.read().set("apu_gen", 0).done().final("agent_done", passed=True).write(long)
+    store.import_paths([long])
+    run_pk = next(r.run_pk for r in store.list_runs() if r.run_id.startswith("CON."))
+    rate(store, run_pk)
+    written = service(store, FakePdf()).sign(run_pk, key, tmp_path / "out")
+    assert len(written.json_path.name) <= sheet.FILE_NAME_LIMIT
+    assert written.json_path.name.startswith("%43ON")
+    assert sheet.verify_file(written.json_path).ok
+    [again] = service(store).export(tmp_path / "again")
+    assert again.json_path.name == written.json_path.name

@@ -81,7 +81,7 @@ def test_pynacl_refuses_a_tampered_sheet(recipe: Any, tmp_path: Path) -> None:
 
 def test_pynacl_refuses_a_key_trusted_under_another_name(recipe: Any, tmp_path: Path) -> None:
     path = _format2_sheet(tmp_path)
-    with pytest.raises(AssertionError, match="trusted as 'B. Other'"):
+    with pytest.raises(AssertionError, match=r"trusted as 'B\. Other'"):
         recipe(str(path), str(_trust(tmp_path, "B. Other")))
 
 

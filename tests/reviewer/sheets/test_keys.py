@@ -185,7 +185,7 @@ def test_a_long_non_ascii_name_gets_a_bounded_key_file_and_is_listed(tmp_path: P
     name = "Zoë " * 25  # 100 characters, 500+ once percent-encoded
     name = name.strip() + "é"
     key = keys.generate_key(name, directory=tmp_path)
-    key_path, pub_path = keys.key_paths(name, tmp_path)
+    key_path, _ = keys.key_paths(name, tmp_path)
     assert len(key_path.name) <= keys.STEM_LIMIT + len(".key")
     assert keys.list_raters(tmp_path) == [name]
     assert keys.load_key(name, directory=tmp_path).fingerprint == key.fingerprint

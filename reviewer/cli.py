@@ -53,6 +53,15 @@ def open_output(path: Path | None) -> Iterator[TextIO]:
         return
     from reviewer import outfile
 
+    if outfile.is_stream(path):
+        # /dev/stdout, /dev/null or a named pipe: written as a stream, never replaced.
+        try:
+            fh = path.open("w", encoding="utf-8", newline="")
+        except OSError as exc:
+            raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+        with fh:
+            yield fh
+        return
     try:
         stream = outfile.open_text(path)
         fh = stream.__enter__()

@@ -184,6 +184,22 @@ def _refuse_symlink(path: Path) -> None:
         raise OutputError(f"refusing to write {path}: it is a symbolic link")
     if stat.S_ISDIR(info.st_mode):
         raise OutputError(f"cannot write {path}: it is a folder")
+    if not stat.S_ISREG(info.st_mode):
+        # A device or FIFO: renaming over it (as root, over /dev/null) would replace it.
+        raise OutputError(f"refusing to replace {path}: it is not a regular file")
+
+
+def is_stream(path: Path) -> bool:
+    """Whether ``path`` names an existing device, FIFO or socket (``/dev/stdout``, a pipe).
+
+    Such a target cannot be written atomically and is not replaced: callers that accept
+    streams (``--out FILE``) write to it directly.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 def _sync_folder(folder: Path) -> None:

@@ -110,3 +110,20 @@ def test_out_into_a_missing_folder_is_a_usage_error(
     trajectory.write_text('{"type":"header"}\n')
     assert main(["score", str(trajectory), "--out", str(tmp_path / "no" / "x.jsonl")]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_a_device_is_never_replaced(tmp_path: Path) -> None:
+    if not os.path.exists("/dev/null"):
+        pytest.skip("needs /dev/null")
+    with pytest.raises(OutputError, match="not a regular file"):
+        PendingFile(Path("/dev/null"))
+    assert outfile.is_stream(Path("/dev/null")) and not outfile.is_stream(tmp_path)
+
+
+def test_out_to_dev_null_writes_as_a_stream(tmp_path: Path) -> None:
+    if not os.path.exists("/dev/null"):
+        pytest.skip("needs /dev/null")
+    trajectory = tmp_path / "run.jsonl"
+    trajectory.write_text('{"type":"header"}\n')
+    assert main(["score", str(trajectory), "--out", "/dev/null"]) in (0, 1)
+    assert Path("/dev/null").is_char_device()

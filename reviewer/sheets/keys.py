@@ -38,7 +38,6 @@ _PUB_SUFFIX = ".pub"
 #: Key, public key and trust-list files are small; a bound keeps a hostile one (a symlink
 #: to /dev/zero, a huge file) from hanging or exhausting the reader.
 KEY_FILE_LIMIT = 64 * 1024
-TRUST_FILE_LIMIT = 4 * 1024 * 1024
 #: Longest file-name stem for a name (bytes of the percent-encoded form); longer ones are
 #: cut and get a hash of the whole name, so distinct names keep distinct files.
 STEM_LIMIT = 100
@@ -140,41 +139,6 @@ def parse_public_key_line(line: str) -> PublicKey:
     if len(parts) < 2 or parts[0] != KEY_TYPE:
         raise KeyStoreError(f"not a public key line (expected '{KEY_TYPE} <base64> [name]')")
     return PublicKey(decode_public_key(parts[1]), parts[2] if len(parts) == 3 else None)
-
-
-def load_trust_file(path: Path) -> dict[str, str | None]:
-    """What a trust list says: each trusted fingerprint and the rater name bound to it.
-
-    One entry a line: a public key line as ``whoami`` prints it (``ed25519 <base64> NAME``:
-    the key is trusted *as NAME*), or a bare ``SHA256:`` fingerprint (trusted under any
-    name). Blank lines and lines starting with ``#`` are skipped. A key listed twice under
-    two names is an error: the list would not say who signs with it.
-    """
-    try:
-        text = read_key_file(Path(path), TRUST_FILE_LIMIT).decode("utf-8")
-    except FileNotFoundError:
-        raise KeyStoreError(f"cannot read trust list {path}: no such file") from None
-    except (KeyStoreError, UnicodeDecodeError) as exc:
-        raise KeyStoreError(f"cannot read trust list {path}: {exc}") from exc
-    found: dict[str, str | None] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        entry = line.strip()
-        if not entry or entry.startswith("#"):
-            continue
-        try:
-            if entry.startswith("SHA256:"):
-                key_fp, name = entry.split()[0], None
-            else:
-                public = parse_public_key_line(entry)
-                key_fp, name = public.fingerprint, public.rater
-                if name is not None:
-                    _valid_name(name)
-            if key_fp in found and found[key_fp] != name:
-                raise KeyStoreError(f"key {key_fp} is listed as {found[key_fp]!r} and as {name!r}")
-        except KeyStoreError as exc:
-            raise KeyStoreError(f"{path}:{number}: {exc}") from exc
-        found[key_fp] = name
-    return found
 
 
 # --- storage -----------------------------------------------------------------------------
@@ -288,7 +252,7 @@ def generate_key(
     Replacing a key orphans every sheet the old key signed (they still verify, but against
     a key the rater no longer holds), hence the explicit ``overwrite``.
     """
-    _valid_name(rater)
+    check_name(rater)
     key_path, pub_path = key_paths(rater, directory)
     if key_path.exists() and not overwrite:
         raise KeyStoreError(f"rater {rater!r} already has a key: {key_path}")
@@ -314,7 +278,7 @@ def load_key(
     rater: str, *, passphrase: bytes | None = None, directory: Path | None = None
 ) -> RaterKey:
     """Read and unlock the rater's private key, with a clear error for each way it fails."""
-    _valid_name(rater)
+    check_name(rater)
     key_path, _ = key_paths(rater, directory)
     try:
         pem = read_key_file(key_path)
@@ -388,7 +352,8 @@ def _write_private(path: Path, data: bytes) -> None:
         raise KeyStoreError(str(exc)) from None
 
 
-def _valid_name(rater: str) -> None:
+def check_name(rater: str) -> None:
+    """The one rater-name rule (:mod:`reviewer.raters`), as a :class:`KeyStoreError`."""
     try:
         check_rater_name(rater)
     except RaterNameError as exc:
@@ -404,3 +369,13 @@ def _check_private_mode(path: Path) -> None:
         raise KeyStoreError(
             f"{path} is readable by others (mode {mode:04o}); run: chmod 600 {path}"
         )
+
+
+def __getattr__(name: str) -> object:
+    # Trust lists moved to reviewer.sheets.trust (which imports this module); the name
+    # stays importable from here, resolved on first use.
+    if name == "load_trust_file":
+        from reviewer.sheets import trust
+
+        return trust.load_trust_file
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

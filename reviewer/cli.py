@@ -46,17 +46,43 @@ class CommandError(Exception):
 
 @contextlib.contextmanager
 def open_output(path: Path | None) -> Iterator[TextIO]:
-    """``--out FILE`` for writing, or stdout when no file is given; a clean usage error
-    when the file cannot be created."""
+    """``--out FILE`` for writing, or stdout when no file is given.
+
+    The file is written through :mod:`reviewer.outfile` (a temporary file renamed into
+    place): a file that cannot be created is a usage error, a write that fails (full disk)
+    is a :class:`CommandError`, and either way ``FILE`` keeps its earlier content.
+    """
     if path is None:
         yield sys.stdout
         return
+    from reviewer import outfile
+
+    if outfile.is_stream(path):
+        # /dev/stdout, /dev/null or a named pipe: written as a stream, never replaced.
+        try:
+            fh = path.open("w", encoding="utf-8", newline="")
+        except OSError as exc:
+            raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+        with fh:
+            yield fh
+        return
     try:
-        fh = path.open("w", encoding="utf-8", newline="")
+        stream = outfile.open_text(path)
+        fh = stream.__enter__()
     except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
-    with fh:
+        raise UsageError(str(exc)) from None
+    try:
         yield fh
+    except outfile.OutputError as exc:
+        stream.__exit__(*sys.exc_info())
+        raise CommandError(f"{exc}; {path} was left as it was") from None
+    except BaseException:
+        stream.__exit__(*sys.exc_info())
+        raise
+    try:
+        stream.__exit__(None, None, None)
+    except OSError as exc:
+        raise CommandError(f"{exc}; {path} was left as it was") from None
 
 
 def build_parser() -> argparse.ArgumentParser:

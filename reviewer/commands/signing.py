@@ -14,10 +14,11 @@ from pathlib import Path
 
 from reviewer.cli import CommandError, UsageError
 from reviewer.commands.store_cmds import add_db_option, open_store
+from reviewer.raters import RaterNameError, check_rater_name
 from reviewer.sheets import keys
 from reviewer.sheets.keys import KeyStoreError, RaterKey
 from reviewer.sheets.sheet import verify_file
-from reviewer.sheets.signing import SigningError, SigningService, WrittenSheet
+from reviewer.sheets.signing import ExportError, SigningError, SigningService, WrittenSheet
 from reviewer.store import StoreError
 
 
@@ -46,6 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="print only the public key line (for: a320-review whoami --public-key >> trusted)",
     )
+    _passphrase_option(p)
     p.set_defaults(run=run_whoami)
 
     p = subparsers.add_parser(
@@ -103,8 +105,18 @@ def _passphrase_option(p: argparse.ArgumentParser) -> None:
 # --- keys -----------------------------------------------------------------------------------
 
 
+def _rater_arg(name: str | None) -> None:
+    """``--rater NAME`` held to the one rule for rater names (a usage error, exit 2)."""
+    if name is not None:
+        try:
+            check_rater_name(name)
+        except RaterNameError as exc:
+            raise UsageError(f"--rater: {exc}") from None
+
+
 def run_keygen(args: argparse.Namespace) -> int:
     """Create the key pair and print what others need to trust it."""
+    _rater_arg(args.rater)
     passphrase = _read_passphrase(args.passphrase_file)
     try:
         key = keys.generate_key(args.rater, passphrase=passphrase, overwrite=args.force)
@@ -119,17 +131,29 @@ def run_keygen(args: argparse.Namespace) -> int:
 
 
 def run_whoami(args: argparse.Namespace) -> int:
-    """Print each rater's fingerprint and public key line, read from the public key file."""
+    """Print each rater's fingerprint and public key line: the key that actually signs.
+
+    The public key is derived from the private key (which needs the passphrase of a
+    protected key, from ``--passphrase-file``); the ``.pub`` file is only compared with it,
+    since a swapped ``.pub`` would otherwise make raters publish a key they do not hold.
+    Exit 1 when a ``.pub`` file does not match its private key.
+    """
+    _rater_arg(args.rater)
+    passphrase = _read_passphrase(args.passphrase_file)
     raters = [args.rater] if args.rater else keys.list_raters()
     if not raters:
         raise CommandError(
             "no rater has a key yet; create one with: a320-review keygen --rater NAME"
         )
+    mismatched = 0
     for index, rater in enumerate(raters):
         key_path, pub_path = keys.key_paths(rater)
         try:
-            public = keys.parse_public_key_line(pub_path.read_text(encoding="utf-8"))
             protected = keys.is_encrypted(rater)
+            actual = None
+            if not protected or passphrase is not None:
+                actual = keys.load_key(rater, passphrase=passphrase if protected else None)
+            stated = _stated_public_key(pub_path)
         except FileNotFoundError:
             raise CommandError(
                 f"rater {rater!r} has no key; create one with: "
@@ -137,17 +161,41 @@ def run_whoami(args: argparse.Namespace) -> int:
             ) from None
         except (KeyStoreError, OSError, UnicodeDecodeError) as exc:
             raise CommandError(f"cannot read the key of {rater!r}: {exc}") from None
+        public = actual.public if actual is not None else stated
+        if public is None:
+            raise CommandError(
+                f"the key of {rater!r} is passphrase-protected and {pub_path} is missing: "
+                "give --passphrase-file to derive its public key"
+            )
+        if actual is not None and (stated is None or stated.raw != public.raw):
+            mismatched += 1
+            found = "is missing" if stated is None else f"holds another key ({stated.fingerprint})"
+            print(
+                f"warning: {pub_path} {found}: the key that signs for {rater} is "
+                f"{public.fingerprint}; publish the line below, not that file",
+                file=sys.stderr,
+            )
         if args.public_key:
             print(public.line())
             continue
         if index:
             print()
+        checked = "" if actual is not None else " (from the .pub file; not checked: no passphrase)"
         print(f"rater:       {rater}")
-        print(f"fingerprint: {public.fingerprint}")
+        print(f"fingerprint: {public.fingerprint}{checked}")
         print(f"public key:  {public.line()}")
         lock = "passphrase-protected" if protected else "not passphrase-protected"
         print(f"key file:    {key_path} ({lock})")
-    return 0
+    return 1 if mismatched else 0
+
+
+def _stated_public_key(pub_path: Path) -> keys.PublicKey | None:
+    """What the ``.pub`` file says (``None`` when there is none)."""
+    try:
+        text = keys.read_key_file(pub_path).decode("utf-8")
+    except FileNotFoundError:
+        return None
+    return keys.parse_public_key_line(text)
 
 
 def _read_passphrase(path: Path | None) -> bytes | None:
@@ -187,6 +235,7 @@ def _report(written: WrittenSheet, *, renderer: bool) -> None:
 
 def run_sign(args: argparse.Namespace) -> int:
     """Sign one rating; exit 1 with the reason when it is refused."""
+    _rater_arg(args.rater)
     renderer = getattr(args, "pdf_renderer", None)
     # The database first: a bad --db should not cost the rater a passphrase prompt.
     with open_store(args, create=False) as store:
@@ -199,7 +248,7 @@ def run_sign(args: argparse.Namespace) -> int:
             raise CommandError(str(exc)) from None
     sheet = written.sheet.payload
     print(f"signed {sheet.run.run_id} for {sheet.rater.name}: sheet {sheet.sheet_id}")
-    print(f"key {sheet.rater.fingerprint}, signature sha256 {written.sheet.signature_digest}")
+    print(f"key {sheet.rater.fingerprint}, sheet file sha256 {written.sheet.file_sha256}")
     _report(written, renderer=renderer is not None)
     return 0
 
@@ -219,18 +268,24 @@ def _find_run(store, run_id: str, rater: str) -> int:  # type: ignore[no-untyped
 
 def run_export(args: argparse.Namespace) -> int:
     """Write every signed sheet (of one rater) to the folder."""
+    _rater_arg(args.rater)
     renderer = getattr(args, "pdf_renderer", None)
+    failed: ExportError | None = None
     with open_store(args, create=False) as store:
         try:
             written = SigningService(store, pdf_renderer=renderer).export(
                 args.out, rater=args.rater
             )
+        except ExportError as exc:
+            written, failed = exc.written, exc
         except (SigningError, StoreError, OSError) as exc:
             raise CommandError(str(exc)) from None
     for item in written:
         _report(item, renderer=renderer is not None)
     who = f" by {args.rater}" if args.rater else ""
     print(f"exported {len(written)} signed sheet(s){who} to {args.out}")
+    if failed is not None:
+        raise CommandError(str(failed))
     return 0
 
 

@@ -11,6 +11,7 @@ the command line.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import itertools
 import shlex
@@ -29,7 +30,7 @@ from PySide6.QtGui import (
     QTextTable,
 )
 
-from reviewer.sheets.sheet import SignedSheet, sheet_file_name
+from reviewer.sheets.sheet import SignedSheet, sheet_file_bytes, sheet_file_name
 
 _DPI = 300
 _FOOTER_MM = 8.0
@@ -77,7 +78,8 @@ def _format_value(value: object) -> str:
 def sheet_html(sheet: SignedSheet) -> str:
     """The sheet as the HTML subset ``QTextDocument`` understands."""
     p = sheet.payload
-    json_name = sheet_file_name(p.run.run_id, p.rater.name)
+    json_name = sheet_file_name(p)
+    json_sha256 = hashlib.sha256(sheet_file_bytes(sheet)).hexdigest()
     signed_at = p.signed_at.strftime("%Y-%m-%d %H:%M:%S UTC")
     parts = [
         f"<html><head><style>{_CSS}</style></head><body>",
@@ -85,6 +87,9 @@ def sheet_html(sheet: SignedSheet) -> str:
         f"<p class='run'>{_e(p.run.run_id)}</p>",
         f"<p class='sub'>Signed by <b>{_e(p.rater.name)}</b> on {signed_at}"
         f" · sheet {_e(p.sheet_id)}</p>",
+        # A forged PDF can copy any fingerprint: only the JSON file's signature counts.
+        f"<p class='sub'><b>Not signed:</b> a rendering of the signed record {_e(json_name)}"
+        " (its SHA-256 is under Signature).</p>",
     ]
     if p.supersedes:
         parts.append(f"<p><b>Correction:</b> this sheet supersedes sheet {_e(p.supersedes)}.</p>")
@@ -130,7 +135,7 @@ def sheet_html(sheet: SignedSheet) -> str:
         ("Rater", p.rater.name),
         ("Key fingerprint", p.rater.fingerprint),
         ("Public key", f"ed25519 {p.rater.public_key}"),
-        ("Signature SHA-256", sheet.signature_digest),
+        ("Sheet file SHA-256", json_sha256),
         ("Signed at", signed_at),
     ):
         cls = "" if label in ("Rater", "Signed at") else " class='mono'"
@@ -147,7 +152,7 @@ def sheet_html(sheet: SignedSheet) -> str:
     )
     parts.append(
         "<h2>How to verify</h2>"
-        "<p>This PDF is a readable copy. The signed record is the file "
+        "<p>This PDF is a rendering and is not signed. The signed record is the file "
         f"<span class='mono'>{_e(json_name)}</span>: an Ed25519 signature over the "
         "canonical JSON of everything above. Anyone can check it offline:</p>"
         f"<table class='box' width='100%' cellpadding='6'><tr><td><pre class='mono'>"
@@ -155,8 +160,9 @@ def sheet_html(sheet: SignedSheet) -> str:
         "<p>It prints <b>OK</b> when the signature matches, the trajectory file is the one "
         "that was rated, and the key is in your trust list (one line per rater, as "
         "<span class='mono'>a320-review whoami</span> prints it). Check that the "
-        "fingerprint above is the one the rater gave you, and that the signature SHA-256 "
-        "matches the sheet file.</p>"
+        "fingerprint above is the one the rater gave you, and that "
+        f"<span class='mono'>sha256sum {_e(json_name)}</span> prints the sheet file SHA-256 "
+        "above: this PDF is a rendering, the JSON file is the signed record.</p>"
     )
     parts.append("</body></html>")
     return "".join(parts)

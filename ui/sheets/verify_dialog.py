@@ -93,7 +93,7 @@ class VerifyResultModel(QAbstractTableModel):
     def _display(path: Path, result: VerifyResult, column: int) -> str:
         payload = result.sheet.payload if result.sheet is not None else None
         if column == 0:
-            return "OK" if result.ok else "FAILED"
+            return "OK" if result.ok else ("FLAGGED" if result.flagged else "FAILED")
         if column == 1:
             return path.name
         if column == 2:
@@ -103,9 +103,7 @@ class VerifyResultModel(QAbstractTableModel):
         # Details: the reason of a failure, or which key an OK rests on.
         if not result.ok:
             return result.reason or ""
-        if result.trusted is None:
-            return f"key {result.fingerprint} (no trust list given)"
-        return f"{'trusted' if result.trusted else 'untrusted'} key {result.fingerprint}"
+        return result.summary().removeprefix("OK: ")
 
 
 class _PathField(QWidget):
@@ -159,7 +157,7 @@ class VerifyDialog(QDialog):
         self._sheets: list[Path] = []
         self._start_dir = str(start_dir or Path.home())
         self._trust_error: str | None = None
-        self._trusted: frozenset[str] | None = None
+        self._trusted: dict[str, str | None] | None = None
 
         self.model = VerifyResultModel(self)
         self.table = QTableView()
@@ -307,7 +305,7 @@ class VerifyDialog(QDialog):
             self._trusted = load_trust_file(self.trust.path)
         except KeyStoreError as exc:
             # An unreadable trust list must not quietly turn into "no trust list".
-            self._trusted = frozenset()
+            self._trusted = {}
             self._trust_error = f"Trust list not used: {exc}"
 
     # --- file pickers (not exercised by tests: they open native dialogs) ------------------

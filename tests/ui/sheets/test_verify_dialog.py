@@ -42,7 +42,7 @@ def _write_sheet(folder: Path, key: RaterKey, run_id: str = "run-1") -> Path:
             },
         }
     )
-    path = folder / sheet.sheet_file_name(run_id, key.rater)
+    path = folder / sheet.sheet_file_name(payload)
     path.write_text(sheet.sign_payload(payload, key).to_json(), encoding="utf-8")
     return path
 
@@ -94,10 +94,10 @@ def test_shows_ok_and_failed_with_reasons(qtbot, qtmodeltester, files) -> None: 
     assert blocker.args == [1]
     rows = _cells(dialog)
     assert [r[:4] for r in rows] == [
-        ("OK", "run-1.alice.sheet.json", "run-1", "alice"),
+        ("OK", "run-1.alice.run-1-al.sheet.json", "run-1", "alice"),
         ("FAILED", "tampered.sheet.json", "", ""),
     ]
-    assert rows[0][4].endswith("(no trust list given)")
+    assert rows[0][4].endswith(", no trust list given")
     assert rows[1][4] == "signature does not match payload"
     assert "1 of 2 sheet(s) FAILED" in dialog.summary.text()
     # Colour is a second cue, never the only one (the text says OK/FAILED).
@@ -131,8 +131,8 @@ def test_trust_list_and_require_trusted(qtbot, files) -> None:  # type: ignore[n
     dialog.set_trust_file(files["trust"])
     assert dialog.require_trusted.isEnabled()
     rows = _cells(dialog)
-    assert rows[0][0] == "OK" and rows[0][4].startswith("trusted key SHA256:")
-    assert rows[1][0] == "OK" and rows[1][4].startswith("untrusted key SHA256:")
+    assert rows[0][0] == "OK" and rows[0][4].startswith("signed by alice (SHA256:")
+    assert rows[1][0] == "OK" and rows[1][4].endswith("key not in the trust list")
     with qtbot.waitSignal(dialog.verified) as blocker:
         dialog.require_trusted.setChecked(True)
     assert blocker.args == [1]
@@ -145,14 +145,14 @@ def test_a_bad_trust_list_is_said_not_ignored(qtbot, files, tmp_path: Path) -> N
     dialog = VerifyDialog(sheets=[files["good"]], trust_file=bad)
     qtbot.addWidget(dialog)
     assert "Trust list not used" in dialog.summary.text()
-    assert "line 1" in dialog.summary.text()
+    assert "bad-trust.txt:1:" in dialog.summary.text()
     # Nothing is trusted from a list that could not be read.
-    assert _cells(dialog)[0][4].startswith("untrusted key")
+    assert _cells(dialog)[0][4].endswith("key not in the trust list")
 
 
 def test_missing_file_and_clear(qtbot, files, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     dialog = VerifyDialog(sheets=[tmp_path / "gone.sheet.json"])
     qtbot.addWidget(dialog)
-    assert _cells(dialog)[0][4] == "cannot read sheet: No such file or directory"
+    assert _cells(dialog)[0][4] == "cannot read sheet: no such file"
     dialog.clear_sheets()
     assert dialog.model.rowCount() == 0

@@ -4,6 +4,10 @@ Each verb lives in its own module under :mod:`reviewer.commands` and registers i
 ``register(subparsers)``; its handler takes the parsed arguments and returns an exit code.
 The window is not imported here: ``ui.entry`` passes a ``gui`` runner in, so the scoring and
 store verbs run on a machine without a display or without Qt at all.
+
+Building the parser imports argparse and the verb modules only: each verb imports the
+scorer, the store or Qt inside its handler, so ``--help``, ``--version`` and shell
+completion answer at once (tests/reviewer/test_cli_conventions.py checks the imports).
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
+
+from reviewer.installation import shadowing_problem
 
 #: Verb modules, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -30,6 +36,10 @@ COMMAND_MODULES: tuple[str, ...] = (
 GuiRunner = Callable[[argparse.Namespace], int]
 #: ``(signed_sheet, pdf_path) -> None``; Qt draws PDFs, so the entry point supplies it.
 PdfRenderer = Callable[[object, Path], None]
+
+
+#: The shape every verb's ``--help`` ends with; see :func:`add_verb`.
+EXAMPLES_HEADING = "examples:"
 
 
 class UsageError(Exception):
@@ -55,13 +65,61 @@ def open_output(path: Path | None) -> Iterator[TextIO]:
         yield fh
 
 
+def add_verb(
+    subparsers: argparse._SubParsersAction,
+    name: str,
+    *,
+    help: str,
+    description: str | None = None,
+    examples: Sequence[str],
+) -> argparse.ArgumentParser:
+    """A verb's parser whose ``--help`` ends with ``examples`` (one or two command lines).
+
+    The description keeps its line breaks (RawDescriptionHelpFormatter), so the examples
+    read as shell lines a user can paste.
+    """
+    lines = "\n".join(f"  {example}" for example in examples)
+    return subparsers.add_parser(
+        name,
+        help=help,
+        description=description or help[:1].upper() + help[1:] + ".",
+        epilog=f"{EXAMPLES_HEADING}\n{lines}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the installed distribution's version, looked up only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+        print(f"a320-review {version()}")
+        parser.exit()
+
+
+def version() -> str:
+    """The installed a320-review version (``unknown`` when run from a bare source tree)."""
+    from importlib import metadata  # only --version pays for it
+
+    try:
+        return metadata.version("a320-review")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full parser, every verb registered."""
     parser = argparse.ArgumentParser(
         prog="a320-review",
         description="Score and review recorded LLM-agent runs of A320 failure procedures. "
         "With no command, opens the review window.",
+        epilog=f"{EXAMPLES_HEADING}\n  a320-review score runs/ --out cards.jsonl\n"
+        "  a320-review COMMAND --help",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action=_VersionAction)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         try:
@@ -85,9 +143,15 @@ def main(
 
     ``gui`` and ``pdf_renderer`` are injected by ``ui.entry``: the only parts that need Qt.
     """
+    problem = shadowing_problem()
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    if not args_list or (args_list[0].startswith("--") and args_list[0] not in ("--help", "-h")):
+    if not args_list or (
+        args_list[0].startswith("--") and args_list[0] not in ("--help", "-h", "--version")
+    ):
         args_list = ["gui", *args_list]
     args = parser.parse_args(args_list)
     args.gui_runner = gui

@@ -11,36 +11,43 @@ import argparse
 import getpass
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from reviewer.cli import CommandError, UsageError
+from reviewer.cli import CommandError, UsageError, add_verb
 from reviewer.commands.store_cmds import add_db_option, open_store
-from reviewer.sheets import keys
-from reviewer.sheets.keys import KeyStoreError, RaterKey
-from reviewer.sheets.sheet import verify_file
-from reviewer.sheets.signing import SigningError, SigningService, WrittenSheet
-from reviewer.store import StoreError
+
+if TYPE_CHECKING:
+    from reviewer.sheets.keys import RaterKey
+    from reviewer.sheets.signing import WrittenSheet
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the five signing verbs."""
-    p = subparsers.add_parser(
+    p = add_verb(
+        subparsers,
         "keygen",
         help="create a rater's signing key pair",
         description="Create an Ed25519 key pair for a rater under the per-user home "
         "(A320_REVIEW_HOME overrides), owner-only, encrypted when a passphrase is given.",
+        examples=[
+            "a320-review keygen --rater alice",
+            "a320-review keygen --rater alice --passphrase-file ~/.a320-pass",
+        ],
     )
-    p.add_argument("--rater", required=True, metavar="NAME")
+    p.add_argument("--rater", required=True, metavar="NAME", help="whose key this is")
     _passphrase_option(p)
     p.add_argument("--force", action="store_true", help="replace the rater's existing key")
     p.set_defaults(run=run_keygen)
 
-    p = subparsers.add_parser(
+    p = add_verb(
+        subparsers,
         "whoami",
         help="show a rater's key fingerprint and public key line",
         description="Show each rater with a key on this account (or the one given): the "
         "fingerprint, and the public key line that goes into other people's trust lists.",
+        examples=["a320-review whoami", "a320-review whoami --rater alice --public-key >> trusted"],
     )
-    p.add_argument("--rater", metavar="NAME")
+    p.add_argument("--rater", metavar="NAME", help="only this rater (default: every rater)")
     p.add_argument(
         "--public-key",
         action="store_true",
@@ -48,39 +55,53 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.set_defaults(run=run_whoami)
 
-    p = subparsers.add_parser(
+    p = add_verb(
+        subparsers,
         "sign",
         help="sign a rater's submitted rating of a run",
         description="Sign the rater's submitted rating of the run, lock it in the database, "
         "and write <run_id>.<rater>.sheet.json (and .pdf). Drafts and incomplete ratings "
         "are refused.",
+        examples=["a320-review sign --run RUN_ID --rater alice --out sheets/"],
     )
     # dest is not "run": that name holds the verb's handler (set_defaults below).
-    p.add_argument("--run", dest="run_id", required=True, metavar="RUN_ID")
-    p.add_argument("--rater", required=True, metavar="NAME")
+    p.add_argument(
+        "--run", dest="run_id", required=True, metavar="RUN_ID", help="the run_id of the run"
+    )
+    p.add_argument("--rater", required=True, metavar="NAME", help="whose rating to sign")
     add_db_option(p)
-    p.add_argument("--out", type=Path, default=Path(), metavar="DIR", help="default: here")
+    p.add_argument(
+        "--out", type=Path, default=Path(), metavar="DIR", help="where to write (default: here)"
+    )
     _passphrase_option(p)
     p.set_defaults(run=run_sign)
 
-    p = subparsers.add_parser(
+    p = add_verb(
+        subparsers,
         "export",
         help="write every signed sheet",
         description="Write every signed sheet in the database (or one rater's) to DIR.",
+        examples=["a320-review export --out sheets/ --rater alice"],
     )
-    p.add_argument("--out", type=Path, required=True, metavar="DIR")
+    p.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write to")
     add_db_option(p)
-    p.add_argument("--rater", metavar="NAME")
+    p.add_argument("--rater", metavar="NAME", help="only this rater's sheets")
     p.set_defaults(run=run_export)
 
-    p = subparsers.add_parser(
+    p = add_verb(
+        subparsers,
         "verify",
         help="check signed sheets",
         description="One line per sheet, OK or FAILED: <reason>; exit code 1 if any failed. "
         "Checks the signature, that the payload is canonical and well formed, the "
         "trajectory's sha256 (with --trajectory) and the signer's key (with --trust).",
+        examples=[
+            "a320-review verify sheets/*.sheet.json",
+            "a320-review verify S.sheet.json --trajectory run.jsonl --trust trusted "
+            "--require-trusted",
+        ],
     )
-    p.add_argument("sheets", nargs="+", type=Path, metavar="SHEET")
+    p.add_argument("sheets", nargs="+", type=Path, metavar="SHEET", help="signed sheet files")
     p.add_argument("--trajectory", type=Path, metavar="PATH", help="the rated trajectory file")
     p.add_argument("--trust", type=Path, metavar="FILE", help="trusted public keys, one line each")
     p.add_argument(
@@ -105,6 +126,9 @@ def _passphrase_option(p: argparse.ArgumentParser) -> None:
 
 def run_keygen(args: argparse.Namespace) -> int:
     """Create the key pair and print what others need to trust it."""
+    from reviewer.sheets import keys
+    from reviewer.sheets.keys import KeyStoreError
+
     passphrase = _read_passphrase(args.passphrase_file)
     try:
         key = keys.generate_key(args.rater, passphrase=passphrase, overwrite=args.force)
@@ -120,6 +144,9 @@ def run_keygen(args: argparse.Namespace) -> int:
 
 def run_whoami(args: argparse.Namespace) -> int:
     """Print each rater's fingerprint and public key line, read from the public key file."""
+    from reviewer.sheets import keys
+    from reviewer.sheets.keys import KeyStoreError
+
     raters = [args.rater] if args.rater else keys.list_raters()
     if not raters:
         raise CommandError(
@@ -151,6 +178,9 @@ def run_whoami(args: argparse.Namespace) -> int:
 
 
 def _read_passphrase(path: Path | None) -> bytes | None:
+    from reviewer.sheets import keys
+    from reviewer.sheets.keys import KeyStoreError
+
     if path is None:
         return None
     try:
@@ -161,6 +191,9 @@ def _read_passphrase(path: Path | None) -> bytes | None:
 
 def _load_key(rater: str, passphrase_file: Path | None) -> RaterKey:
     """The rater's key; asks for the passphrase on a terminal when no file gives it."""
+    from reviewer.sheets import keys
+    from reviewer.sheets.keys import KeyStoreError
+
     passphrase = _read_passphrase(passphrase_file)
     try:
         if passphrase is None and keys.has_key(rater) and keys.is_encrypted(rater):
@@ -187,6 +220,9 @@ def _report(written: WrittenSheet, *, renderer: bool) -> None:
 
 def run_sign(args: argparse.Namespace) -> int:
     """Sign one rating; exit 1 with the reason when it is refused."""
+    from reviewer.sheets.signing import SigningError, SigningService
+    from reviewer.store import StoreError
+
     renderer = getattr(args, "pdf_renderer", None)
     # The database first: a bad --db should not cost the rater a passphrase prompt.
     with open_store(args, create=False) as store:
@@ -219,6 +255,9 @@ def _find_run(store, run_id: str, rater: str) -> int:  # type: ignore[no-untyped
 
 def run_export(args: argparse.Namespace) -> int:
     """Write every signed sheet (of one rater) to the folder."""
+    from reviewer.sheets.signing import SigningError, SigningService
+    from reviewer.store import StoreError
+
     renderer = getattr(args, "pdf_renderer", None)
     with open_store(args, create=False) as store:
         try:
@@ -239,6 +278,10 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_verify(args: argparse.Namespace) -> int:
     """One line per sheet; 1 when any sheet failed."""
+    from reviewer.sheets import keys
+    from reviewer.sheets.keys import KeyStoreError
+    from reviewer.sheets.sheet import verify_file
+
     if args.require_trusted and args.trust is None:
         raise UsageError("--require-trusted needs --trust FILE")
     trusted = None

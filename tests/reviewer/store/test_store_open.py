@@ -47,7 +47,7 @@ def _read_only(path: Path) -> Iterator[None]:
 
 def test_a_new_store_has_the_current_schema_and_settings(store: ReviewStore) -> None:
     conn = store.db.conn
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == 15000
@@ -114,7 +114,7 @@ def _write_v1_database(path: Path, card) -> None:
 def test_a_version_1_database_is_migrated_forward_keeping_its_data(db_path, make_card) -> None:
     _write_v1_database(db_path, make_card(7))
     with ReviewStore.open(db_path) as store:
-        assert store.db.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert store.db.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         rating = store.live_rating(1, "vera")
         assert rating is not None and rating.status == "submitted"
         assert {i.score for i in rating.items.values()} == {2}
@@ -130,7 +130,7 @@ def test_a_version_1_database_is_migrated_forward_keeping_its_data(db_path, make
         details = store.db.conn.execute(
             "SELECT details FROM audit_log WHERE action = 'migrate'"
         ).fetchone()[0]
-        assert details == '{"from":1,"to":2}'
+        assert details == f'{{"from":1,"to":{SCHEMA_VERSION}}}'
 
 
 def test_a_database_from_a_newer_schema_is_refused_untouched(db_path, make_card) -> None:

@@ -31,6 +31,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "reviewer.commands.store_cmds",
     "reviewer.commands.ratings",
     "reviewer.commands.signing",
+    "reviewer.commands.completion",
 )
 
 GuiRunner = Callable[[argparse.Namespace], int]
@@ -48,6 +49,25 @@ class UsageError(Exception):
 
 class CommandError(Exception):
     """The command could not do its work (bad file, refused operation): exit code 1."""
+
+
+def input_path(value: str) -> Path:
+    """``type=`` of every input file or folder argument: a missing one is a usage error.
+
+    Raised as :class:`UsageError` (argparse lets it through), so it is reported before any
+    work starts and the same way in every verb:
+    ``a320-review VERB: error: no such file or folder: X``, exit code 2.
+    """
+    path = Path(value)
+    if not path.exists():
+        raise UsageError(f"no such file or folder: {value}")
+    return path
+
+
+def file_problem(path: object, line: int | None, reason: str) -> str:
+    """The one shape of a problem in an input file: ``FILE:LINE: reason`` (``FILE: reason``
+    when no line applies), as compilers print it and editors jump to it."""
+    return f"{path}:{line}: {reason}" if line else f"{path}: {reason}"
 
 
 @contextlib.contextmanager
@@ -120,7 +140,9 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action=_VersionAction)
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(
+        dest="command", metavar="COMMAND", help="what to do (default: gui); COMMAND --help"
+    )
     for name in COMMAND_MODULES:
         try:
             module = importlib.import_module(name)
@@ -153,7 +175,12 @@ def main(
         args_list[0].startswith("--") and args_list[0] not in ("--help", "-h", "--version")
     ):
         args_list = ["gui", *args_list]
-    args = parser.parse_args(args_list)
+    try:
+        args = parser.parse_args(args_list)
+    except UsageError as exc:  # from input_path, while parsing
+        verb = next((a for a in args_list if not a.startswith("-")), "")
+        print(f"a320-review {verb}: error: {exc}", file=sys.stderr)
+        return 2
     args.gui_runner = gui
     args.pdf_renderer = pdf_renderer
     try:

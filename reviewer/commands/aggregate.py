@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import UsageError, add_verb
+from reviewer.cli import UsageError, add_verb, file_problem, input_path
 from reviewer.tabular import FORMATS, write_rows
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "paths",
         nargs="+",
-        type=Path,
+        type=input_path,
         metavar="PATH",
         help="trajectory files, folders of them, or ScoreCard JSONL files",
     )
@@ -59,7 +59,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("no trajectories or ScoreCards found under the given paths")
     runs, unreadable, duplicates = _usable(cards)
     for card in unreadable:
-        print(f"unreadable: {card.path}:{card.error_line or ''} {card.error}", file=sys.stderr)
+        print(
+            f"unreadable: {file_problem(card.path, card.error_line, card.error)}", file=sys.stderr
+        )
     if duplicates:
         print(
             f"aggregate: {duplicates} run(s) seen twice (a ScoreCard file beside its "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from reviewer.cli import CommandError, add_verb
+from reviewer.cli import CommandError, add_verb, input_path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,7 +21,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "a320-review gui --screenshot window.png",
         ],
     )
-    p.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="trajectories to import")
+    p.add_argument(
+        "paths", nargs="*", type=input_path, metavar="PATH", help="trajectories to import"
+    )
     p.add_argument(
         "--db",
         type=Path,

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from reviewer.cli import CommandError, add_verb, open_output
+from reviewer.cli import CommandError, add_verb, input_path, open_output
 from reviewer.commands.store_cmds import add_db_option, open_store
 from reviewer.tabular import write_rows
 
@@ -32,7 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "a320-review ratings SUBCOMMAND --help",
         ],
     )
-    sub = p.add_subparsers(dest="ratings_command", metavar="SUBCOMMAND", required=True)
+    sub = p.add_subparsers(
+        dest="ratings_command", metavar="SUBCOMMAND", required=True, help="what to do"
+    )
 
     i = add_verb(
         sub,
@@ -43,7 +45,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "listed with its line and nothing is imported.",
         examples=["a320-review ratings import forms.csv --rater alice --db review.db"],
     )
-    i.add_argument("file", type=Path, metavar="FILE", help="the ratings file (.csv or .jsonl)")
+    i.add_argument(
+        "file", type=input_path, metavar="FILE", help="the ratings file (.csv or .jsonl)"
+    )
     i.add_argument("--rater", required=True, metavar="NAME", help="whose ratings these are")
     i.add_argument(
         "--format",

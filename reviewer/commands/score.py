@@ -10,7 +10,7 @@ from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
-from reviewer.cli import UsageError, add_verb, open_output
+from reviewer.cli import UsageError, add_verb, input_path, open_output
 from reviewer.tabular import write_rows
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ],
     )
     p.add_argument(
-        "paths", nargs="+", type=Path, metavar="PATH", help="trajectory files or folders"
+        "paths", nargs="+", type=input_path, metavar="PATH", help="trajectory files or folders"
     )
     p.add_argument(
         "--format",

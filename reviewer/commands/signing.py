@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import CommandError, UsageError, add_verb
+from reviewer.cli import CommandError, UsageError, add_verb, input_path
 from reviewer.commands.store_cmds import add_db_option, open_store
 
 if TYPE_CHECKING:
@@ -101,9 +101,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "--require-trusted",
         ],
     )
-    p.add_argument("sheets", nargs="+", type=Path, metavar="SHEET", help="signed sheet files")
-    p.add_argument("--trajectory", type=Path, metavar="PATH", help="the rated trajectory file")
-    p.add_argument("--trust", type=Path, metavar="FILE", help="trusted public keys, one line each")
+    p.add_argument("sheets", nargs="+", type=input_path, metavar="SHEET", help="signed sheet files")
+    p.add_argument(
+        "--trajectory", type=input_path, metavar="PATH", help="the rated trajectory file"
+    )
+    p.add_argument(
+        "--trust", type=input_path, metavar="FILE", help="trusted public keys, one line each"
+    )
     p.add_argument(
         "--require-trusted",
         action="store_true",
@@ -115,7 +119,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _passphrase_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--passphrase-file",
-        type=Path,
+        type=input_path,
         metavar="FILE",
         help="read the key's passphrase from the first line of FILE",
     )

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import CommandError, add_verb
+from reviewer.cli import CommandError, add_verb, input_path
 from reviewer.tabular import write_rows
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         examples=["a320-review import runs/ --db review.db"],
     )
     p.add_argument(
-        "paths", nargs="+", type=Path, metavar="PATH", help="trajectory files or folders"
+        "paths", nargs="+", type=input_path, metavar="PATH", help="trajectory files or folders"
     )
     add_db_option(p)
     p.set_defaults(run=run_import)
@@ -105,7 +105,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="check the audit log of the review database",
         examples=["a320-review audit verify --db review.db"],
     )
-    sub = p.add_subparsers(dest="audit_command", metavar="SUBCOMMAND", required=True)
+    sub = p.add_subparsers(
+        dest="audit_command", metavar="SUBCOMMAND", required=True, help="what to check"
+    )
     v = add_verb(
         sub,
         "verify",

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -75,13 +76,24 @@ CHILD_ENV = {
 }
 
 
+#: CPU seconds (user + system) of every process measured so far, by command.
+CPU: dict[str, list[float]] = {}
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def wall(cmd: list[str]) -> float:
-    """Seconds for one whole process; fails loudly when the command fails."""
-    start = time.perf_counter()
+    """Seconds for one whole process (its CPU time goes to :data:`CPU`); fails loudly when
+    the command fails."""
+    cpu, start = _children_cpu(), time.perf_counter()
     done = subprocess.run(
         cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False, env=CHILD_ENV
     )
     elapsed = time.perf_counter() - start
+    CPU.setdefault(" ".join(cmd[:2]), []).append(_children_cpu() - cpu)
     # score exits 1 when some file is unreadable (the corpus has a few on purpose).
     if done.returncode not in (0, 1):
         raise SystemExit(f"bench: {' '.join(cmd)} failed:\n{done.stderr.decode()[-2000:]}")
@@ -160,11 +172,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.n:  # --n 0: the start-up figures only
         rows.append(score_row(exe, python, corpus_dir(args.corpus, args.n), args.n, pairs))
     print(f"{pairs} pairs A B A B, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
-    print(f"exe: {exe}\n")
+    print(f"exe: {exe}; load average {os.getloadavg()[0]:.1f} at the end\n")
     print("| pairing (A vs B) | medians | ratio A/B, median (min–max) |")
     print("|---|---|---|")
     for row in rows:
         print("| " + " | ".join(row) + " |")
+    # CPU time is what the process itself costs; on a busy machine it moves less than wall.
+    print("\n| process | median CPU (user + system) |\n|---|---|")
+    for cmd, seconds in CPU.items():
+        print(f"| `{cmd}` | {statistics.median(seconds) * 1000:.0f} ms |")
     return 0
 
 

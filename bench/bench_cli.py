@@ -85,6 +85,13 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def _label(cmd: list[str]) -> str:
+    """``a320-review score``, ``python -c pass``, ``python -c PARSE_ONLY``: short, distinct."""
+    if len(cmd) > 2 and cmd[1] == "-c":
+        return f"{Path(cmd[0]).name} -c {'PARSE_ONLY' if cmd[2] == PARSE_ONLY else cmd[2]}"
+    return " ".join([Path(cmd[0]).name, *cmd[1:2]])
+
+
 def wall(cmd: list[str]) -> float:
     """Seconds for one whole process (its CPU time goes to :data:`CPU`); fails loudly when
     the command fails."""
@@ -93,7 +100,7 @@ def wall(cmd: list[str]) -> float:
         cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False, env=CHILD_ENV
     )
     elapsed = time.perf_counter() - start
-    CPU.setdefault(" ".join(cmd[:2]), []).append(_children_cpu() - cpu)
+    CPU.setdefault(_label(cmd), []).append(_children_cpu() - cpu)
     # score exits 1 when some file is unreadable (the corpus has a few on purpose).
     if done.returncode not in (0, 1):
         raise SystemExit(f"bench: {' '.join(cmd)} failed:\n{done.stderr.decode()[-2000:]}")

@@ -95,14 +95,17 @@ def add_verb(
 ) -> argparse.ArgumentParser:
     """A verb's parser whose ``--help`` ends with ``examples`` (one or two command lines).
 
-    The description keeps its line breaks (RawDescriptionHelpFormatter), so the examples
-    read as shell lines a user can paste.
+    RawDescriptionHelpFormatter keeps the examples as the shell lines a user can paste; it
+    does not wrap the description either, so that is wrapped here.
     """
+    import textwrap  # cheap, and only the verbs' parsers need it
+
     lines = "\n".join(f"  {example}" for example in examples)
+    text = description or help[:1].upper() + help[1:] + "."
     return subparsers.add_parser(
         name,
         help=help,
-        description=description or help[:1].upper() + help[1:] + ".",
+        description=textwrap.fill(text, width=88),
         epilog=f"{EXAMPLES_HEADING}\n{lines}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -133,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The full parser, every verb registered."""
     parser = argparse.ArgumentParser(
         prog="a320-review",
-        description="Score and review recorded LLM-agent runs of A320 failure procedures. "
+        description="Score and review recorded LLM-agent runs of A320 failure procedures.\n"
         "With no command, opens the review window.",
         epilog=f"{EXAMPLES_HEADING}\n  a320-review score runs/ --out cards.jsonl\n"
         "  a320-review COMMAND --help",

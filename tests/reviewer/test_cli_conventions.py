@@ -64,6 +64,8 @@ def test_every_argument_has_help_and_every_verb_ends_with_examples() -> None:
         assert isinstance(parser.formatter_class, type)
         help_text = parser.format_help()
         assert help_text.rstrip().splitlines()[-1].startswith("  a320-review"), path
+        # The raw formatter keeps line breaks: nothing should run off a terminal.
+        assert max(len(line) for line in help_text.splitlines()) <= 100, path
         for action in parser._actions:
             if isinstance(action, argparse._HelpAction):
                 continue

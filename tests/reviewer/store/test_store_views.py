@@ -8,6 +8,7 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
+from reviewer.cli import main
 from reviewer.store import Rating, ReviewStore
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "database.md"
@@ -61,22 +62,25 @@ def _history(store: ReviewStore) -> None:
     _submit(store, store.start_rating(4, "ann"), [2, 3, None, 1, 0, 2, 2])
 
 
-def _means_from_export(store: ReviewStore) -> dict[tuple[str, str], tuple[float, int]]:
-    out = io.StringIO()
-    store.export_ratings(out, fmt="csv")
+def _means_from_export(
+    store: ReviewStore, tmp_path: Path
+) -> dict[tuple[str, str], tuple[float, int]]:
+    """Mean and count per (model, metric) of applicable scores, from `ratings export`."""
+    out = tmp_path / "ratings.csv"
+    assert main(["ratings", "export", "--db", str(store.path), "--out", str(out)]) == 0
     scores: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for row in csv.DictReader(io.StringIO(out.getvalue())):
+    for row in csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))):
         if row["outcome"] == "applicable":
             scores[(row["model"], row["metric"])].append(int(row["score"]))
     return {key: (sum(v) / len(v), len(v)) for key, v in scores.items()}
 
 
-def test_the_documented_query_matches_the_export(seeded: ReviewStore) -> None:
+def test_the_documented_query_matches_the_export(seeded: ReviewStore, tmp_path: Path) -> None:
     _history(seeded)
     conn = seeded.db.conn
     rows = conn.execute(doc_query("### Mean score per metric per model")).fetchall()
     from_view = {(model, metric): (mean, n) for model, metric, mean, n in rows}
-    expected = _means_from_export(seeded)
+    expected = _means_from_export(seeded, tmp_path)
     assert from_view.keys() == expected.keys()
     for key, (mean, n) in expected.items():
         assert from_view[key][1] == n, key

@@ -124,18 +124,28 @@ class _VersionAction(argparse.Action):
 
 def version() -> str:
     """The installed a320-review version (``unknown`` when run from a bare source tree)."""
-    # An installed wheel puts its .dist-info beside the packages, and its name carries the
-    # version: reading the folder name spares importlib.metadata (a third of --version's
-    # start-up). Editable installs keep it elsewhere and take the general path.
-    found = list(Path(__file__).resolve().parent.parent.glob("a320_review-*.dist-info"))
-    if len(found) == 1:
-        return found[0].name.removeprefix("a320_review-").removesuffix(".dist-info")
+    found = wheel_version(Path(__file__).resolve().parent.parent)
+    if found is not None:
+        return found
     from importlib import metadata
 
     try:
         return metadata.version("a320-review")
     except metadata.PackageNotFoundError:
         return "unknown (not installed)"
+
+
+def wheel_version(site: Path) -> str | None:
+    """The version in the name of the one ``a320_review-*.dist-info`` folder in ``site``.
+
+    An installed wheel puts its .dist-info beside the packages: reading the folder name
+    spares importlib.metadata (a third of ``--version``'s start-up). Editable installs keep
+    it elsewhere, and two such folders (a broken upgrade) are left to importlib.metadata.
+    """
+    found = list(site.glob("a320_review-*.dist-info"))
+    if len(found) != 1:
+        return None
+    return found[0].name.removeprefix("a320_review-").removesuffix(".dist-info")
 
 
 def build_parser() -> argparse.ArgumentParser:

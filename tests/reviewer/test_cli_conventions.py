@@ -89,6 +89,15 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert re.fullmatch(r"\d+\.\d+\.\d+.*", cli.version())
 
 
+def test_the_version_of_a_wheel_is_read_from_its_dist_info(tmp_path: Path) -> None:
+    assert cli.wheel_version(tmp_path) is None
+    (tmp_path / "a320_review-1.2.3.dist-info").mkdir()
+    (tmp_path / "other_pkg-9.0.dist-info").mkdir()
+    assert cli.wheel_version(tmp_path) == "1.2.3"
+    (tmp_path / "a320_review-1.2.2.dist-info").mkdir()
+    assert cli.wheel_version(tmp_path) is None  # ambiguous: importlib.metadata decides
+
+
 # --- the same problem, the same exit code and message in every verb --------------------------
 
 MISSING = "nope/missing.jsonl"

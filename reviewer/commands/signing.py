@@ -11,37 +11,45 @@ import argparse
 import getpass
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from reviewer.cli import CommandError, UsageError
+from reviewer.cli import CommandError, UsageError, add_verb, input_path
 from reviewer.commands.store_cmds import add_db_option, open_store
 from reviewer.raters import RaterNameError, check_rater_name
-from reviewer.sheets import keys
-from reviewer.sheets.keys import KeyStoreError, RaterKey
-from reviewer.sheets.sheet import verify_file
-from reviewer.sheets.signing import ExportError, SigningError, SigningService, WrittenSheet
-from reviewer.store import StoreError
+
+if TYPE_CHECKING:
+    from reviewer.sheets import keys
+    from reviewer.sheets.keys import RaterKey
+    from reviewer.sheets.signing import WrittenSheet
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the five signing verbs."""
-    p = subparsers.add_parser(
+    p = add_verb(
+        subparsers,
         "keygen",
         help="create a rater's signing key pair",
         description="Create an Ed25519 key pair for a rater under the per-user home "
         "(A320_REVIEW_HOME overrides), owner-only, encrypted when a passphrase is given.",
+        examples=[
+            "a320-review keygen --rater alice",
+            "a320-review keygen --rater alice --passphrase-file ~/.a320-pass",
+        ],
     )
-    p.add_argument("--rater", required=True, metavar="NAME")
+    p.add_argument("--rater", required=True, metavar="NAME", help="whose key this is")
     _passphrase_option(p)
     p.add_argument("--force", action="store_true", help="replace the rater's existing key")
     p.set_defaults(run=run_keygen)
 
-    p = subparsers.add_parser(
+    p = add_verb(
+        subparsers,
         "whoami",
         help="show a rater's key fingerprint and public key line",
         description="Show each rater with a key on this account (or the one given): the "
         "fingerprint, and the public key line that goes into other people's trust lists.",
+        examples=["a320-review whoami", "a320-review whoami --rater alice --public-key >> trusted"],
     )
-    p.add_argument("--rater", metavar="NAME")
+    p.add_argument("--rater", metavar="NAME", help="only this rater (default: every rater)")
     p.add_argument(
         "--public-key",
         action="store_true",
@@ -50,41 +58,59 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _passphrase_option(p)
     p.set_defaults(run=run_whoami)
 
-    p = subparsers.add_parser(
+    p = add_verb(
+        subparsers,
         "sign",
         help="sign a rater's submitted rating of a run",
         description="Sign the rater's submitted rating of the run, lock it in the database, "
         "and write <run_id>.<rater>.sheet.json (and .pdf). Drafts and incomplete ratings "
         "are refused.",
+        examples=["a320-review sign --run RUN_ID --rater alice --out sheets/"],
     )
     # dest is not "run": that name holds the verb's handler (set_defaults below).
-    p.add_argument("--run", dest="run_id", required=True, metavar="RUN_ID")
-    p.add_argument("--rater", required=True, metavar="NAME")
+    p.add_argument(
+        "--run", dest="run_id", required=True, metavar="RUN_ID", help="the run_id of the run"
+    )
+    p.add_argument("--rater", required=True, metavar="NAME", help="whose rating to sign")
     add_db_option(p)
-    p.add_argument("--out", type=Path, default=Path(), metavar="DIR", help="default: here")
+    p.add_argument(
+        "--out", type=Path, default=Path(), metavar="DIR", help="where to write (default: here)"
+    )
     _passphrase_option(p)
     p.set_defaults(run=run_sign)
 
-    p = subparsers.add_parser(
+    p = add_verb(
+        subparsers,
         "export",
         help="write every signed sheet",
         description="Write every signed sheet in the database (or one rater's) to DIR.",
+        examples=["a320-review export --out sheets/ --rater alice"],
     )
-    p.add_argument("--out", type=Path, required=True, metavar="DIR")
+    p.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write to")
     add_db_option(p)
-    p.add_argument("--rater", metavar="NAME")
+    p.add_argument("--rater", metavar="NAME", help="only this rater's sheets")
     p.set_defaults(run=run_export)
 
-    p = subparsers.add_parser(
+    p = add_verb(
+        subparsers,
         "verify",
         help="check signed sheets",
         description="One line per sheet, OK or FAILED: <reason>; exit code 1 if any failed. "
         "Checks the signature, that the payload is canonical and well formed, the "
         "trajectory's sha256 (with --trajectory) and the signer's key (with --trust).",
+        examples=[
+            "a320-review verify sheets/*.sheet.json",
+            "a320-review verify S.sheet.json --trajectory run.jsonl --trust trusted "
+            "--require-trusted",
+        ],
     )
-    p.add_argument("sheets", nargs="+", type=Path, metavar="SHEET")
-    p.add_argument("--trajectory", type=Path, metavar="PATH", help="the rated trajectory file")
-    p.add_argument("--trust", type=Path, metavar="FILE", help="trusted public keys, one line each")
+    p.add_argument("sheets", nargs="+", type=input_path, metavar="SHEET", help="signed sheet files")
+    p.add_argument(
+        "--trajectory", type=input_path, metavar="PATH", help="the rated trajectory file"
+    )
+    p.add_argument(
+        "--trust", type=input_path, metavar="FILE", help="trusted public keys, one line each"
+    )
     p.add_argument(
         "--require-trusted",
         action="store_true",
@@ -96,7 +122,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _passphrase_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--passphrase-file",
-        type=Path,
+        type=input_path,
         metavar="FILE",
         help="read the key's passphrase from the first line of FILE",
     )
@@ -116,6 +142,9 @@ def _rater_arg(name: str | None) -> None:
 
 def run_keygen(args: argparse.Namespace) -> int:
     """Create the key pair and print what others need to trust it."""
+    from reviewer.sheets import keys
+    from reviewer.sheets.keys import KeyStoreError
+
     _rater_arg(args.rater)
     passphrase = _read_passphrase(args.passphrase_file)
     try:
@@ -138,6 +167,9 @@ def run_whoami(args: argparse.Namespace) -> int:
     since a swapped ``.pub`` would otherwise make raters publish a key they do not hold.
     Exit 1 when a ``.pub`` file does not match its private key.
     """
+    from reviewer.sheets import keys
+    from reviewer.sheets.keys import KeyStoreError
+
     _rater_arg(args.rater)
     passphrase = _read_passphrase(args.passphrase_file)
     raters = [args.rater] if args.rater else keys.list_raters()
@@ -191,6 +223,8 @@ def run_whoami(args: argparse.Namespace) -> int:
 
 def _stated_public_key(pub_path: Path) -> keys.PublicKey | None:
     """What the ``.pub`` file says (``None`` when there is none)."""
+    from reviewer.sheets import keys
+
     try:
         text = keys.read_key_file(pub_path).decode("utf-8")
     except FileNotFoundError:
@@ -199,6 +233,9 @@ def _stated_public_key(pub_path: Path) -> keys.PublicKey | None:
 
 
 def _read_passphrase(path: Path | None) -> bytes | None:
+    from reviewer.sheets import keys
+    from reviewer.sheets.keys import KeyStoreError
+
     if path is None:
         return None
     try:
@@ -209,6 +246,9 @@ def _read_passphrase(path: Path | None) -> bytes | None:
 
 def _load_key(rater: str, passphrase_file: Path | None) -> RaterKey:
     """The rater's key; asks for the passphrase on a terminal when no file gives it."""
+    from reviewer.sheets import keys
+    from reviewer.sheets.keys import KeyStoreError
+
     passphrase = _read_passphrase(passphrase_file)
     try:
         if passphrase is None and keys.has_key(rater) and keys.is_encrypted(rater):
@@ -235,6 +275,9 @@ def _report(written: WrittenSheet, *, renderer: bool) -> None:
 
 def run_sign(args: argparse.Namespace) -> int:
     """Sign one rating; exit 1 with the reason when it is refused."""
+    from reviewer.sheets.signing import SigningError, SigningService
+    from reviewer.store import StoreError
+
     _rater_arg(args.rater)
     renderer = getattr(args, "pdf_renderer", None)
     # The database first: a bad --db should not cost the rater a passphrase prompt.
@@ -268,6 +311,9 @@ def _find_run(store, run_id: str, rater: str) -> int:  # type: ignore[no-untyped
 
 def run_export(args: argparse.Namespace) -> int:
     """Write every signed sheet (of one rater) to the folder."""
+    from reviewer.sheets.signing import ExportError, SigningError, SigningService
+    from reviewer.store import StoreError
+
     _rater_arg(args.rater)
     renderer = getattr(args, "pdf_renderer", None)
     failed: ExportError | None = None
@@ -294,6 +340,10 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_verify(args: argparse.Namespace) -> int:
     """One line per sheet; 1 when any sheet failed."""
+    from reviewer.sheets import keys
+    from reviewer.sheets.keys import KeyStoreError
+    from reviewer.sheets.sheet import verify_file
+
     if args.require_trusted and args.trust is None:
         raise UsageError("--require-trusted needs --trust FILE")
     trusted = None

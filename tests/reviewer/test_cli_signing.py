@@ -145,11 +145,16 @@ def test_verify_reports_each_sheet_and_fails_if_any_does(
     trajectory = tmp_path / "other.jsonl"
     trajectory.write_bytes(b"something else\n")
 
-    assert main(["verify", str(good), str(bad), str(tmp_path / "missing.json")]) == 1
+    assert main(["verify", str(good), str(bad)]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith(f"{good}: OK")
     assert lines[1] == f"{bad}: FAILED: signature does not match payload"
-    assert lines[2] == f"{tmp_path / 'missing.json'}: FAILED: cannot read sheet: no such file"
+    # A missing input file is a usage error before any sheet is checked, as in every verb.
+    missing = tmp_path / "missing.json"
+    assert main(["verify", str(good), str(missing)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"a320-review verify: error: no such file or folder: {missing}\n"
 
     assert main(["verify", str(good), "--trajectory", str(trajectory)]) == 1
     assert "FAILED: trajectory sha256 differs" in capsys.readouterr().out
@@ -163,8 +168,8 @@ def test_verify_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     bad_trust.write_text("not a key\n")
     assert main(["verify", str(good), "--trust", str(bad_trust)]) == 1
     assert "trust.txt:1: not a public key line" in capsys.readouterr().err
-    assert main(["verify", str(good), "--trajectory", str(tmp_path / "nope.jsonl")]) == 1
-    assert "no trajectory file" in capsys.readouterr().err
+    assert main(["verify", str(good), "--trajectory", str(tmp_path / "nope.jsonl")]) == 2
+    assert "no such file or folder" in capsys.readouterr().err
 
 
 # --- sign and export against a real database ------------------------------------------------

@@ -205,6 +205,21 @@ class ReviewController(QObject):
         self.rating_changed.emit(self.rating)
         self.message_posted.emit("Correction started: a new draft that supersedes the old rating.")
 
+    def rating_history(self) -> list[Rating]:
+        """Every version of the open run's rating by this rater, oldest first."""
+        if self.current is None:
+            return []
+        return self.store.rating_history(self.current.run_pk, self.rater)
+
+    def corrected_rating(self, rating: Rating | None) -> Rating | None:
+        """The rating that ``rating`` (a correction draft) supersedes, else None."""
+        if rating is None or rating.status != "draft" or rating.supersedes_pk is None:
+            return None
+        try:
+            return self.store.get_rating(rating.supersedes_pk)
+        except StoreError:
+            return None
+
     def rating_was_signed(self) -> None:
         """Reload the current rating after a signing attempt: the store says what it is."""
         if self.current is None:

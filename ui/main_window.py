@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from ui.controller import OpenedRun, ReviewController
 from ui.queue.queue_panel import QueuePanel
+from ui.rating.history_dialog import HistoryDialog
 from ui.rating.rubric_form import RubricForm
 from ui.run.import_problems import ImportProblemsDock
 from ui.run.run_view import RunView
@@ -36,14 +37,15 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("O", "current metric: Not observed"),
     ("A", "current metric: Applicable"),
     ("J / K", "next / previous metric"),
-    ("C", "write the current metric's comment (Esc returns)"),
+    ("C", "write the current metric's comment (the only way in; Esc returns)"),
     ("] / [", "next / previous event in the timeline"),
     ("} / {", "next / previous agent turn"),
     ("Ctrl+Enter", "submit the rating and open the next unrated run"),
     ("Ctrl+Down / Ctrl+Up", "next / previous run in the queue"),
     ("Ctrl+F", "filter the run queue"),
     ("Ctrl+Shift+S", "sign the submitted rating and export its sheet"),
-    ("Ctrl+E", "correct a submitted rating (starts a superseding draft)"),
+    ("Ctrl+E", "correct a submitted or signed rating (asks first; a superseding draft)"),
+    ("Ctrl+H", "history: earlier versions of this rating, read-only"),
     ("Ctrl+I / Ctrl+Shift+I", "import files / a folder"),
     ("F1", "this help"),
 )
@@ -56,6 +58,8 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.controller = controller
         self._signer = signer  # callable(window) -> None, injected by ui.app
+        #: (parent, title, text) -> bool; a dialog by default, replaced by tests.
+        self.confirm = _confirm
         self._verifier = verifier
         self.setWindowTitle(f"a320-review — {controller.rater}")
         self.resize(1880, 1040)
@@ -137,7 +141,8 @@ class MainWindow(QMainWindow):
         rate.addSeparator()
         self._action(rate, "Submit and next", ("Ctrl+Return", "Ctrl+Enter"), self.submit_and_next)
         self.sign_action = self._action(rate, "Sign and export…", "Ctrl+Shift+S", self._sign)
-        self._action(rate, "Correct (supersede)…", "Ctrl+E", self.controller.correct)
+        self._action(rate, "Correct (supersede)…", "Ctrl+E", self.correct)
+        self._action(rate, "History…", "Ctrl+H", self.show_history)
 
         nav = menus.addMenu("&Navigate")
         self._action(nav, "Next event", "]", lambda: self.run_view.step(1))
@@ -159,6 +164,7 @@ class MainWindow(QMainWindow):
         self.rubric.item_edited.connect(c.save_item)
         self.rubric.overall_comment_edited.connect(c.save_overall_comment)
         self.rubric.submit_requested.connect(self.submit_and_next)
+        self.queue.filter_finished.connect(self.rubric.focus_metrics)
         c.runs_changed.connect(self.queue.set_rows)
         c.run_loading.connect(self._run_loading)
         c.run_opened.connect(self._show_run)
@@ -185,6 +191,10 @@ class MainWindow(QMainWindow):
         self.scorecard.show_card(card, opened.trajectory)
         self.rubric.set_rubric(opened.rubric)
         self.rubric.set_rating(opened.rating, self.controller.items(), opened.editable)
+        # A new run starts with the keys on the metric list: whatever had the focus (a
+        # comment of the last run, the filter), the next key rates, it never types.
+        self._show_correction(opened.rating)
+        self.rubric.focus_metrics()
 
     def _show_failure(self, run_pk: int, message: str) -> None:
         self.run_view.show_error(message)
@@ -199,6 +209,7 @@ class MainWindow(QMainWindow):
     def _rating_changed(self, rating) -> None:
         opened = self.controller.current
         self.rubric.set_rating(rating, self.controller.items(), bool(opened and opened.editable))
+        self._show_correction(rating)
         if rating is not None:
             self.queue.update_rating_state(rating.run_pk, rating.status)
 
@@ -213,6 +224,49 @@ class MainWindow(QMainWindow):
             self._say("Rating submitted.")
             if self.queue.select_next_unrated() is None:
                 self._say("Rating submitted. Every run in the queue is rated.")
+
+    def correct(self) -> None:
+        """Ctrl+E: after a confirmation, start a correction and give the keys to the list."""
+        rating = self.controller.rating
+        if rating is None or rating.status == "draft":
+            self._say("Correct: only a submitted or signed rating can be corrected.")
+            return
+        text = (
+            f"Correct your {rating.status} rating of this run?\n\nA new draft starts from it "
+            f"and supersedes it once submitted. The {rating.status} rating stays on record."
+        )
+        if not self.confirm(self, "Correct rating", text):
+            return
+        self.controller.correct()
+        self.rubric.focus_metrics()
+
+    def show_history(self) -> None:
+        """Ctrl+H: every version of the open run's rating, read-only."""
+        opened = self.controller.current
+        if opened is None:
+            return
+        versions = self.controller.rating_history()
+        if not versions:
+            self._say("History: this run has no rating yet.")
+            return
+        HistoryDialog(self, opened.rubric, versions).open()
+
+    def _show_correction(self, rating) -> None:
+        """The banner of a correction: what it corrects, and what stays valid meanwhile."""
+        old = self.controller.corrected_rating(rating)
+        if old is None:
+            self.rubric.set_banner(None)
+            return
+        when = (old.signed_at or old.submitted_at or old.updated_at).astimezone()
+        stays = (
+            "the signed sheet stays valid until this correction is signed"
+            if old.status == "signed"
+            else "it stays the decision on record until this correction is submitted"
+        )
+        self.rubric.set_banner(
+            f"Correcting the {old.status} rating of {when:%Y-%m-%d %H:%M}; {stays}. "
+            "Earlier versions: Rating → History (Ctrl+H)."
+        )
 
     def _sign(self) -> None:
         if self._signer is None:
@@ -288,6 +342,11 @@ class MainWindow(QMainWindow):
         self.rubric.flush()
         self.controller.cancel_import()
         super().closeEvent(event)
+
+
+def _confirm(parent: QWidget, title: str, text: str) -> bool:
+    answer = QMessageBox.question(parent, title, text)
+    return answer == QMessageBox.StandardButton.Yes
 
 
 def _titled(title: str, widget: QWidget) -> QWidget:

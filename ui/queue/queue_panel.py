@@ -52,6 +52,8 @@ class QueuePanel(QWidget):
     changes."""
 
     run_selected = Signal(int)
+    #: Enter or Esc in the filter: the rater is done filtering (the window moves focus on).
+    filter_finished = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -83,6 +85,8 @@ class QueuePanel(QWidget):
         self.filter_edit.setPlaceholderText("Filter runs… (Ctrl+F)")
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.textChanged.connect(self._on_text)
+        self.filter_edit.returnPressed.connect(self.filter_finished)
+        self.filter_edit.installEventFilter(self)  # Esc also leaves the filter
 
         self.view = QTableView(self)
         self.view.setModel(self.proxy)
@@ -259,6 +263,13 @@ class QueuePanel(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.view.viewport() and event.type() == QEvent.Type.Resize:
             self._layout_columns()
+        elif (
+            watched is self.filter_edit
+            and event.type() == QEvent.Type.KeyPress
+            and event.key() == Qt.Key.Key_Escape
+        ):
+            self.filter_finished.emit()
+            return True
         return super().eventFilter(watched, event)
 
     def _on_facet(self, facet: str, index: int) -> None:

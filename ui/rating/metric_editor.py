@@ -129,10 +129,9 @@ class MetricEditor(QFrame):
         if comment:
             set_text(self.comment, getattr(item, "comment", "") or "")
         self._show_anchor(getattr(item, "score", None))
-        untouched = outcome is None
         # Read-only ratings are settled: a rater cannot act on a problem there.
         self.problem.setVisible(problem is not None and metric is not None and self._editable)
-        self.problem.setText("Not rated yet: press 0–3, N or O." if untouched else f"⚠ {problem}")
+        self.problem.setText(problem_text(problem, item))
 
     def set_editable(self, editable: bool) -> None:
         self._editable = editable
@@ -158,6 +157,16 @@ class MetricEditor(QFrame):
         text = f"<b>{score} · {SCORE_LABELS[score]}</b> — {escape(self._metric.anchors[score])}"
         self.anchor.setText(text)
         self.anchor.setForegroundRole(QPalette.ColorRole.WindowText)
+
+
+def problem_text(problem: str | None, item: Any) -> str:
+    """What the editor says a metric still needs, with the key that does it."""
+    if getattr(item, "outcome", None) is None:
+        return "Not rated yet: press 0–3, N or O."
+    needs_comment = getattr(item, "score", None) is not None or item.outcome == "not_observed"
+    if needs_comment and not (getattr(item, "comment", "") or "").strip():
+        return f"⚠ Comment needed — press C to write it ({problem})"
+    return f"⚠ {problem}"
 
 
 def _label(parent: QWidget, name: str, *, point_delta: int = 0, bold=False, wrap=False) -> QLabel:

@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"a320-review: cannot open the review database: {exc}", file=sys.stderr)
         return 1
     home.remember_rater(app.controller.rater)
+    app.window.fit_to_screen()
     app.window.show()
     rows = app.controller.reload_runs()
     paths = list(args.paths)
@@ -109,7 +110,9 @@ def screenshot(args: argparse.Namespace) -> int:
         db_path = args.db or Path(tmp) / "screenshot.db"
         app = build(db_path, args.rater or "demo-rater")
         try:
-            render_demo(app, list(args.paths) or [assets.demo_dir()], args.screenshot)
+            render_demo(
+                app, list(args.paths) or [assets.demo_dir()], args.screenshot, size=args.size
+            )
         finally:
             app.controller.wait_idle()
             app.store.close()

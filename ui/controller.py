@@ -80,6 +80,7 @@ class ReviewController(QObject):
         self._refused = False  # an edit was refused since the rater last saw the rating
         self.current: OpenedRun | None = None
         self.rating = None
+        self.last_import_roots: list[Path] = []
 
     # -- runs ----------------------------------------------------------------------------
     def reload_runs(self) -> list:
@@ -248,6 +249,7 @@ class ReviewController(QObject):
             self.message_posted.emit("An import is already running.")
             return
         db_path = self.store.path
+        self.last_import_roots = list(paths)  # what paths in the report are relative to
 
         def work(ctx: TaskContext):
             with ReviewStore.open(db_path) as store:

@@ -12,17 +12,20 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
+    QFrame,
     QLabel,
     QMainWindow,
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
 from ui.controller import OpenedRun, ReviewController
+from ui.layout_state import WindowLayout, initial_size
 from ui.queue.queue_panel import QueuePanel
 from ui.rating.history_dialog import HistoryDialog
 from ui.rating.rubric_form import RubricForm
@@ -62,7 +65,6 @@ class MainWindow(QMainWindow):
         self.confirm = _confirm
         self._verifier = verifier
         self.setWindowTitle(f"a320-review — {controller.rater}")
-        self.resize(1880, 1040)
 
         self.queue = QueuePanel()
         self.scorecard = ScorecardPanel()
@@ -71,9 +73,18 @@ class MainWindow(QMainWindow):
         main = QSplitter(Qt.Orientation.Horizontal)
         main.addWidget(self.queue)
         main.addWidget(self.run_view)
-        main.addWidget(_titled("Rating", self.rubric))
+        # The rating pane scrolls vertically rather than set the window's minimum height:
+        # on a 1280×720 screen the submit button is a scroll away, never off-screen.
+        rating = QScrollArea()
+        rating.setWidget(_titled("Rating", self.rubric))
+        rating.setWidgetResizable(True)
+        rating.setFrameShape(QFrame.Shape.NoFrame)
+        rating.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.rating_scroll = rating
+        main.addWidget(rating)
         main.setStretchFactor(1, 1)
         self.splitter = main
+        self.layout_state = WindowLayout()
         self._sized = False
         self.setCentralWidget(main)
         self.problems = ImportProblemsDock(self)
@@ -312,7 +323,7 @@ class MainWindow(QMainWindow):
             + (" — cancelled" if report.cancelled else "")
         )
         self._say(text)
-        self.problems.show_report(report)
+        self.problems.show_report(report, self.controller.last_import_roots)
         if self.queue.current_run_pk() is None:
             self.queue.select_next_unrated()
 
@@ -330,17 +341,32 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._sized:
             self._sized = True
-            width = self.splitter.width()
-            # The rating form at its natural width; the queue a quarter; the rest to the run.
-            rating = self.splitter.widget(2).minimumSizeHint().width()
-            queue = int(width * 0.24)
-            self.splitter.setSizes([queue, width - queue - rating, rating])
+            # Never narrower than the form: the scroll area scrolls up and down only.
+            inner = self.rating_scroll.widget().minimumSizeHint().width()
+            bar = self.rating_scroll.verticalScrollBar().sizeHint().width()
+            self.rating_scroll.setMinimumWidth(inner + bar)
+            if not self.layout_state.restore_splitters(self):
+                self._share_width()
+
+    def _share_width(self) -> None:
+        width = self.splitter.width()
+        # The rating form at its natural width; the queue a fifth; the rest to the run.
+        rating = self.rating_scroll.minimumSizeHint().width()
+        # The queue at the width its columns want, within a quarter of the window.
+        queue = max(min(self.queue.natural_width() or width, int(width * 0.25)), 240)
+        self.splitter.setSizes([queue, max(width - queue - rating, 0), rating])
+
+    def fit_to_screen(self) -> None:
+        """First start: a size from the available screen; later: the last geometry."""
+        if not self.layout_state.restore_geometry(self):
+            self.resize(initial_size(self.screen().availableGeometry().size()))
 
     def closeEvent(self, event) -> None:
         """Flush a pending comment edit before the window goes: no typed word is lost.
         A running import stops after its current file (what it stored stays)."""
         self.rubric.flush()
         self.controller.cancel_import()
+        self.layout_state.save(self)
         super().closeEvent(event)
 
 

@@ -50,9 +50,17 @@ def show_run(app, run_pk: int) -> None:
     app.qapp.processEvents()
 
 
-def render_demo(app, paths: list[Path], out: Path) -> None:
-    """Import ``paths``, open a run, rate part of it, and save the window as ``out``."""
+#: The size of a screenshot when none is asked for (a common laptop screen).
+DEFAULT_SIZE = (1920, 1080)
+
+
+def render_demo(
+    app, paths: list[Path], out: Path, *, size: tuple[int, int] | None = None
+) -> None:
+    """Import ``paths``, open a run, rate part of it, and save the window as ``out``
+    rendered at ``size`` (width, height)."""
     window, controller = app.window, app.controller
+    window.resize(*(size or DEFAULT_SIZE))
     window.show()
     controller.import_paths(paths)
     wait_for(controller.import_finished)

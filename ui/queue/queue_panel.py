@@ -45,6 +45,7 @@ _RATING_ORDER = list(RATING_LABELS)
 _MAX_COLUMN_WIDTH = 240
 _MIN_ELASTIC = 44
 _ELASTIC = (Column.SCENARIO, Column.MODEL, Column.RUN, Column.STATUS)
+_GIVE_WAY = (Column.STATUS, Column.MODEL)
 
 
 class QueuePanel(QWidget):
@@ -139,6 +140,13 @@ class QueuePanel(QWidget):
         # makes it a draft); Qt would make a neighbour current, and open it.
         with self._keeping_open_run():
             self.model.update_rating_state(run_pk, state)
+
+    def natural_width(self) -> int:
+        """The width at which every column shows its text whole (the window's first split)."""
+        if not self._natural:
+            return 0  # no rows yet: unknown
+        bar = self.view.verticalScrollBar().sizeHint().width()
+        return sum(self._natural.values()) + bar + 2 * self.view.frameWidth()
 
     def current_run_pk(self) -> int | None:
         index = self.view.currentIndex()
@@ -238,15 +246,27 @@ class QueuePanel(QWidget):
         widths = dict(self._natural)
         fixed = sum(w for c, w in widths.items() if c not in _ELASTIC)
         room = self.view.viewport().width() - fixed
-        wanted = sum(widths[c] for c in _ELASTIC)
+        # On a small screen Status, then Model, give way (both are in the Scenario tooltip
+        # and the filters) so Score, Safety and Rating stay in view.
+        hidden = set()
+        for column in _GIVE_WAY:
+            if room >= _MIN_ELASTIC * (len(_ELASTIC) - len(hidden)):
+                break
+            hidden.add(column)
+        for column in _ELASTIC:
+            self.view.setColumnHidden(column, column in hidden)
+            if column in hidden:
+                widths.pop(column)
+        elastic = [c for c in _ELASTIC if c not in hidden]
+        wanted = sum(widths[c] for c in elastic)
         if room >= wanted:
             widths[Column.SCENARIO] += room - wanted
         else:
             # Trim the widest first, to one common cap: short columns stay whole.
-            cap = max(widths[c] for c in _ELASTIC)
-            while cap > _MIN_ELASTIC and sum(min(widths[c], cap) for c in _ELASTIC) > room:
+            cap = max(widths[c] for c in elastic)
+            while cap > _MIN_ELASTIC and sum(min(widths[c], cap) for c in elastic) > room:
                 cap -= 4
-            for column in _ELASTIC:
+            for column in elastic:
                 widths[column] = max(_MIN_ELASTIC, min(widths[column], cap))
         self._sizing = True
         try:

@@ -7,7 +7,6 @@ from pathlib import Path
 
 from reviewer.cli import CommandError
 
-
 _EPILOG = """examples:
   a320-review gui --rater "A. Martin" runs/
   a320-review gui --screenshot window.png --size 1366x768

@@ -65,6 +65,7 @@ class ReviewController(QObject):
     import_progressed = Signal(int, int, str)
     import_finished = Signal(object)  # ImportReport, or None when it failed
     message_posted = Signal(str)
+    rater_changed = Signal(str)
 
     def __init__(
         self, store: ReviewStore, rater: str, *, pool: QThreadPool | None = None, parent=None
@@ -81,6 +82,27 @@ class ReviewController(QObject):
         self.current: OpenedRun | None = None
         self.rating = None
         self.last_import_roots: list[Path] = []
+
+    # -- who is rating ------------------------------------------------------------------
+    def rater_names(self) -> list[str]:
+        """Names of the raters already in the database, for the "who is rating" question."""
+        return [r.name for r in self.store.raters()]
+
+    def switch_rater(self, name: str) -> bool:
+        """Rate as ``name`` from now on (registered if new); the queue and the open run are
+        shown again for that rater. False, with the reason posted, for a refused name."""
+        try:
+            self.store.ensure_rater(name)
+        except (StoreError, ValueError) as exc:
+            self.message_posted.emit(f"Rater not changed: {exc}")
+            return False
+        self.rater = name.strip()
+        self.rater_changed.emit(self.rater)
+        run_pk = self.current.run_pk if self.current is not None else None
+        self.reload_runs()
+        if run_pk is not None:
+            self.open_run(run_pk)
+        return True
 
     # -- runs ----------------------------------------------------------------------------
     def reload_runs(self) -> list:

@@ -24,9 +24,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reviewer import home
 from ui.controller import OpenedRun, ReviewController
 from ui.layout_state import WindowLayout, initial_size
 from ui.queue.queue_panel import QueuePanel
+from ui.rater_dialog import AskRater, ask_rater
 from ui.rating.history_dialog import HistoryDialog
 from ui.rating.rubric_form import RubricForm
 from ui.run.import_problems import ImportProblemsDock
@@ -50,6 +52,7 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Ctrl+E", "correct a submitted or signed rating (asks first; a superseding draft)"),
     ("Ctrl+H", "history: earlier versions of this rating, read-only"),
     ("Ctrl+I / Ctrl+Shift+I", "import files / a folder"),
+    ("Ctrl+Shift+V", "verify a signed sheet"),
     ("F1", "this help"),
 )
 
@@ -57,12 +60,16 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
 class MainWindow(QMainWindow):
     """The a320-review main window."""
 
-    def __init__(self, controller: ReviewController, *, signer=None, verifier=None) -> None:
+    def __init__(
+        self, controller: ReviewController, *, signer=None, verifier=None, key_manager=None
+    ) -> None:
         super().__init__()
         self.controller = controller
         self._signer = signer  # callable(window) -> None, injected by ui.app
         #: (parent, title, text) -> bool; a dialog by default, replaced by tests.
         self.confirm = _confirm
+        self.ask_rater: AskRater = ask_rater
+        self._key_manager = key_manager
         self._verifier = verifier
         self.setWindowTitle(f"a320-review — {controller.rater}")
 
@@ -97,7 +104,11 @@ class MainWindow(QMainWindow):
     # -- construction --------------------------------------------------------------------
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
-        self.rater_label = QLabel(f"Rater: {self.controller.rater}")
+        # A rater name is user text: plain, never HTML.
+        self.rater_label = QLabel()
+        self.rater_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.rater_label.setToolTip("Change it with File → Switch rater…")
+        self._show_rater(self.controller.rater)
         self.progress = QProgressBar(maximumWidth=220, textVisible=True)
         self.progress.hide()
         self.cancel_button = QPushButton("Cancel import", clicked=self.controller.cancel_import)
@@ -127,7 +138,8 @@ class MainWindow(QMainWindow):
         self._action(file, "Import files…", "Ctrl+I", self._import_files)
         self._action(file, "Import folder…", "Ctrl+Shift+I", self._import_folder)
         file.addSeparator()
-        self._action(file, "Verify sheet…", None, self._verify)
+        self._action(file, "Verify sheet…", "Ctrl+Shift+V", self._verify)
+        self._action(file, "Switch rater…", None, self.switch_rater)
         file.addSeparator()
         self._action(file, "Quit", QKeySequence.StandardKey.Quit, self.close)
 
@@ -154,6 +166,7 @@ class MainWindow(QMainWindow):
         self.sign_action = self._action(rate, "Sign and export…", "Ctrl+Shift+S", self._sign)
         self._action(rate, "Correct (supersede)…", "Ctrl+E", self.correct)
         self._action(rate, "History…", "Ctrl+H", self.show_history)
+        self._action(rate, "Signing key…", None, self._signing_key)
 
         nav = menus.addMenu("&Navigate")
         self._action(nav, "Next event", "]", lambda: self.run_view.step(1))
@@ -188,6 +201,7 @@ class MainWindow(QMainWindow):
         c.import_started.connect(self._import_started)
         c.import_progressed.connect(self._import_progressed)
         c.import_finished.connect(self._import_finished)
+        c.rater_changed.connect(self._show_rater)
 
     # -- facts from the controller -------------------------------------------------------
     def _run_loading(self, _run_pk: int) -> None:
@@ -250,6 +264,22 @@ class MainWindow(QMainWindow):
             return
         self.controller.correct()
         self.rubric.focus_metrics()
+
+    def switch_rater(self) -> None:
+        """File → Switch rater…: rate as someone else (names in the database offered)."""
+        self.rubric.flush()  # the last comment belongs to the rater who typed it
+        name = self.ask_rater(self, self.controller.rater_names(), self.controller.rater)
+        if name and name != self.controller.rater and self.controller.switch_rater(name):
+            home.remember_rater(self.controller.rater)
+            self._say(f"Now rating as {self.controller.rater}.")
+
+    def _show_rater(self, name: str) -> None:
+        self.rater_label.setText(f"Rater: {name}")
+        self.setWindowTitle(f"a320-review — {name}")
+
+    def _signing_key(self) -> None:
+        if self._key_manager is not None:
+            self._key_manager(self)
 
     def show_history(self) -> None:
         """Ctrl+H: every version of the open run's rating, read-only."""

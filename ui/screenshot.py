@@ -54,9 +54,7 @@ def show_run(app, run_pk: int) -> None:
 DEFAULT_SIZE = (1920, 1080)
 
 
-def render_demo(
-    app, paths: list[Path], out: Path, *, size: tuple[int, int] | None = None
-) -> None:
+def render_demo(app, paths: list[Path], out: Path, *, size: tuple[int, int] | None = None) -> None:
     """Import ``paths``, open a run, rate part of it, and save the window as ``out``
     rendered at ``size`` (width, height)."""
     window, controller = app.window, app.controller

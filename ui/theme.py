@@ -81,9 +81,7 @@ STYLES: dict[str, KindStyle] = {
     "off_surface": KindStyle(
         "? off-surface", "#0072B2", "off_surface", "a tool not offered to the agent: not scored"
     ),
-    "missing": KindStyle(
-        "◌ missing", "#444444", "missing", "a required action no command matched"
-    ),
+    "missing": KindStyle("◌ missing", "#444444", "missing", "a required action no command matched"),
     "out_of_order": KindStyle(
         "⇅ out of order", "#CC79A7", "order", "matched, but before an action it must follow"
     ),

@@ -81,6 +81,7 @@ class MetricEditor(QFrame):
         self.scores.idClicked.connect(self.score_clicked)
 
         self.anchor = _label(self, "anchorText", wrap=True)
+        self.anchor.setTextFormat(Qt.TextFormat.RichText)  # its rubric text is escaped
         self.anchor.setMinimumHeight(self.fontMetrics().lineSpacing() * 3)
         self.anchor.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.comment = QPlainTextEdit(self)
@@ -177,6 +178,8 @@ def _label(parent: QWidget, name: str, *, point_delta: int = 0, bold=False, wrap
     font.setBold(bold)
     label.setFont(font)
     label.setWordWrap(wrap)
+    # Rubric text comes from a file: plain unless a label opts into markup (the anchor).
+    label.setTextFormat(Qt.TextFormat.PlainText)
     return label
 
 

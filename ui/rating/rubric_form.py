@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from reviewer.rubric import RatingItem
 from ui.rating.metric_editor import MetricEditor, set_text
 from ui.rating.rubric_model import Column, RubricModel
+from ui.theme import plain_tooltip
 
 COMMENT_DEBOUNCE_MS = 400
 READ_ONLY_NOTE = "Submitted ratings are corrected by superseding them."
@@ -341,7 +342,7 @@ class RubricForm(QWidget):
             tip = "Still to do before submitting:\n" + "\n".join(lines)
         else:
             tip = "Submit this rating and open the next unrated run."
-        self.submit_button.setToolTip(tip)
+        self.submit_button.setToolTip(plain_tooltip(tip))
         self._refresh_status()
 
     def _refresh_status(self) -> None:

@@ -12,6 +12,8 @@ from typing import Any, Final
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from ui.theme import plain_tooltip
+
 MetricRole: Final = Qt.ItemDataRole.UserRole + 1
 """Returns the rubric's Metric of the row."""
 ItemRole: Final = Qt.ItemDataRole.UserRole + 2
@@ -81,14 +83,15 @@ class RubricModel(QAbstractTableModel):
         if role == ItemRole:
             return item
         if role == Qt.ItemDataRole.ToolTipRole:
+            # Comments are user text, the rubric a file: tooltips show them literally.
             if column == Column.METRIC:
-                return metric.question
+                return plain_tooltip(metric.question)
             if column == Column.COMMENT and item is not None and item.comment:
-                return item.comment
+                return plain_tooltip(item.comment)
             if column == Column.SCORE and item is not None and item.score is not None:
-                return metric.anchors.get(item.score)
+                return plain_tooltip(metric.anchors.get(item.score) or "")
             if column == Column.CHECK:
-                return self._problem_of.get(metric.id, "Complete")
+                return plain_tooltip(self._problem_of.get(metric.id, "Complete"))
         if role == Qt.ItemDataRole.ForegroundRole and column == Column.CHECK:
             return WARNING_COLOUR if metric.id in self._problem_of else OK_COLOUR
         if role == Qt.ItemDataRole.TextAlignmentRole and column == Column.SCORE:

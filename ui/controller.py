@@ -156,18 +156,26 @@ class ReviewController(QObject):
                 score=score,
                 comment=comment,
                 expected_version=r.version,
-            )
+            ),
+            empty=outcome is None and score is None and not comment.strip(),
         )
 
     def save_overall_comment(self, text: str) -> None:
         """Autosave the overall comment."""
         self._save(
-            lambda r: self.store.save_overall_comment(r.rating_pk, text, expected_version=r.version)
+            lambda r: self.store.save_overall_comment(
+                r.rating_pk, text, expected_version=r.version
+            ),
+            empty=not text.strip(),
         )
 
-    def _save(self, write) -> None:
+    def _save(self, write, *, empty: bool = False) -> None:
         if self.current is None or not self.current.editable:
             self.rating_refused.emit("This rating is read-only.")
+            return
+        if empty and self.rating is None:
+            # A stray key then Backspace: nothing to keep, so no draft is started (an
+            # empty draft would list the run as "Draft" with nothing in it).
             return
         try:
             if self.rating is None:
@@ -227,6 +235,18 @@ class ReviewController(QObject):
         self._set_current_rating(self.rating, editable=self.current.warning is None)
         self.rating_changed.emit(self.rating)
         self.message_posted.emit("Correction started: a new draft that supersedes the old rating.")
+
+    @staticmethod
+    def is_empty(rating: Rating | None) -> bool:
+        """A draft with nothing in it (every edit undone): shown as not rated."""
+        if rating is None:
+            return True
+        if rating.status != "draft" or rating.overall_comment.strip():
+            return False
+        return all(
+            i.outcome is None and i.score is None and not i.comment.strip()
+            for i in rating.items.values()
+        )
 
     def rating_history(self) -> list[Rating]:
         """Every version of the open run's rating by this rater, oldest first."""

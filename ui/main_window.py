@@ -229,7 +229,9 @@ class MainWindow(QMainWindow):
 
     def _rating_saved(self, rating) -> None:
         self.rubric.mark_saved(rating)
-        self.queue.update_rating_state(rating.run_pk, rating.status)
+        # An emptied draft is not a draft: the queue lists the run as still to rate.
+        state = "unrated" if self.controller.is_empty(rating) else rating.status
+        self.queue.update_rating_state(rating.run_pk, state)
 
     def _rating_changed(self, rating) -> None:
         opened = self.controller.current

@@ -82,7 +82,8 @@ class MetricEditor(QFrame):
 
         self.anchor = _label(self, "anchorText", wrap=True)
         self.anchor.setTextFormat(Qt.TextFormat.RichText)  # its rubric text is escaped
-        self.anchor.setMinimumHeight(self.fontMetrics().lineSpacing() * 3)
+        # Fixed heights: the panes must not shift as anchors and problems come and go.
+        self.anchor.setFixedHeight(self.fontMetrics().lineSpacing() * 4 + 2)
         self.anchor.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.comment = QPlainTextEdit(self)
         self.comment.setPlaceholderText(COMMENT_PLACEHOLDER)
@@ -96,6 +97,8 @@ class MetricEditor(QFrame):
         policy = self.problem.sizePolicy()
         policy.setRetainSizeWhenHidden(True)  # the form must not jump as problems come and go
         self.problem.setSizePolicy(policy)
+        self.problem.setFixedHeight(self.fontMetrics().lineSpacing() * 2 + 4)
+        self.problem.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
 
         heading = QHBoxLayout()
         heading.addWidget(self.title, 1)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QLineEdit, QPlainTextEdit
 
+from ui.queue.run_queue_model import Column
+
 CTRL = Qt.KeyboardModifier.ControlModifier
 
 
@@ -122,3 +124,38 @@ def test_a_correction_brings_focus_back_to_the_metric_list(qtbot, demo_app):
     _type(qtbot, "jjjj0")  # four metrics down, then a score: no text anywhere
     assert controller.rating.overall_comment == ""
     assert controller.rating.items[window.rubric.current_metric_id()].score == 0
+
+
+def test_a_stray_key_then_backspace_leaves_no_draft(qtbot, demo_app):
+    window, controller = demo_app.window, demo_app.controller
+    run_pk = _open_first(qtbot, demo_app)
+    _press(qtbot, Qt.Key.Key_C)
+    _type(qtbot, "x")
+    window.rubric.flush()  # even once the stray letter was sent (a draft starts)...
+    _press(qtbot, Qt.Key.Key_Backspace)
+    _press(qtbot, Qt.Key.Key_Escape)
+    window.rubric.flush()
+    # ...an emptied draft is listed as not rated; and a first empty edit alone never
+    # starts one:
+    row = window.queue.model.row_of(run_pk)
+    assert window.queue.model.index(row, Column.RATING).data() == "Unrated"
+    other = next(r.run_pk for r in controller.store.list_runs() if r.run_pk != run_pk)
+    with qtbot.waitSignal(controller.run_opened, timeout=10000):
+        window.queue.select_run(other)
+    _press(qtbot, Qt.Key.Key_C)
+    _type(qtbot, "x")
+    _press(qtbot, Qt.Key.Key_Backspace)
+    _press(qtbot, Qt.Key.Key_Escape)
+    assert controller.store.live_rating(other, "tester") is None
+
+
+def test_the_editor_keeps_its_height_whatever_the_metric_shows(qtbot, demo_app):
+    window = demo_app.window
+    _open_first(qtbot, demo_app)
+    editor = window.rubric.editor
+    heights = set()
+    for key in (Qt.Key.Key_2, Qt.Key.Key_K, Qt.Key.Key_N, Qt.Key.Key_3, Qt.Key.Key_O):
+        _press(qtbot, key)
+        QApplication.processEvents()
+        heights.add(editor.sizeHint().height())
+    assert len(heights) == 1, heights

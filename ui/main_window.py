@@ -177,6 +177,9 @@ class MainWindow(QMainWindow):
         self._action(nav, "Previous run", "Ctrl+Up", lambda: self.queue.next_run(step=-1))
         self._action(nav, "Filter runs", QKeySequence.StandardKey.Find, self.queue.focus_filter)
 
+        view = menus.addMenu("&View")
+        self._action(view, "Reset layout", None, self.reset_layout)
+
         help_menu = menus.addMenu("&Help")
         self._action(help_menu, "Keyboard shortcuts", "F1", self.show_help)
 
@@ -379,6 +382,10 @@ class MainWindow(QMainWindow):
             self.rating_scroll.setMinimumWidth(inner + bar)
             if not self.layout_state.restore_splitters(self):
                 self._share_width()
+
+    def reset_layout(self) -> None:
+        """Share the width among the panes as on a first start (View → Reset layout)."""
+        self._share_width()
 
     def _share_width(self) -> None:
         width = self.splitter.width()

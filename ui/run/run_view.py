@@ -30,6 +30,7 @@ from scoring.reader import read_snapshot
 from scoring.records import ToolCall
 from ui.run.procedure_model import ProcedureModel
 from ui.run.timeline_model import (
+    COL_CLASS,
     COL_DETAILS,
     EventRole,
     KindRole,
@@ -148,6 +149,10 @@ class RunView(QWidget):
             if self._right is not None:
                 inner = Qt.Orientation.Horizontal if narrow else Qt.Orientation.Vertical
                 self._right.setOrientation(inner)
+                if narrow:  # side by side: the ground truth's "This run" needs the room
+                    total = sum(self._right.sizes())
+                    self._right.setSizes([total * 3 // 5, total - total * 3 // 5])
+            self.procedure.setColumnWidth(0, 110 if narrow else 150)
 
     def _make_timeline(self) -> QTableView:
         view = QTableView()
@@ -165,9 +170,12 @@ class RunView(QWidget):
         vh.setDefaultSectionSize(ROW_HEIGHT)
         hh = view.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate((40, 52, 90, 300, 160)):
+        for column, width in enumerate((40, 52, 90, 300, 150)):
             view.setColumnWidth(column, width)
         hh.setSectionResizeMode(COL_DETAILS, QHeaderView.ResizeMode.Stretch)
+        # Class is shown before Details: on a narrow pane the verdict stays in view and
+        # the details are cut instead (they are in full below the timeline).
+        hh.moveSection(hh.visualIndex(COL_CLASS), hh.visualIndex(COL_DETAILS))
         view.selectionModel().currentRowChanged.connect(self._timeline_moved)
         return view
 
@@ -177,16 +185,14 @@ class RunView(QWidget):
         view.setUniformRowHeights(True)
         view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        # "This run" is what a rater reads: it keeps its width and stays in view; the
-        # action's name takes the rest (cut at the end, in full in its tooltip), and the
-        # rationale follows, a scroll away, and in every row's tooltip.
+        # "This run" is what a rater reads: it fits its text and comes second, so it stays
+        # in view; the action's name is cut at 150 px (in full in the tooltip) and the
+        # rationale takes the rest, and is in every row's tooltip.
         header = view.header()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
-        view.setColumnWidth(2, 260)
-        header.setMinimumSectionSize(60)
+        header.setStretchLastSection(True)
+        view.setColumnWidth(0, 150)
         view.selectionModel().currentRowChanged.connect(self._procedure_moved)
         return view
 

@@ -61,7 +61,8 @@ class WindowLayout:
         settings = self._settings()
         settings.setValue("window/geometry", window.saveGeometry())
         for name, splitter in _splitters(window):
-            settings.setValue(f"splitters/{name}", splitter.saveState())
+            if any(splitter.sizes()):  # a splitter never shown has nothing to remember
+                settings.setValue(f"splitters/{name}", splitter.saveState())
         settings.sync()
 
 

@@ -37,17 +37,18 @@ from ui.run.scorecard_panel import ScorecardPanel
 
 #: (keys, what they do) for the help dialog; the actions below are built from the same keys.
 SHORTCUTS: tuple[tuple[str, str], ...] = (
-    ("0 1 2 3", "score the current metric (sets it Applicable)"),
+    ("0 1 2 3", "score the current metric (sets it Applicable); next metric when done"),
     ("N", "current metric: Not applicable"),
     ("O", "current metric: Not observed"),
     ("A", "current metric: Applicable"),
     ("J / K", "next / previous metric"),
-    ("C", "write the current metric's comment (the only way in; Esc returns)"),
+    ("C / Enter", "write the current metric's comment (the only way in from the keys)"),
+    ("Esc", "leave a comment: the keys rate again (next metric when it was needed)"),
     ("] / [", "next / previous event in the timeline"),
     ("} / {", "next / previous agent turn"),
     ("Ctrl+Enter", "submit the rating and open the next unrated run"),
     ("Ctrl+Down / Ctrl+Up", "next / previous run in the queue"),
-    ("Ctrl+F", "filter the run queue"),
+    ("Ctrl+F", "filter the run queue (Enter or Esc: back to the metrics)"),
     ("Ctrl+Shift+S", "sign the submitted rating and export its sheet"),
     ("Ctrl+E", "correct a submitted or signed rating (asks first; a superseding draft)"),
     ("Ctrl+H", "history: earlier versions of this rating, read-only"),

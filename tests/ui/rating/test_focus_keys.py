@@ -159,3 +159,13 @@ def test_the_editor_keeps_its_height_whatever_the_metric_shows(qtbot, demo_app):
         QApplication.processEvents()
         heights.add(editor.sizeHint().height())
     assert len(heights) == 1, heights
+
+
+def test_f1_help_lists_the_comment_model_and_every_bound_key():
+    from ui.main_window import SHORTCUTS
+
+    keys = dict(SHORTCUTS)
+    assert "only way in" in keys["C / Enter"]
+    assert "Esc" in keys and "Enter or Esc" in keys["Ctrl+F"]
+    for bound in ("Ctrl+E", "Ctrl+H", "Ctrl+Shift+V", "Ctrl+Enter", "F1"):
+        assert bound in keys

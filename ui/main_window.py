@@ -392,8 +392,8 @@ class MainWindow(QMainWindow):
         width = self.splitter.width()
         # The rating form at its natural width; the queue a fifth; the rest to the run.
         rating = self.rating_scroll.minimumSizeHint().width()
-        # The queue at the width its columns want, within a quarter of the window.
-        queue = max(min(self.queue.natural_width() or width, int(width * 0.25)), 240)
+        # The queue at the width its columns want, within 30 % of the window.
+        queue = max(min(self.queue.natural_width() or width, int(width * 0.3)), 240)
         self.splitter.setSizes([queue, max(width - queue - rating, 0), rating])
 
     def fit_to_screen(self) -> None:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QStyledItemDelegate,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -46,6 +47,24 @@ _MAX_COLUMN_WIDTH = 240
 _MIN_ELASTIC = 44
 _ELASTIC = (Column.SCENARIO, Column.MODEL, Column.RUN, Column.STATUS)
 _GIVE_WAY = (Column.STATUS, Column.MODEL)
+
+
+#: Where each cut column keeps its distinguishing part: scenario ids differ at their start
+#: ("elec-apu…", "hyd-blue…"), models at their end ("claude…4-5"), run ids at their time and
+#: suffix ("…08:23 f18f09"). The full text is in each cell's tooltip.
+_ELIDE = {
+    Column.SCENARIO: Qt.TextElideMode.ElideRight,
+    Column.MODEL: Qt.TextElideMode.ElideMiddle,
+    Column.RUN: Qt.TextElideMode.ElideLeft,
+}
+
+
+class _ElidingDelegate(QStyledItemDelegate):
+    """Cuts each column's text where it loses the least (see ``_ELIDE``)."""
+
+    def initStyleOption(self, option, index) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = _ELIDE.get(index.column(), Qt.TextElideMode.ElideRight)
 
 
 class QueuePanel(QWidget):
@@ -105,9 +124,12 @@ class QueuePanel(QWidget):
         header = self.view.horizontalHeader()
         header.setHighlightSections(False)
         header.setMinimumSectionSize(_MIN_ELASTIC)
+        # Left-aligned: a cut header keeps its first letters ("Scena…", never "cenari").
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         header.sectionResized.connect(self._on_section_resized)
-        # Scenario and model ids are told apart by their start ("elec-apu…", "gpt-5…").
+        # Each column is cut where it loses least: see _ELIDE and _ElidingDelegate.
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.view.setItemDelegate(_ElidingDelegate(self.view))
         self.view.viewport().installEventFilter(self)  # width changes re-fit the columns
         self._natural: dict[Column, int] = {}
         self._sizing = False

@@ -122,7 +122,13 @@ class SignFlow(QObject):
         c.rating_was_signed()
         if c.current is None or c.current.run_pk != run_pk:
             c.reload_runs()  # another run is open by now: refresh the queue's rating states
-        say(f"Signed {run_id}. Wrote {written.json_path} and {written.pdf_path}.")
+        # File names, and the folder by its name: the machine's absolute paths say nothing
+        # to a rater and would leak into screenshots (the folder is the one just chosen).
+        folder_name = written.json_path.parent.name
+        say(
+            f"Signed {run_id}. Wrote {written.json_path.name} and {written.pdf_path.name} "
+            f"in the folder '{folder_name}'."
+        )
         return written
 
     def _key(self, window: QWidget) -> keys.RaterKey | None:

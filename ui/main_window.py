@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer import home
+from reviewer.sheets import keys
 from ui.controller import OpenedRun, ReviewController
 from ui.layout_state import WindowLayout, initial_size
 from ui.queue.queue_panel import QueuePanel
@@ -280,12 +281,15 @@ class MainWindow(QMainWindow):
             self._say(f"Now rating as {self.controller.rater}.")
 
     def _show_rater(self, name: str) -> None:
-        self.rater_label.setText(f"Rater: {name}")
+        # Say before Ctrl+Shift+S that signing needs a key, and where to make one.
+        no_key = "" if keys.has_key(name) else " · no signing key yet (Rating → Signing key…)"
+        self.rater_label.setText(f"Rater: {name}{no_key}")
         self.setWindowTitle(f"a320-review — {name}")
 
     def _signing_key(self) -> None:
         if self._key_manager is not None:
             self._key_manager(self)
+            self._show_rater(self.controller.rater)
 
     def show_history(self) -> None:
         """Ctrl+H: every version of the open run's rating, read-only."""
@@ -320,6 +324,7 @@ class MainWindow(QMainWindow):
             self._say("Signing is not available.")
             return
         self._signer(self)
+        self._show_rater(self.controller.rater)  # signing may have created the key
 
     def _verify(self) -> None:
         if self._verifier is not None:

@@ -77,14 +77,20 @@ def quiet_platform_plugin() -> Iterator[None]:
         qInstallMessageHandler(previous)
 
 
-def render_demo(app, paths: list[Path], out: Path) -> None:
-    """Import ``paths``, open a run, rate part of it, and save the window as ``out``."""
+#: The size of a screenshot when none is asked for (a common laptop screen).
+DEFAULT_SIZE = (1920, 1080)
+
+
+def render_demo(app, paths: list[Path], out: Path, *, size: tuple[int, int] | None = None) -> None:
+    """Import ``paths``, open a run, rate part of it, and save the window as ``out``
+    rendered at ``size`` (width, height)."""
     with quiet_platform_plugin():
-        _render(app, paths, out)
+        _render(app, paths, out, size)
 
 
-def _render(app, paths: list[Path], out: Path) -> None:
+def _render(app, paths: list[Path], out: Path, size: tuple[int, int] | None) -> None:
     window, controller = app.window, app.controller
+    window.resize(*(size or DEFAULT_SIZE))
     window.show()
     controller.import_paths(paths)
     wait_for(controller.import_finished)

@@ -15,6 +15,7 @@ from reviewer.sheets import keys, sheet
 from reviewer.sheets.keys import RaterKey
 from reviewer.sheets.sheet import SheetPayload
 from ui.sheets.verify_dialog import VerifyDialog, VerifyResultModel
+from ui.theme import plain_tooltip
 
 TRAJECTORY = b'{"type":"meta"}\n'
 
@@ -104,7 +105,9 @@ def test_shows_ok_and_failed_with_reasons(qtbot, qtmodeltester, files) -> None: 
     ok_colour = dialog.model.index(0, 0).data(Qt.ItemDataRole.ForegroundRole)
     failed_colour = dialog.model.index(1, 0).data(Qt.ItemDataRole.ForegroundRole)
     assert ok_colour != failed_colour
-    assert dialog.model.index(0, 1).data(Qt.ItemDataRole.ToolTipRole) == str(files["good"])
+    assert dialog.model.index(0, 1).data(Qt.ItemDataRole.ToolTipRole) == plain_tooltip(
+        str(files["good"])
+    )
     result = dialog.model.index(0, 0).data(VerifyResultModel.ResultRole)
     assert result.ok and result.sheet.payload.run.run_id == "run-1"
     qtmodeltester.check(dialog.model)
@@ -146,8 +149,22 @@ def test_a_bad_trust_list_is_said_not_ignored(qtbot, files, tmp_path: Path) -> N
     qtbot.addWidget(dialog)
     assert "Trust list not used" in dialog.summary.text()
     assert "bad-trust.txt:1:" in dialog.summary.text()
-    # Nothing is trusted from a list that could not be read.
-    assert _cells(dialog)[0][4].endswith("key not in the trust list")
+    # Nothing is trusted from a list that could not be read, and the row says why rather
+    # than calling the key "untrusted" (issue 9 item 12).
+    details = _cells(dialog)[0][4]
+    assert "trust NOT checked" in details and "untrusted" not in details
+    # Under "fail untrusted", a list that could not be read fails every sheet.
+    dialog.require_trusted.setChecked(True)
+    assert _cells(dialog)[0][0] == "FAILED"
+
+
+def test_an_ok_row_says_the_trajectory_matched(qtbot, files) -> None:  # type: ignore[no-untyped-def]
+    dialog = VerifyDialog(sheets=[files["good"]])
+    qtbot.addWidget(dialog)
+    assert "trajectory" not in _cells(dialog)[0][4]
+    dialog.set_trajectory(files["trajectory"])
+    assert _cells(dialog)[0][0] == "OK"
+    assert _cells(dialog)[0][4].endswith("the trajectory matches")
 
 
 def test_missing_file_and_clear(qtbot, files, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -51,6 +51,9 @@ COMMENT_REQUIRED_SCORES = frozenset({0, 3})
 #: score is only useful to an adjudicator if it says where in the run the problem is.
 DEFAULT_EVIDENCE_SCORES: tuple[int, ...] = (0, 1)
 _ID_PATTERN = r"^[a-z][a-z0-9_.-]*$"
+#: Longest comment (per metric, and overall) unless the rubric file says otherwise. Signed
+#: sheets and their PDFs carry every comment; an unbounded one made both unusable.
+DEFAULT_MAX_COMMENT_CHARS = 20_000
 
 
 class RubricError(ValueError):
@@ -121,6 +124,8 @@ class Rubric(_Frozen):
     def _rubric_evidence_scores(cls, scores: tuple[int, ...]) -> tuple[int, ...]:
         return _evidence_scores(scores)
 
+    max_comment_chars: int = Field(default=DEFAULT_MAX_COMMENT_CHARS, ge=1)
+
     @model_validator(mode="wrap")
     @classmethod
     def _check_claimed_hash(cls, data: Any, handler: Any) -> Rubric:
@@ -147,6 +152,8 @@ class Rubric(_Frozen):
 
     def canonical_json(self) -> str:
         """The hashed form: sorted keys, no whitespace, UTF-8 text as is."""
+        # Neither the validity counterparts nor a default comment bound change a question, so
+        # neither is hashed: rubrics written before they existed keep their sha256.
         data = self.model_dump(
             mode="json", exclude={"sha256": True, "metrics": {"__all__": {"counterpart"}}}
         )
@@ -157,6 +164,8 @@ class Rubric(_Frozen):
         for metric in data["metrics"]:
             if metric["evidence_required_for_scores"] is None:
                 del metric["evidence_required_for_scores"]
+        if data["max_comment_chars"] == DEFAULT_MAX_COMMENT_CHARS:
+            del data["max_comment_chars"]
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
     @computed_field  # type: ignore[prop-decorator]
@@ -207,6 +216,9 @@ class Rubric(_Frozen):
             known = ", ".join(self.metric_ids)
             return [f"unknown metric {metric_id!r} (rubric {self.id} v{self.version}: {known})"]
         problems: list[str] = []
+        too_long = self.comment_problem(comment)
+        if too_long:
+            problems.append(too_long)
         if outcome is not None and outcome not in OUTCOMES:
             problems.append(f"outcome must be one of {', '.join(OUTCOMES)}; got {outcome!r}")
         if score is not None:
@@ -225,12 +237,28 @@ class Rubric(_Frozen):
             problems.append(f"a score of {score} needs a comment saying what was seen")
         elif outcome == "not_observed" and not has_comment:
             problems.append("Not observed needs a comment saying what evidence was missing")
-        if evidence == 0 and outcome == "applicable" and score in self.evidence_scores(metric_id):
-            problems.append(
+        missing = None if evidence is None else self.evidence_problem(metric_id, score, evidence)
+        if missing and outcome == "applicable":
+            problems.append(missing)
+        return problems
+
+    def evidence_problem(self, metric_id: str, score: int | None, evidence: int) -> str | None:
+        """Why an applicable ``score`` with ``evidence`` cited steps lacks evidence, or None."""
+        if evidence == 0 and score in self.evidence_scores(metric_id):
+            return (
                 f"a score of {score} needs evidence: cite at least one step of the run "
                 "or a ground-truth row"
             )
-        return problems
+        return None
+
+    def comment_problem(self, comment: str | None) -> str | None:
+        """Why ``comment`` is refused (too long for this rubric), or ``None``."""
+        if comment is not None and len(comment) > self.max_comment_chars:
+            return (
+                f"the comment has {len(comment):,} characters; rubric {self.id} "
+                f"v{self.version} allows at most {self.max_comment_chars:,}"
+            )
+        return None
 
     def problems(
         self, items: Mapping[str, RatingItem], evidence: Mapping[str, int] | None = None

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from reviewer.evidence import format_evidence, parse_evidence
-from reviewer.store import ratings
+from reviewer.store import ratings, study_views
 from reviewer.store.errors import RatingsFileError
 from reviewer.store.models import Rating
 from reviewer.store.rubrics import RubricRegistry
@@ -49,6 +49,7 @@ EXPORT_COLUMNS = (
     "updated_at",
     "submitted_at",
     "signed_at",
+    *study_views.STUDY_EXPORT_COLUMNS,
 )
 FORMATS = ("csv", "jsonl")
 
@@ -67,6 +68,8 @@ class LongRow:
     overall_comment: str = ""
     #: The cited steps as ``(step token, note)``, parsed from the ``evidence`` field.
     evidence: tuple[tuple[str, str], ...] = ()
+    #: Why a metric differs from its blind value (``ratings import --phase final``).
+    reason: str = ""
 
 
 def format_of(path: Path, fmt: str | None = None) -> str:
@@ -173,6 +176,7 @@ def _row(line: int, record: dict[str, Any], errors: list[str]) -> LongRow:
         comment=str(record.get("comment") or ""),
         overall_comment=str(record.get("overall_comment") or ""),
         evidence=tuple(cited),
+        reason=str(record.get("reason") or ""),
     )
 
 
@@ -209,9 +213,20 @@ def latest_decisions(
 
 
 def export_rows(
-    conn: sqlite3.Connection, rubrics: RubricRegistry, *, rater: str | None = None
+    conn: sqlite3.Connection,
+    rubrics: RubricRegistry,
+    *,
+    rater: str | None = None,
+    viewer: str | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """Long-format rows of :func:`latest_decisions`, one per rating and metric."""
+    """Long-format rows of :func:`latest_decisions`, one per rating and metric.
+
+    With ``viewer``, other raters' ratings of runs the viewer has not rated yet are left out.
+    Blind-protocol ratings carry their blind values and revision reasons.
+    """
+    hidden = study_views.hidden_from(conn, viewer) if viewer is not None else set()
+    extras = dict(study_views.export_extras(conn))
+    blank = dict.fromkeys(study_views.STUDY_EXPORT_COLUMNS)
     runs = {
         row[0]: row[1:]
         for row in conn.execute(
@@ -219,6 +234,8 @@ def export_rows(
         )
     }
     for rating in latest_decisions(conn, rubrics, rater=rater):
+        if (rating.run_pk, rating.rater) in hidden:
+            continue
         run_id, scenario_id, model, scorer_version, path = runs[rating.run_pk]
         for item in rating.items.values():
             yield {
@@ -244,6 +261,7 @@ def export_rows(
                 "updated_at": _iso(rating.updated_at),
                 "submitted_at": _iso(rating.submitted_at),
                 "signed_at": _iso(rating.signed_at),
+                **extras.get((rating.rating_pk, item.metric_id), blank),
             }
 
 

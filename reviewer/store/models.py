@@ -41,6 +41,16 @@ class RunRow(_Value):
         description="the state of the given rater's live rating; 'unrated' without a rater"
     )
     n_ratings: int = Field(default=0, description="live submitted or signed ratings, any rater")
+    # Filled only when the run list is asked for within a study (list_runs(study=...)).
+    study: str | None = Field(default=None, description="the study this row was listed in")
+    per_run: int | None = Field(default=None, description="k: ratings the study wants per run")
+    ratings_in: int | None = Field(default=None, description="the study's k ratings that are in")
+    position: int | None = Field(default=None, description="place in the rater's queue")
+    reveal_first: bool | None = Field(default=None, description="control arm: scorer shown first")
+
+
+#: RunRow fields filled only within a study; the plain run list leaves them None.
+STUDY_ROW_FIELDS = ("study", "per_run", "ratings_in", "position", "reveal_first")
 
 
 class RunDetail(RunRow):
@@ -172,3 +182,66 @@ class JudgeRatingRow(_Value):
     cost: float | None
     cited_steps: dict[str, list[int]]
     imported_at: datetime
+
+
+RatingPhase = Literal["open", "blind", "sealed", "revealed"]
+
+
+class AssignmentRow(_Value):
+    """One rater's assignment to one run of a study, as the store holds it."""
+
+    study: str
+    run_pk: int
+    run_id: str | None
+    sha256: str
+    rater: str
+    position: int
+    reveal_first: bool
+
+
+class BlindValues(_Value):
+    """What a blind-protocol rating recorded beside its final values.
+
+    ``items`` are the blind values per metric (empty before the blind submit); ``reasons``
+    the reason given for each metric revised after the reveal.
+    """
+
+    items: dict[str, RatingItem] = Field(default_factory=dict)
+    reasons: dict[str, str] = Field(default_factory=dict)
+    blind_submitted_at: datetime | None = None
+    revealed_at: datetime | None = None
+
+
+class RaterRunState(_Value):
+    """Everything the window needs to show one run to one rater within a study.
+
+    ``scorer_visible`` is False exactly while the automatic score must stay hidden (phase
+    1 of a blind study, outside the control arm). ``may_see_others`` says whether other
+    raters' ratings of the run may be shown to this rater.
+    """
+
+    run_pk: int
+    rater: str
+    study: str | None
+    protocol: str
+    phase: RatingPhase
+    reveal_first: bool
+    assigned: bool
+    position: int | None
+    rating: Rating | None
+    blind: BlindValues
+    scorer_visible: bool
+    may_see_others: bool
+
+
+class CollectResult(_Value):
+    """What happened to one collected sheet: ``stored``, ``unchanged``, ``superseded``
+    (kept, but a correction already stored replaces it) or ``refused`` with a reason."""
+
+    source: str
+    outcome: Literal["stored", "unchanged", "superseded", "refused"]
+    reason: str | None = None
+    sheet_id: str | None = None
+    rater: str | None = None
+    run_id: str | None = None
+    rating_pk: int | None = None

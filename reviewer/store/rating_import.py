@@ -43,7 +43,7 @@ def import_long(
         groups: dict[int, list[exchange.LongRow]] = {}
         run_pks: dict[str, int | None] = {}
         first_line: dict[tuple[str, str], int] = {}
-        steps = _StepLookup(db)
+        steps = StepLookup(db)
         cited: dict[int, list[Citation]] = {}
         for row in rows:
             if not row.run_id or not row.metric:
@@ -67,6 +67,9 @@ def import_long(
                 row.metric, row.outcome, row.score, row.comment, evidence=len(row.evidence)
             ):
                 errors.append((row.line, f"{row.run_id}, {row.metric}: {problem}"))
+            too_long = rubric.comment_problem(row.overall_comment)
+            if too_long:
+                errors.append((row.line, f"{row.run_id}, overall_comment: {too_long}"))
             run_pk = run_pks[row.run_id]
             if run_pk is not None:
                 groups.setdefault(run_pk, []).append(row)
@@ -144,7 +147,7 @@ def _line(error: tuple[int, str]) -> int:
     return error[0]
 
 
-class _StepLookup:
+class StepLookup:
     """Finds the steps rows cite in their runs, reading each run's trajectory at most once."""
 
     def __init__(self, db: sqlite_utils.Database) -> None:

@@ -19,7 +19,7 @@ from typing import NamedTuple
 from reviewer.batch import DiscoveryError, discover
 from reviewer.store import audit
 from reviewer.store.errors import NotFoundError
-from reviewer.store.models import ImportReport, RunDetail, RunRow
+from reviewer.store.models import STUDY_ROW_FIELDS, ImportReport, RunDetail, RunRow
 from scoring import VECTOR_FIELDS, ScoreCard
 
 # Plain columns copied from the card, so that listing runs never parses its JSON.
@@ -50,7 +50,7 @@ SELECT r.run_pk, r.run_id, r.path, r.version,
     {extra}
 FROM runs r {where} ORDER BY r.run_pk
 """
-_ROW_FIELDS = tuple(RunRow.model_fields)
+_ROW_FIELDS = tuple(f for f in RunRow.model_fields if f not in STUDY_ROW_FIELDS)
 _NOT_STORED = {"judge_bundle"}
 
 

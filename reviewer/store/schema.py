@@ -177,10 +177,223 @@ CREATE TRIGGER judge_ratings_no_delete BEFORE DELETE ON judge_ratings
 BEGIN SELECT RAISE(ABORT, 'a judge rating is never deleted'); END;
 """
 
+# Studies: a named set of runs rated by several raters (see reviewer.studies). Assignments
+# are append-only, so extending a study never moves an existing one. Ratings made within a
+# study point at it; a blind-protocol rating keeps its blind values per item, frozen once
+# written, beside the final ones, with the reason for each revised item.
+_V_STUDIES = """
+CREATE TABLE studies (
+    study_pk INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    protocol TEXT NOT NULL CHECK (protocol IN ('open', 'blind')),
+    per_run INTEGER NOT NULL CHECK (per_run >= 1),
+    seed INTEGER NOT NULL,
+    reveal_first REAL NOT NULL DEFAULT 0 CHECK (reveal_first >= 0 AND reveal_first <= 1),
+    rubric_sha256 TEXT NOT NULL,
+    owner TEXT,
+    owner_fingerprint TEXT,
+    joined INTEGER NOT NULL DEFAULT 0,
+    definition TEXT NOT NULL CHECK (json_valid(definition)),
+    created_at TEXT NOT NULL
+);
+CREATE TABLE study_raters (
+    study_pk INTEGER NOT NULL REFERENCES studies (study_pk),
+    rater_pk INTEGER NOT NULL REFERENCES raters (rater_pk),
+    added_at TEXT NOT NULL,
+    PRIMARY KEY (study_pk, rater_pk)
+);
+CREATE TABLE study_runs (
+    study_pk INTEGER NOT NULL REFERENCES studies (study_pk),
+    run_pk INTEGER NOT NULL REFERENCES runs (run_pk),
+    added_at TEXT NOT NULL,
+    PRIMARY KEY (study_pk, run_pk)
+);
+CREATE TABLE assignments (
+    study_pk INTEGER NOT NULL REFERENCES studies (study_pk),
+    run_pk INTEGER NOT NULL REFERENCES runs (run_pk),
+    rater_pk INTEGER NOT NULL REFERENCES raters (rater_pk),
+    position INTEGER NOT NULL CHECK (position >= 1),
+    reveal_first INTEGER NOT NULL DEFAULT 0 CHECK (reveal_first IN (0, 1)),
+    assigned_at TEXT NOT NULL,
+    PRIMARY KEY (study_pk, run_pk, rater_pk),
+    UNIQUE (study_pk, rater_pk, position)
+);
+CREATE INDEX assignments_rater ON assignments (rater_pk, study_pk);
+CREATE TRIGGER assignments_no_update BEFORE UPDATE ON assignments
+BEGIN SELECT RAISE(ABORT, 'assignments never move: extend the study instead'); END;
+CREATE TRIGGER assignments_no_delete BEFORE DELETE ON assignments
+BEGIN SELECT RAISE(ABORT, 'assignments never move: extend the study instead'); END;
+CREATE TRIGGER studies_no_delete BEFORE DELETE ON studies
+BEGIN SELECT RAISE(ABORT, 'a study is never deleted'); END;
+ALTER TABLE ratings ADD COLUMN study_pk INTEGER REFERENCES studies (study_pk);
+ALTER TABLE ratings ADD COLUMN blind_submitted_at TEXT;
+ALTER TABLE ratings ADD COLUMN revealed_at TEXT;
+ALTER TABLE ratings ADD COLUMN collected_at TEXT;
+ALTER TABLE rating_items ADD COLUMN blind_outcome TEXT
+    CHECK (blind_outcome IN ('applicable', 'not_applicable', 'not_observed'));
+ALTER TABLE rating_items ADD COLUMN blind_score INTEGER CHECK (blind_score BETWEEN 0 AND 3);
+ALTER TABLE rating_items ADD COLUMN blind_comment TEXT;
+ALTER TABLE rating_items ADD COLUMN revision_reason TEXT;
+CREATE TABLE collected_sheets (
+    sheet_id TEXT PRIMARY KEY,
+    sheet_sha256 TEXT NOT NULL,
+    rating_pk INTEGER REFERENCES ratings (rating_pk),
+    superseded_by TEXT,
+    source TEXT NOT NULL,
+    sheet_json TEXT NOT NULL CHECK (json_valid(sheet_json)),
+    collected_at TEXT NOT NULL
+);
+CREATE TRIGGER collected_sheets_no_update BEFORE UPDATE ON collected_sheets
+BEGIN SELECT RAISE(ABORT, 'collected sheets are immutable'); END;
+CREATE TRIGGER collected_sheets_no_delete BEFORE DELETE ON collected_sheets
+BEGIN SELECT RAISE(ABORT, 'collected sheets are immutable'); END;
+-- A blind value, once written, never changes; nor can its item be removed.
+CREATE TRIGGER rating_items_blind_frozen BEFORE UPDATE ON rating_items
+WHEN OLD.blind_outcome IS NOT NULL AND (NEW.blind_outcome IS NOT OLD.blind_outcome
+    OR NEW.blind_score IS NOT OLD.blind_score OR NEW.blind_comment IS NOT OLD.blind_comment)
+BEGIN SELECT RAISE(ABORT, 'a blind rating is frozen: its values never change'); END;
+CREATE TRIGGER rating_items_blind_no_delete BEFORE DELETE ON rating_items
+WHEN OLD.blind_outcome IS NOT NULL
+BEGIN SELECT RAISE(ABORT, 'a blind rating is frozen: its values never change'); END;
+-- Between the blind submit and the reveal nothing of the rating changes.
+CREATE TRIGGER rating_items_sealed BEFORE UPDATE ON rating_items
+WHEN (SELECT blind_submitted_at IS NOT NULL AND revealed_at IS NULL FROM ratings
+      WHERE rating_pk = OLD.rating_pk)
+BEGIN SELECT RAISE(ABORT, 'the blind rating is submitted: reveal the scorer before revising'); END;
+CREATE TRIGGER ratings_study_frozen BEFORE UPDATE ON ratings
+WHEN (OLD.study_pk IS NOT NULL AND NEW.study_pk IS NOT OLD.study_pk)
+  OR (OLD.blind_submitted_at IS NOT NULL AND NEW.blind_submitted_at IS NOT OLD.blind_submitted_at)
+  OR (OLD.revealed_at IS NOT NULL AND NEW.revealed_at IS NOT OLD.revealed_at)
+  OR (OLD.collected_at IS NOT NULL AND NEW.collected_at IS NOT OLD.collected_at)
+  OR (NEW.revealed_at IS NOT NULL AND NEW.blind_submitted_at IS NULL)
+  OR (OLD.status <> 'draft' AND (NEW.study_pk IS NOT OLD.study_pk
+      OR NEW.blind_submitted_at IS NOT OLD.blind_submitted_at
+      OR NEW.revealed_at IS NOT OLD.revealed_at))
+BEGIN SELECT RAISE(ABORT, 'the study, blind submit and reveal of a rating never change'); END;
+-- A blind-study rating leaves draft only after its blind phase and the reveal, unless its
+-- assignment is in the control arm (the scorer shown first).
+CREATE TRIGGER ratings_blind_phases BEFORE UPDATE ON ratings
+WHEN OLD.status = 'draft' AND NEW.status <> 'draft' AND NEW.revealed_at IS NULL
+  AND (SELECT protocol FROM studies WHERE study_pk = NEW.study_pk) = 'blind'
+  AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.study_pk = NEW.study_pk
+      AND a.run_pk = NEW.run_pk AND a.rater_pk = NEW.rater_pk AND a.reveal_first = 1)
+BEGIN SELECT RAISE(ABORT, 'a blind-study rating is submitted blind and revealed first'); END;
+-- A revised metric (outcome or score differs from its blind value) needs a reason.
+CREATE TRIGGER ratings_revision_reasons BEFORE UPDATE ON ratings
+WHEN OLD.status = 'draft' AND NEW.status <> 'draft' AND EXISTS (
+    SELECT 1 FROM rating_items i WHERE i.rating_pk = NEW.rating_pk
+    AND i.blind_outcome IS NOT NULL
+    AND (i.outcome IS NOT i.blind_outcome OR i.score IS NOT i.blind_score)
+    AND trim(COALESCE(i.revision_reason, '')) = '')
+BEGIN SELECT RAISE(ABORT, 'a metric revised after the reveal needs a reason'); END;
+-- A correction carries its study, blind phase and blind values over from what it corrects.
+CREATE TRIGGER ratings_correction_keeps_blind AFTER INSERT ON ratings
+WHEN NEW.supersedes_pk IS NOT NULL AND NEW.study_pk IS NULL
+BEGIN
+    UPDATE ratings SET
+        study_pk = (SELECT study_pk FROM ratings WHERE rating_pk = NEW.supersedes_pk),
+        blind_submitted_at =
+            (SELECT blind_submitted_at FROM ratings WHERE rating_pk = NEW.supersedes_pk),
+        revealed_at = (SELECT revealed_at FROM ratings WHERE rating_pk = NEW.supersedes_pk)
+    WHERE rating_pk = NEW.rating_pk;
+END;
+CREATE TRIGGER rating_items_correction_keeps_blind AFTER INSERT ON rating_items
+WHEN NEW.blind_outcome IS NULL
+  AND (SELECT supersedes_pk FROM ratings WHERE rating_pk = NEW.rating_pk) IS NOT NULL
+BEGIN
+    UPDATE rating_items SET
+        (blind_outcome, blind_score, blind_comment, revision_reason) = (
+            SELECT o.blind_outcome, o.blind_score, o.blind_comment, o.revision_reason
+            FROM rating_items o
+            WHERE o.rating_pk = (SELECT supersedes_pk FROM ratings WHERE rating_pk = NEW.rating_pk)
+            AND o.metric_id = NEW.metric_id)
+    WHERE rating_pk = NEW.rating_pk AND metric_id = NEW.metric_id;
+END;
+"""
+
+# Views for analysts (docs/database.md). A rater's live decision on a run is the newest
+# non-draft rating of the (run, rater) chain: a draft correction at the head leaves the rating
+# it corrects in force, exactly as ``ratings export`` reads it. Columns get names that need
+# no quoting and mean one thing: runs."order" is order_score, runs.version is file_version,
+# ratings.version (bumped on every draft edit) is edit_count. Judges (rater_kind) and
+# blind-protocol values ride along so an analyst can filter them. A later migration extends a
+# view with DROP VIEW + CREATE VIEW; nothing in the application reads them.
+_V_ANALYST_VIEWS = """
+CREATE VIEW current_ratings AS
+SELECT
+    g.rating_pk,
+    g.run_pk,
+    r.run_id,
+    r.scenario_id,
+    r.model,
+    ra.name AS rater,
+    g.status,
+    g.overall_comment,
+    g.version AS edit_count,
+    ru.rubric_id,
+    ru.version AS rubric_version,
+    ru.sha256 AS rubric_sha256,
+    g.created_at,
+    g.updated_at,
+    g.submitted_at,
+    g.signed_at,
+    g.supersedes_pk,
+    (SELECT sh.sheet_id FROM sheets sh WHERE sh.rating_pk = g.rating_pk) AS sheet_id,
+    r.path,
+    r.version AS file_version,
+    r.sha256 AS file_sha256,
+    r.status AS run_status,
+    r.scorer_version,
+    r.scalar,
+    r.coverage,
+    r."order" AS order_score,
+    r.end_state,
+    r.unsafe,
+    ra.kind AS rater_kind,
+    (SELECT st.name FROM studies st WHERE st.study_pk = g.study_pk) AS study,
+    g.blind_submitted_at,
+    g.revealed_at,
+    g.collected_at
+FROM ratings g
+JOIN raters ra ON ra.rater_pk = g.rater_pk
+JOIN runs r ON r.run_pk = g.run_pk
+JOIN rubrics ru ON ru.rubric_pk = g.rubric_pk
+WHERE g.status <> 'draft'
+  AND NOT EXISTS (
+    SELECT 1 FROM ratings s WHERE s.supersedes_pk = g.rating_pk AND s.status <> 'draft');
+CREATE VIEW current_rating_items AS
+SELECT
+    c.run_id,
+    c.scenario_id,
+    c.model,
+    c.rater,
+    i.metric_id AS metric,
+    i.outcome,
+    i.score,
+    i.comment,
+    c.status,
+    c.rubric_id,
+    c.rubric_version,
+    c.file_version,
+    c.scorer_version,
+    c.rating_pk,
+    c.run_pk,
+    i.updated_at,
+    c.rater_kind,
+    c.study,
+    i.blind_outcome,
+    i.blind_score,
+    i.blind_comment,
+    i.revision_reason
+FROM current_ratings c
+JOIN rating_items i ON i.rating_pk = c.rating_pk;
+"""
+
+
 # Evidence: the steps a rater cites for a metric, a timeline event (``ref`` indexes the
 # trajectory's events) or a ground-truth action (``ref`` indexes ScoreCard.required). The
 # step token and label are stored as the rater saw them. Frozen with the rating, like its
-# items; a correction starts from a copy.
+# items (and sealed with a blind rating until the reveal); a correction starts from a copy.
 _V_EVIDENCE = """
 CREATE TABLE citations (
     rating_pk INTEGER NOT NULL REFERENCES ratings (rating_pk),
@@ -202,10 +415,48 @@ BEGIN SELECT RAISE(ABORT, 'the evidence of a submitted rating is never edited');
 CREATE TRIGGER citations_frozen_delete BEFORE DELETE ON citations
 WHEN (SELECT status FROM ratings WHERE rating_pk = OLD.rating_pk) IS NOT 'draft'
 BEGIN SELECT RAISE(ABORT, 'the evidence of a submitted rating is never edited'); END;
+-- A sealed blind rating (submitted blind, scorer not yet revealed) changes nothing.
+CREATE TRIGGER citations_sealed_insert BEFORE INSERT ON citations
+WHEN (SELECT blind_submitted_at IS NOT NULL AND revealed_at IS NULL FROM ratings
+      WHERE rating_pk = NEW.rating_pk)
+BEGIN SELECT RAISE(ABORT, 'the blind rating is submitted: reveal the scorer before revising'); END;
+CREATE TRIGGER citations_sealed_update BEFORE UPDATE ON citations
+WHEN (SELECT blind_submitted_at IS NOT NULL AND revealed_at IS NULL FROM ratings
+      WHERE rating_pk = OLD.rating_pk)
+BEGIN SELECT RAISE(ABORT, 'the blind rating is submitted: reveal the scorer before revising'); END;
+CREATE TRIGGER citations_sealed_delete BEFORE DELETE ON citations
+WHEN (SELECT blind_submitted_at IS NOT NULL AND revealed_at IS NULL FROM ratings
+      WHERE rating_pk = OLD.rating_pk)
+BEGIN SELECT RAISE(ABORT, 'the blind rating is submitted: reveal the scorer before revising'); END;
+CREATE VIEW current_citations AS
+SELECT
+    c.run_id,
+    c.scenario_id,
+    c.model,
+    c.rater,
+    x.metric_id AS metric,
+    x.kind,
+    x.ref,
+    x.step,
+    x.label,
+    x.note,
+    c.status,
+    c.rating_pk,
+    c.run_pk,
+    x.cited_at
+FROM current_ratings c
+JOIN citations x ON x.rating_pk = c.rating_pk;
 """
 
 #: ``MIGRATIONS[i]`` brings a database from schema version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V_JUDGE, _V_EVIDENCE)
+MIGRATIONS: tuple[str, ...] = (
+    _V1,
+    _V2,
+    _V_JUDGE,
+    _V_STUDIES,
+    _V_ANALYST_VIEWS,
+    _V_EVIDENCE,
+)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

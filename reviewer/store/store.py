@@ -26,6 +26,7 @@ from reviewer.store import (
     rating_import,
     ratings,
     runs,
+    study_views,
 )
 from reviewer.store import citations as citing
 from reviewer.store.connection import (
@@ -45,10 +46,11 @@ from reviewer.store.models import (
     SheetRow,
 )
 from reviewer.store.rubrics import RubricRegistry
+from reviewer.store.study_facade import StudiesFacade, refused_as_state_error
 from scoring import ScoreCard
 
 
-class ReviewStore:
+class ReviewStore(StudiesFacade):
     """Runs, raters, ratings, signed sheets and the audit log of one review database."""
 
     def __init__(self, db: sqlite_utils.Database, path: Path, rubrics: RubricRegistry) -> None:
@@ -113,8 +115,19 @@ class ReviewStore:
         """How many run versions are stored."""
         return int(self._db.conn.execute("SELECT count(*) FROM runs").fetchone()[0])
 
-    def list_runs(self, *, rater: str | None = None) -> list[RunRow]:
-        """Every run version, oldest import first, with ``rater``'s rating state."""
+    def list_runs(
+        self, *, rater: str | None = None, study: str | None = None, assigned_only: bool = True
+    ) -> list[RunRow]:
+        """Every run version, oldest import first, with ``rater``'s rating state.
+
+        With ``study``: only its runs, each with ``per_run`` and ``ratings_in``; with a
+        rater too (and ``assigned_only``), that rater's queue in queue order, each row with
+        its ``position`` and ``reveal_first`` (control arm).
+        """
+        if study is not None:
+            return study_views.list_runs(
+                self._db.conn, study=study, rater=rater, assigned_only=assigned_only
+            )
         return runs.list_runs(self._db.conn, rater=rater)
 
     def get_run(self, run_pk: int) -> RunDetail:
@@ -198,17 +211,18 @@ class ReviewStore:
         ``ValueError``) for an unknown metric, a score outside 0–3 or a score without
         ``applicable``. A missing comment is fine until submit.
         """
-        return lifecycle.save_item(
-            self._db,
-            self._rubrics,
-            rating_pk,
-            metric_id,
-            outcome=outcome,
-            score=score,
-            comment=comment,
-            expected_version=expected_version,
-            at=utcnow(),
-        )
+        with refused_as_state_error():  # e.g. a sealed blind rating (a trigger refuses)
+            return lifecycle.save_item(
+                self._db,
+                self._rubrics,
+                rating_pk,
+                metric_id,
+                outcome=outcome,
+                score=score,
+                comment=comment,
+                expected_version=expected_version,
+                at=utcnow(),
+            )
 
     def save_overall_comment(self, rating_pk: int, text: str, *, expected_version: int) -> Rating:
         """Autosave the comment on the whole run (same checks as :meth:`save_item`)."""
@@ -218,9 +232,10 @@ class ReviewStore:
 
     def submit(self, rating_pk: int, *, expected_version: int) -> Rating:
         """Draft → submitted; :class:`RatingIncompleteError` lists every missing piece."""
-        return lifecycle.submit(
-            self._db, self._rubrics, rating_pk, expected_version=expected_version, at=utcnow()
-        )
+        with refused_as_state_error():  # e.g. a blind-study rating before its reveal
+            return lifecycle.submit(
+                self._db, self._rubrics, rating_pk, expected_version=expected_version, at=utcnow()
+            )
 
     def supersede(self, rating_pk: int, *, rater: str) -> Rating:
         """A new draft copying a submitted or signed rating, to correct it."""
@@ -233,42 +248,45 @@ class ReviewStore:
         run's ScoreCard and labelled from it. Build ``citation`` with
         :meth:`reviewer.evidence.Citation.of` from :mod:`scoring.steps`.
         """
-        return citing.cite(
-            self._db,
-            self._rubrics,
-            rating_pk,
-            citation,
-            expected_version=expected_version,
-            at=utcnow(),
-        )
+        with refused_as_state_error():  # a sealed blind rating
+            return citing.cite(
+                self._db,
+                self._rubrics,
+                rating_pk,
+                citation,
+                expected_version=expected_version,
+                at=utcnow(),
+            )
 
     def uncite(
         self, rating_pk: int, metric_id: str, *, kind: str, ref: int, expected_version: int
     ) -> Rating:
         """Remove a cited step of a draft; :class:`RatingValidationError` if not cited."""
-        return citing.uncite(
-            self._db,
-            self._rubrics,
-            rating_pk,
-            metric_id,
-            kind=kind,
-            ref=ref,
-            expected_version=expected_version,
-            at=utcnow(),
-        )
+        with refused_as_state_error():  # a sealed blind rating
+            return citing.uncite(
+                self._db,
+                self._rubrics,
+                rating_pk,
+                metric_id,
+                kind=kind,
+                ref=ref,
+                expected_version=expected_version,
+                at=utcnow(),
+            )
 
     def toggle_citation(
         self, rating_pk: int, citation: Citation, *, expected_version: int
     ) -> Rating:
         """Cite the step, or remove it when the metric cites it already (the ``E`` key)."""
-        return citing.toggle(
-            self._db,
-            self._rubrics,
-            rating_pk,
-            citation,
-            expected_version=expected_version,
-            at=utcnow(),
-        )
+        with refused_as_state_error():  # a sealed blind rating
+            return citing.toggle(
+                self._db,
+                self._rubrics,
+                rating_pk,
+                citation,
+                expected_version=expected_version,
+                at=utcnow(),
+            )
 
     def citations(self, rating_pk: int) -> list[Citation]:
         """The steps a rating cites, by metric in rubric order, then timeline order."""
@@ -333,12 +351,25 @@ class ReviewStore:
         """
         return exchange.latest_decisions(self._db.conn, self._rubrics, rater=rater)
 
-    def export_ratings(self, out: TextIO, *, fmt: str = "csv", rater: str | None = None) -> int:
-        """Write :meth:`latest_decisions` in long format; audited. Returns the row count."""
+    def export_ratings(
+        self,
+        out: TextIO,
+        *,
+        fmt: str = "csv",
+        rater: str | None = None,
+        viewer: str | None = None,
+    ) -> int:
+        """Write :meth:`latest_decisions` in long format; audited. Returns the row count.
+
+        With ``viewer``, only what that rater may see (see :meth:`may_see_others`).
+        """
         with read_transaction(self._db.conn):
-            rows = list(exchange.export_rows(self._db.conn, self._rubrics, rater=rater))
+            rows = list(
+                exchange.export_rows(self._db.conn, self._rubrics, rater=rater, viewer=viewer)
+            )
         count = exchange.write_long(iter(rows), fmt, out)
-        self.record_export("ratings", {"format": fmt, "rows": count, "rater": rater})
+        details = {"format": fmt, "rows": count, "rater": rater, "viewer": viewer}
+        self.record_export("ratings", details)
         return count
 
     def record_export(self, what: str, details: dict[str, Any]) -> None:
@@ -371,3 +402,8 @@ class ReviewStore:
         """Model, prompt hash, tokens and cost of each of ``judge``'s live ratings."""
         with read_transaction(self._db.conn):
             return judge_ratings.live_judge_ratings(self._db.conn, judge)
+
+    def audit_head(self) -> tuple[int, str]:
+        """The audit log's entry count and last hash (see :func:`audit.head`)."""
+        with read_transaction(self._db.conn):
+            return audit.head(self._db.conn)

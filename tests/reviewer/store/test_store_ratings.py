@@ -180,7 +180,8 @@ def test_signing_freezes_the_rating_and_keeps_the_sheet(seeded: ReviewStore, fil
         "DELETE FROM ratings WHERE rating_pk = :pk",
         "UPDATE rating_items SET score = 0 WHERE rating_pk = :pk",
         "DELETE FROM rating_items WHERE rating_pk = :pk",
-        "INSERT INTO rating_items VALUES (:pk, 'extra', 'not_applicable', NULL, '', 'now')",
+        "INSERT INTO rating_items (rating_pk, metric_id, outcome, score, comment, updated_at)"
+        " VALUES (:pk, 'extra', 'not_applicable', NULL, '', 'now')",
         "UPDATE sheets SET sheet_json = '{}' WHERE rating_pk = :pk",
         "DELETE FROM sheets WHERE rating_pk = :pk",
         "UPDATE audit_log SET actor = 'mallory'",
@@ -249,7 +250,7 @@ def test_raters_and_their_keys(seeded: ReviewStore) -> None:
     keyed = seeded.set_rater_key("ann", public_key="ed25519 AAAA ann", fingerprint="SHA256:abc")
     assert (keyed.public_key, keyed.fingerprint) == ("ed25519 AAAA ann", "SHA256:abc")
     assert [r.name for r in seeded.raters()] == ["ann"]
-    with pytest.raises(Exception, match="one line"):
+    with pytest.raises(Exception, match="line-break"):
         seeded.ensure_rater("two\nlines")
 
 

@@ -1,0 +1,67 @@
+"""``a320-review collect``: bring other raters' signed sheets into this database."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from reviewer.cli import EXAMPLES_HEADING, CommandError, UsageError, VerbHelpFormatter
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``collect`` verb."""
+    p = subparsers.add_parser(
+        "collect",
+        help="collect signed sheets from other raters",
+        description="Verify each sheet (signature, and with --trust the key and the name it "
+        "is bound to), find its run by trajectory sha256 and store it as that rater's "
+        "signed, read-only rating. The same sheet again changes nothing; a correction "
+        "supersedes what it corrects. Refused sheets are named with their reason; exit "
+        "code 1 if any was refused.",
+        formatter_class=VerbHelpFormatter,
+        epilog=f"{EXAMPLES_HEADING}\n"
+        "  a320-review collect inbox/ --trust team.pub --require-trusted",
+    )
+    p.add_argument("paths", nargs="+", type=Path, metavar="PATH",
+                   help="sheet files, or folders searched for *.sheet.json")  # fmt: skip
+    p.add_argument("--trust", type=Path, metavar="FILE", help="trusted public keys, one a line")
+    p.add_argument("--require-trusted", action="store_true",
+                   help="refuse sheets whose key is not in the --trust list")  # fmt: skip
+    from reviewer.commands.store_cmds import add_db_option
+
+    add_db_option(p)
+    p.set_defaults(run=run_collect)
+
+
+def run_collect(args: argparse.Namespace) -> int:
+    """One line per sheet; 1 when any was refused."""
+    from reviewer.commands.store_cmds import open_store
+    from reviewer.sheets.keys import KeyStoreError
+    from reviewer.studies.collect import TrustList, collect, sheet_files
+
+    if args.require_trusted and args.trust is None:
+        raise UsageError("--require-trusted needs --trust FILE")
+    missing = [str(p) for p in args.paths if not p.exists()]
+    if missing:
+        raise UsageError(f"no such file or folder: {', '.join(missing)}")
+    trust = None
+    if args.trust is not None:
+        try:
+            trust = TrustList.load(args.trust)
+        except (KeyStoreError, OSError) as exc:
+            raise UsageError(str(exc)) from None
+    if not sheet_files(args.paths):
+        raise CommandError("no *.sheet.json found")
+    with open_store(args, create=False) as store:
+        results = collect(store, args.paths, trust=trust, require_trusted=args.require_trusted)
+    for r in results:
+        what = f" ({r.rater}, {r.run_id})" if r.rater else ""
+        why = f": {r.reason}" if r.reason else ""
+        print(f"{r.source}: {r.outcome}{what}{why}")
+    refused = sum(r.outcome == "refused" for r in results)
+    counts = {
+        o: sum(r.outcome == o for r in results) for o in ("stored", "unchanged", "superseded")
+    }
+    print(f"collect: {counts['stored']} stored, {counts['unchanged']} unchanged, "
+          f"{counts['superseded']} already corrected, {refused} refused")  # fmt: skip
+    return 1 if refused else 0

@@ -1,0 +1,350 @@
+"""``a320-review study …``: studies, their assignments, and packets for raters elsewhere."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from reviewer.cli import EXAMPLES_HEADING, CommandError, UsageError, VerbHelpFormatter
+from reviewer.commands import study_packet
+
+_FMT = VerbHelpFormatter
+
+
+def _sub(sub, name, help_, description, example, run, *, named=True):  # type: ignore[no-untyped-def]
+    """One subcommand: its help and example, the study NAME (unless not ``named``), --db."""
+    p = sub.add_parser(
+        name,
+        help=help_,
+        description=description,
+        formatter_class=_FMT,
+        epilog=f"{EXAMPLES_HEADING}\n  {example}",
+    )
+    if named:
+        p.add_argument("name", metavar="NAME", help="the study")
+    _db(p)
+    p.set_defaults(run=run)
+    return p
+
+
+def _db(p: argparse.ArgumentParser) -> None:
+    from reviewer.commands.store_cmds import add_db_option
+
+    add_db_option(p)
+
+
+def _selection_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--scenario",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="take runs of this scenario (repeatable)",
+    )
+    p.add_argument(
+        "--model",
+        action="append",
+        default=[],
+        metavar="M",
+        help="take runs of this model (repeatable)",
+    )
+    p.add_argument(
+        "--status",
+        action="append",
+        default=[],
+        metavar="S",
+        help="take runs with this scorer status (repeatable)",
+    )
+    p.add_argument(
+        "--runs", type=Path, metavar="FILE", help="take the run ids listed in FILE, one a line"
+    )
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``study`` verb and its subcommands."""
+    p = subparsers.add_parser(
+        "study",
+        help="rating studies: raters, assignments, blind protocol, packets",
+        description="A study names runs, raters, how many raters rate each run, the protocol "
+        "and a seed; every run gets exactly that many raters, loads balanced.",
+        formatter_class=_FMT,
+        epilog=f"{EXAMPLES_HEADING}\n  a320-review study create pilot --raters ann,bob,cat "
+        "--per-run 2 --protocol blind --owner ann",
+    )
+    sub = p.add_subparsers(
+        dest="study_command", metavar="SUBCOMMAND", required=True, help="what to do"
+    )
+
+    c = _sub(
+        sub,
+        "create",
+        "create a study and assign its runs",
+        "Select runs (no filter: every run), assign each to --per-run distinct raters "
+        "(loads within one of the mean, each queue in seeded order) and store it.",
+        "a320-review study create pilot --raters ann,bob --per-run 2 --protocol blind "
+        "--reveal-first 0.2",
+        run_create,
+    )
+    c.add_argument("--raters", required=True, metavar="A,B,C", help="comma-separated rater names")
+    c.add_argument("--per-run", type=int, required=True, metavar="K", help="raters per run")
+    c.add_argument(
+        "--protocol",
+        choices=("open", "blind"),
+        default="open",
+        help="blind: the scorer stays hidden until the rater's blind submit",
+    )
+    c.add_argument(
+        "--reveal-first",
+        type=float,
+        default=0.0,
+        metavar="F",
+        help="blind only: fraction of each queue shown the scorer first (control arm)",
+    )
+    c.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the assignment")
+    c.add_argument(
+        "--owner", metavar="NAME", help="who signs the study's packets (default: the last rater)"
+    )
+    _selection_options(c)
+
+    _sub(
+        sub,
+        "list",
+        "list the studies",
+        "One line per study.",
+        "a320-review study list",
+        run_list,
+        named=False,
+    )
+
+    _sub(
+        sub,
+        "show",
+        "show a study",
+        "The study's definition, raters and loads.",
+        "a320-review study show pilot",
+        run_show,
+    )
+
+    a = _sub(
+        sub,
+        "assignments",
+        "list a study's assignments",
+        "Columns run_id, rater, position (and reveal_first, sha256).",
+        "a320-review study assignments pilot --format csv > assignments.csv",
+        run_assignments,
+    )
+    a.add_argument("--format", choices=("csv", "json"), default="csv", help="default: csv")
+    a.add_argument("--rater", metavar="NAME", help="only this rater's queue")
+
+    r = _sub(
+        sub,
+        "add-runs",
+        "add runs to a study",
+        "Assign the selected runs not yet in the study (default: the study's own "
+        "selection again, e.g. after importing more runs). Nothing assigned moves.",
+        "a320-review study add-runs pilot --model gpt-x",
+        run_add_runs,
+    )
+    _selection_options(r)
+
+    w = _sub(
+        sub,
+        "add-raters",
+        "add raters to a study",
+        "New raters take runs added from now on; nothing assigned moves.",
+        "a320-review study add-raters pilot --raters dan,eve",
+        run_add_raters,
+    )
+    w.add_argument("--raters", required=True, metavar="A,B", help="comma-separated rater names")
+
+    k = _sub(
+        sub,
+        "packet",
+        "write a rater's packet",
+        "Write the study, the rater's assignments and trajectories into DIR, signed "
+        "with the study owner's key.",
+        "a320-review study packet pilot --rater bob --out packets/bob",
+        study_packet.run_packet,
+    )
+    k.add_argument("--rater", required=True, metavar="NAME", help="whose packet")
+    k.add_argument("--out", type=Path, required=True, metavar="DIR", help="the packet folder")
+    k.add_argument(
+        "--passphrase-file",
+        type=Path,
+        metavar="FILE",
+        help="the owner key's passphrase, first line of FILE",
+    )
+
+    j = _sub(
+        sub,
+        "join",
+        "join a study from a packet",
+        "Verify the packet's signature and files, import its runs and the study, and "
+        "show your queue.",
+        "a320-review study join packets/bob --trust owner.pub",
+        study_packet.run_join,
+        named=False,
+    )
+    j.add_argument("folder", type=Path, metavar="DIR", help="the packet folder")
+    j.add_argument("--trust", type=Path, metavar="FILE", help="refuse an owner key not listed")
+
+
+def _names(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise UsageError("--raters needs at least one name")
+    return names
+
+
+def _selection(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from reviewer.studies.model import Selection
+
+    run_ids: list[str] = []
+    if args.runs is not None:
+        try:
+            text = args.runs.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read {args.runs}: {exc}") from None
+        run_ids = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+        if not run_ids:
+            raise UsageError(f"{args.runs}: no run ids")
+    return Selection(
+        scenarios=tuple(args.scenario),
+        models=tuple(args.model),
+        statuses=tuple(args.status),
+        run_ids=tuple(run_ids),
+    )
+
+
+def _store(args: argparse.Namespace, *, create: bool = False):  # type: ignore[no-untyped-def]
+    from reviewer.commands.store_cmds import open_store
+
+    return open_store(args, create=create)
+
+
+def run_create(args: argparse.Namespace) -> int:
+    """Create, assign, and print the loads."""
+    from pydantic import ValidationError
+
+    from reviewer import home
+    from reviewer.sheets import keys
+    from reviewer.store import StoreError
+    from reviewer.studies.model import StudySpec
+
+    owner = args.owner or home.last_rater()
+    try:
+        spec = StudySpec(
+            name=args.name,
+            raters=tuple(_names(args.raters)),
+            per_run=args.per_run,
+            protocol=args.protocol,
+            reveal_first=args.reveal_first,
+            seed=args.seed,
+            selection=_selection(args),
+            owner=owner,
+        )
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        message = first["msg"].removeprefix("Value error, ")
+        raise UsageError(f"{where + ': ' if where else ''}{message}") from None
+    fp = None
+    if owner and keys.has_key(owner):
+        fp = keys.parse_public_key_line(keys.key_paths(owner)[1].read_text("utf-8")).fingerprint
+    with _store(args) as store:
+        try:
+            study = store.create_study(spec, owner_fingerprint=fp)
+        except StoreError as exc:
+            raise CommandError(str(exc)) from None
+        _print_loads(store, study.name)
+    print(
+        f"study {study.name}: {study.n_runs} runs, {len(study.raters)} raters, "
+        f"{study.per_run} per run, {study.protocol}"
+    )
+    return 0
+
+
+def _print_loads(store, name: str) -> None:  # type: ignore[no-untyped-def]
+    rows = store.study_assignments(name)
+    study = store.get_study(name)
+    for rater in study.raters:
+        mine = [r for r in rows if r.rater == rater]
+        arm = sum(r.reveal_first for r in mine)
+        extra = f" ({arm} scorer-first)" if arm else ""
+        print(f"  {rater}: {len(mine)} runs{extra}")
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """One line per study."""
+    with _store(args) as store:
+        studies = store.studies()
+    for s in studies:
+        origin = " (joined)" if s.joined else ""
+        print(
+            f"{s.name}\t{s.protocol}\t{s.n_runs} runs\tk={s.per_run}\t"
+            f"raters: {', '.join(s.raters)}{origin}"
+        )
+    print(f"{len(studies)} studies", file=sys.stderr)
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """The definition and the loads."""
+    from reviewer.store import StoreError
+
+    with _store(args) as store:
+        try:
+            s = store.get_study(args.name)
+        except StoreError as exc:
+            raise CommandError(str(exc)) from None
+        print(json.dumps(s.model_dump(mode="json"), indent=2))
+        _print_loads(store, args.name)
+    return 0
+
+
+def run_assignments(args: argparse.Namespace) -> int:
+    """CSV or JSON: run_id, rater, position, reveal_first, sha256."""
+    from reviewer.store import StoreError
+    from reviewer.tabular import write_rows
+
+    with _store(args) as store:
+        try:
+            rows = store.study_assignments(args.name, rater=args.rater)
+        except StoreError as exc:
+            raise CommandError(str(exc)) from None
+    columns = ("run_id", "rater", "position", "reveal_first", "sha256")
+    write_rows([r.model_dump() for r in rows], columns, args.format, sys.stdout)
+    return 0
+
+
+def run_add_runs(args: argparse.Namespace) -> int:
+    """Extend with the selection (or the study's own)."""
+    from reviewer.store import StoreError
+    from reviewer.studies.model import Selection
+
+    with _store(args) as store:
+        try:
+            selection = _selection(args)
+            if selection == Selection():
+                selection = store.get_study(args.name).selection
+            added = store.add_study_runs(args.name, selection)
+        except StoreError as exc:
+            raise CommandError(str(exc)) from None
+        _print_loads(store, args.name)
+    print(f"study {args.name}: {added} runs added")
+    return 0
+
+
+def run_add_raters(args: argparse.Namespace) -> int:
+    """Add raters (they take runs added later)."""
+    from reviewer.store import StoreError
+
+    with _store(args) as store:
+        try:
+            added = store.add_study_raters(args.name, _names(args.raters))
+        except StoreError as exc:
+            raise CommandError(str(exc)) from None
+    print(f"study {args.name}: {added} raters added; they take the runs added from now on")
+    return 0

@@ -1,0 +1,59 @@
+"""``study packet`` and ``study join``: a rater's share of a study, to and from their machine.
+
+Handlers only (registered by :mod:`reviewer.commands.study`); heavy imports stay inside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from reviewer.cli import CommandError, UsageError
+
+
+def run_packet(args: argparse.Namespace) -> int:
+    """Write and sign one rater's packet."""
+    from reviewer.commands.signing import _load_key
+    from reviewer.commands.store_cmds import open_store
+    from reviewer.store import StoreError
+    from reviewer.studies.packet import PacketError, write_packet
+
+    with open_store(args, create=False) as store:
+        try:
+            owner = store.get_study(args.name).owner
+            if owner is None:
+                raise CommandError(f"study {args.name!r} has no owner to sign its packets")
+            key = _load_key(owner, args.passphrase_file)
+            path = write_packet(store, args.name, args.rater, key, args.out)
+        except (StoreError, PacketError) as exc:
+            raise CommandError(str(exc)) from None
+    print(f"wrote {path} (signed by {owner}, key {key.fingerprint})")
+    return 0
+
+
+def run_join(args: argparse.Namespace) -> int:
+    """Verify, import, and show the rater's queue."""
+    from reviewer.commands.store_cmds import open_store
+    from reviewer.sheets.keys import KeyStoreError, load_trust_file
+    from reviewer.store import StoreError
+    from reviewer.studies.packet import PacketError, join_packet
+
+    trusted = None
+    if args.trust is not None:
+        try:
+            trusted = load_trust_file(args.trust)
+        except KeyStoreError as exc:
+            raise UsageError(str(exc)) from None
+    with open_store(args, create=True) as store:
+        try:
+            payload, study, report = join_packet(store, args.folder, trusted=trusted)
+        except (StoreError, PacketError) as exc:
+            raise CommandError(str(exc)) from None
+        queue = store.list_runs(study=study.name, rater=payload.rater)
+    print(
+        f"joined study {study.name} ({study.protocol}) as {payload.rater}, "
+        f"owner {payload.owner.name} ({payload.owner.fingerprint}); import: {report.summary()}"
+    )
+    for row in queue:
+        arm = "  (scorer shown first)" if row.reveal_first else ""
+        print(f"  {row.position:>3}  {row.run_id}{arm}")
+    return 0

@@ -1,0 +1,212 @@
+"""The study half of :class:`~reviewer.store.ReviewStore`: studies, assignments, the blind
+protocol, visibility and collected sheets (see :mod:`reviewer.studies`).
+
+A mixin so that ``store.py`` stays one screenful per concern; it uses the store's
+``_db`` and ``_rubrics`` and its ordinary lifecycle (``submit``, ``latest_decisions``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reviewer.store import blind, collecting, exchange, phase_import, studies
+from reviewer.store.connection import utcnow
+from reviewer.store.errors import RatingStateError, StoreError
+from reviewer.store.models import (
+    AssignmentRow,
+    BlindValues,
+    CollectResult,
+    RaterRunState,
+    Rating,
+)
+from reviewer.studies.model import Assignment, Selection, Study, StudySpec
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+    from reviewer.store.rubrics import RubricRegistry
+
+
+@contextlib.contextmanager
+def refused_as_state_error() -> Iterator[None]:
+    """A write a trigger refused (a frozen blind rating) as :class:`RatingStateError`."""
+    try:
+        yield
+    except sqlite3.IntegrityError as exc:
+        raise RatingStateError(str(exc)) from None
+
+
+class StudiesFacade:
+    """Studies, assignments, blind phases, visibility and collecting, on the store."""
+
+    _db: sqlite_utils.Database
+    _rubrics: RubricRegistry
+
+    def submit(self, rating_pk: int, *, expected_version: int) -> Rating:  # pragma: no cover
+        raise NotImplementedError  # provided by ReviewStore
+
+    def latest_decisions(self, *, rater: str | None = None) -> list[Rating]:  # pragma: no cover
+        raise NotImplementedError  # provided by ReviewStore
+
+    # -- studies (see reviewer.studies) ------------------------------------------------------
+
+    def create_study(self, spec: StudySpec, *, owner_fingerprint: str | None = None) -> Study:
+        """Store a study over the runs its selection takes and assign them (audited)."""
+        return studies.create(
+            self._db, self._rubrics, spec, owner_fingerprint=owner_fingerprint, at=utcnow()
+        )
+
+    def studies(self) -> list[Study]:
+        """Every study, oldest first."""
+        return studies.all_studies(self._db.conn)
+
+    def get_study(self, name: str) -> Study:
+        """The study called ``name``; :class:`NotFoundError` if there is none."""
+        return studies.get(self._db.conn, name)
+
+    def study_assignments(self, name: str, *, rater: str | None = None) -> list[AssignmentRow]:
+        """The study's assignments by rater and queue position (one rater's, if given)."""
+        return studies.assignments(self._db.conn, name, rater=rater)
+
+    def add_study_runs(self, name: str, selection: Selection) -> int:
+        """Add and assign the selected runs not yet in the study; returns how many."""
+        return studies.add_runs(self._db, name, selection, at=utcnow())
+
+    def add_study_raters(self, name: str, raters: Sequence[str]) -> int:
+        """Add raters; they take runs added from now on (nothing already assigned moves)."""
+        return studies.add_raters(self._db, name, raters, at=utcnow())
+
+    def start_study_rating(self, study: str, run_pk: int, rater: str) -> Rating:
+        """The rater's live rating of an assigned run within ``study``; a new draft if none."""
+        return blind.start(self._db, self._rubrics, study, run_pk, rater, at=utcnow())
+
+    def rating_state(self, run_pk: int, rater: str, *, study: str | None = None) -> RaterRunState:
+        """The rater's view of the run: study, phase, control arm, rating, blind values,
+        whether the scorer may be shown and whether others' ratings may be shown."""
+        return blind.state(self._db.conn, self._rubrics, run_pk, rater, study=study)
+
+    def submit_blind(self, rating_pk: int, *, expected_version: int) -> Rating:
+        """Blind phase → sealed: the blind values are frozen for good (audited)."""
+        return blind.submit_blind(
+            self._db, self._rubrics, rating_pk, expected_version=expected_version, at=utcnow()
+        )
+
+    def reveal(self, rating_pk: int, *, expected_version: int) -> Rating:
+        """Sealed → revealed: the scorer's view may be shown; revisions may begin."""
+        return blind.reveal(
+            self._db, self._rubrics, rating_pk, expected_version=expected_version, at=utcnow()
+        )
+
+    def save_revision_reason(
+        self, rating_pk: int, metric_id: str, reason: str, *, expected_version: int
+    ) -> Rating:
+        """Autosave why a metric was revised after the reveal."""
+        return blind.save_reason(
+            self._db,
+            self._rubrics,
+            rating_pk,
+            metric_id,
+            reason,
+            expected_version=expected_version,
+            at=utcnow(),
+        )
+
+    def submit_final(self, rating_pk: int, *, expected_version: int) -> Rating:
+        """Submit after the reveal; :class:`RatingIncompleteError` names each revised metric
+        without a reason. For an open study this is :meth:`submit`."""
+        blind.check_final(self._db.conn, rating_pk)
+        return self.submit(rating_pk, expected_version=expected_version)
+
+    def blind_values(self, rating_pk: int) -> BlindValues:
+        """The blind values, revision reasons, blind submit and reveal times of a rating."""
+        return blind.blind_values(self._db.conn, rating_pk)
+
+    def may_see_others(self, run_pk: int, rater: str | None) -> bool:
+        """Whether ``rater`` may see other raters' ratings of the run (only after their own
+        rating of it is submitted)."""
+        return blind.may_see_others(self._db.conn, run_pk, rater)
+
+    def visible_ratings(self, run_pk: int, viewer: str) -> list[Rating]:
+        """The latest decisions on the run that ``viewer`` may see (always their own)."""
+        found = [r for r in self.latest_decisions() if r.run_pk == run_pk]
+        if self.may_see_others(run_pk, viewer):
+            return found
+        return [r for r in found if r.rater == viewer]
+
+    def collect_sheet(self, sheet: collecting.CollectedRating) -> CollectResult:
+        """Store a verified sheet from another machine as its rater's signed rating."""
+        return collecting.collect(self._db, self._rubrics, sheet, at=utcnow())
+
+    def import_phase(
+        self,
+        path: Path,
+        *,
+        rater: str,
+        phase: str,
+        study: str | None = None,
+        fmt: str | None = None,
+    ) -> list[int]:
+        """``ratings import --phase``: blind ratings, the final ones after the reveal (a
+        ``reason`` on each revised metric), or open ratings within a study. All or nothing."""
+        rows = exchange.read_long(Path(path), fmt)
+        return phase_import.import_phase(
+            self._db,
+            self._rubrics,
+            rows,
+            rater=rater,
+            phase=phase,  # type: ignore[arg-type]
+            study=study,
+            source=str(path),
+            at=utcnow(),
+        )
+
+    def join_study(
+        self,
+        spec: StudySpec,
+        *,
+        rubric_sha256: str,
+        owner_fingerprint: str,
+        assigned: Sequence[Assignment],
+    ) -> Study:
+        """Record a study from a verified packet with its assignments (runs imported first)."""
+        if rubric_sha256 != self._rubrics.current.sha256:
+            raise StoreError(
+                f"study {spec.name!r} pins rubric {rubric_sha256[:12]}…, this database uses "
+                f"{self._rubrics.current.sha256[:12]}…"
+            )
+        return studies.join(
+            self._db,
+            spec,
+            rubric_sha256=rubric_sha256,
+            owner_fingerprint=owner_fingerprint,
+            assigned=assigned,
+            at=utcnow(),
+        )
+
+    def study_decisions(self, study: str, *, phase: str = "final") -> list[Rating]:
+        """Each rater's latest decision on the study's runs, for agreement and analysis.
+
+        ``phase="final"``: the ratings as submitted. ``phase="blind"``: the blind values of
+        blind-protocol ratings (items replaced by what was frozen at the blind submit);
+        control-arm and open ratings have no blind phase and are left out.
+        """
+        if phase not in ("final", "blind"):
+            raise ValueError(f"phase is 'final' or 'blind', not {phase!r}")
+        study_pk = self.get_study(study).study_pk
+        pks = {
+            pk for (pk,) in self._db.conn.execute(
+                "SELECT rating_pk FROM ratings WHERE study_pk = ?", (study_pk,))
+        }  # fmt: skip
+        out = [r for r in self.latest_decisions() if r.rating_pk in pks]
+        if phase == "final":
+            return out
+        blinded = []
+        for rating in out:
+            values = blind.blind_values(self._db.conn, rating.rating_pk)
+            if values.items:
+                blinded.append(rating.model_copy(update={"items": values.items}))
+        return blinded

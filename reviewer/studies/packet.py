@@ -1,0 +1,197 @@
+"""Study packets: what one rater needs to rate their share of a study on their own machine.
+
+A packet is a folder::
+
+    packet.json            the signed manifest (an envelope like a sheet's)
+    runs/<sha256>.jsonl    the rater's trajectories, byte for byte
+
+The manifest's payload names the study, the rater, their assignments (each run by its
+trajectory sha256) and the owner's key; the owner signs it with their Ed25519 rater key.
+``join`` checks the signature before reading anything else, then every trajectory's
+sha256, so a changed byte anywhere is refused.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import shutil
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cryptography.exceptions import InvalidSignature
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from reviewer.sheets import sheet
+from reviewer.sheets.keys import KeyStoreError, PublicKey, RaterKey, decode_public_key, fingerprint
+from reviewer.studies.model import Assignment, StudySpec
+
+if TYPE_CHECKING:
+    from reviewer.store import ReviewStore
+
+PACKET_FORMAT = "a320-review-packet/1"
+MANIFEST = "packet.json"
+RUNS = "runs"
+
+
+class PacketError(Exception):
+    """A packet cannot be written, or was refused on reading; the message says why."""
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class PacketRun(_Frozen):
+    """One assignment of the rater, with the trajectory file that carries the run."""
+
+    run_id: str | None
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    file: str
+    position: int
+    reveal_first: bool
+
+
+class PacketOwner(_Frozen):
+    """Who signed the packet."""
+
+    name: str
+    public_key: str
+    fingerprint: str
+
+
+class PacketPayload(_Frozen):
+    """Everything the packet's signature binds."""
+
+    packet_format: str = PACKET_FORMAT
+    study: StudySpec
+    rubric_sha256: str
+    owner: PacketOwner
+    rater: str
+    runs: list[PacketRun]
+    created_at: datetime
+
+
+def canonical_bytes(obj: Any) -> bytes:
+    """The bytes a manifest's signature covers: the sheets' canonical JSON, in one place so
+    that packets follow when the sheet format changes its canonical form."""
+    return sheet.canonical_bytes(obj)
+
+
+def write_packet(store: ReviewStore, study: str, rater: str, key: RaterKey, out: Path) -> Path:
+    """Write ``rater``'s packet of ``study`` into ``out``, signed with the owner's ``key``."""
+    s = store.get_study(study)
+    if s.joined:
+        raise PacketError(
+            f"study {study!r} was joined from a packet: only its owner writes packets"
+        )
+    if s.owner != key.rater:
+        raise PacketError(f"study {study!r} is owned by {s.owner!r}: they sign its packets")
+    if s.owner_fingerprint and s.owner_fingerprint != key.fingerprint:
+        raise PacketError(f"study {study!r} was created with key {s.owner_fingerprint}")
+    rows = store.study_assignments(study, rater=rater)
+    if not rows:
+        raise PacketError(f"{rater} has no assignment in study {study!r}")
+    folder = Path(out) / RUNS
+    folder.mkdir(parents=True, exist_ok=True)
+    runs = []
+    for row in rows:
+        target = folder / f"{row.sha256}.jsonl"
+        source = Path(store.get_run(row.run_pk).path)
+        try:
+            if not target.exists() or sheet.file_sha256(target) != row.sha256:
+                shutil.copyfile(source, target)
+            copied = sheet.file_sha256(target)
+        except OSError as exc:
+            raise PacketError(
+                f"cannot copy run {row.run_id} from {source}: {exc.strerror}"
+            ) from None
+        if copied != row.sha256:
+            target.unlink()
+            raise PacketError(f"{source} changed since it was imported: run {row.run_id} differs")
+        runs.append(PacketRun(run_id=row.run_id, sha256=row.sha256, file=f"{RUNS}/{target.name}",
+                              position=row.position, reveal_first=row.reveal_first))  # fmt: skip
+    public = key.public
+    payload = PacketPayload(
+        study=StudySpec(**s.model_dump(include=set(StudySpec.model_fields))),
+        rubric_sha256=s.rubric_sha256,
+        owner=PacketOwner(name=key.rater, public_key=public.b64, fingerprint=public.fingerprint),
+        rater=rater,
+        runs=runs,
+        created_at=datetime.now().astimezone().replace(microsecond=0),
+    )
+    data = canonical_bytes(payload.model_dump(mode="json"))
+    envelope = {
+        "packet_format": PACKET_FORMAT,
+        "algorithm": sheet.ALGORITHM,
+        "public_key": public.b64,
+        "payload": data.decode("utf-8"),
+        "signature": base64.b64encode(key.sign(data)).decode("ascii"),
+    }
+    path = Path(out) / MANIFEST
+    path.write_text(json.dumps(envelope, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
+
+
+def read_packet(folder: Path, *, trusted: frozenset[str] | None = None) -> PacketPayload:
+    """The verified payload of the packet in ``folder``; :class:`PacketError` if refused."""
+    path = Path(folder) / MANIFEST
+    try:
+        envelope = json.loads(path.read_bytes())
+    except OSError as exc:
+        raise PacketError(f"cannot read {path}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise PacketError(f"{path}: not JSON ({exc})") from None
+    if not isinstance(envelope, dict) or envelope.get("packet_format") != PACKET_FORMAT:
+        raise PacketError(f"{path}: not an {PACKET_FORMAT} manifest")
+    try:
+        raw_key = decode_public_key(str(envelope.get("public_key")))
+        signature = base64.b64decode(str(envelope.get("signature")).encode("ascii"), validate=True)
+        data = str(envelope["payload"]).encode("utf-8")
+        PublicKey(raw_key).verifier().verify(signature, data)
+    except (KeyStoreError, binascii.Error, KeyError, UnicodeEncodeError) as exc:
+        raise PacketError(f"{path}: malformed manifest ({exc})") from None
+    except InvalidSignature:
+        raise PacketError(f"{path}: signature does not match the manifest") from None
+    try:
+        parsed = json.loads(data)
+        payload = PacketPayload.model_validate(parsed)
+    except (ValueError, ValidationError) as exc:
+        raise PacketError(f"{path}: malformed manifest payload ({exc})") from None
+    if canonical_bytes(parsed) != data:
+        raise PacketError(f"{path}: the manifest payload is not canonical")
+    fp = fingerprint(raw_key)
+    if payload.owner.fingerprint != fp or payload.owner.public_key != envelope["public_key"]:
+        raise PacketError(f"{path}: the manifest names another key than the signer's")
+    if trusted is not None and fp not in trusted:
+        raise PacketError(f"{path}: the owner's key {fp} is not trusted")
+    for run in payload.runs:
+        file = Path(folder) / run.file
+        if Path(run.file).name != f"{run.sha256}.jsonl" or not file.is_file():
+            raise PacketError(f"{file}: missing from the packet")
+        if sheet.file_sha256(file) != run.sha256:
+            raise PacketError(f"{file}: changed since the packet was signed (sha256 differs)")
+    return payload
+
+
+def join_packet(store: ReviewStore, folder: Path, *, trusted: frozenset[str] | None = None):  # type: ignore[no-untyped-def]
+    """Verify the packet, import its runs (unchanged, matched by sha256) and its study."""
+    payload = read_packet(folder, trusted=trusted)
+    report = store.import_paths([Path(folder) / r.file for r in payload.runs])
+    if report.unreadable:
+        path, message = report.unreadable[0]
+        raise PacketError(f"{path}: {message}")
+    assigned = [
+        Assignment(run_sha256=r.sha256, rater=payload.rater, position=r.position,
+                   reveal_first=r.reveal_first)
+        for r in payload.runs
+    ]  # fmt: skip
+    study = store.join_study(
+        payload.study,
+        rubric_sha256=payload.rubric_sha256,
+        owner_fingerprint=payload.owner.fingerprint,
+        assigned=assigned,
+    )
+    return payload, study, report

@@ -6,8 +6,9 @@ chips, the signed sheet, its PDF and the ratings export all say the same thing:
 - a tool call is ``STEP.CALL`` (``3.0``), an agent turn its ``STEP`` (``3``), a nudge
   ``STEPn`` and a provider error ``STEPe`` (they share the turn's step), an event without a
   step ``#INDEX`` (its position among the trajectory's events);
-- a ground-truth action is ``GT:INDEX``, its 0-based position in the flattened procedure
-  (``ScoreCard.required[INDEX]``), cited as evidence of what the run did *not* do.
+- a ground-truth action is ``GT:N``, the N-th action of the flattened procedure
+  (``ScoreCard.required[N - 1]``, the "required action #N" of the run view), cited as
+  evidence of what the run did *not* do.
 
 A label is the step followed by what happened, e.g. ``3.0 set_control apu_gen = 0``, at
 most :data:`LABEL_CHARS` characters on one line. Pure functions: no Qt, no store.
@@ -28,7 +29,7 @@ from scoring.scorecard import RequiredAction, ScoreCard
 LABEL_CHARS = 80
 StepKind = Literal["event", "ground_truth"]
 _EVENT_STEP = re.compile(r"^(?:\d+(?:\.\d+|n|e)?|#\d+)$")
-_GT_STEP = re.compile(r"^GT:(\d+)$")
+_GT_STEP = re.compile(r"^GT:([1-9]\d*)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,12 +86,12 @@ def call_arguments(name: str, args: Any) -> str:
 
 
 def required_step(action: RequiredAction) -> str:
-    """``GT:<index>`` of a ground-truth action."""
-    return f"GT:{action.index}"
+    """``GT:<n>`` of a ground-truth action, counted from 1 as the run view does."""
+    return f"GT:{action.index + 1}"
 
 
 def required_label(action: RequiredAction) -> str:
-    """``GT:2 apu_gen = 0 (APU GEN FAULT)``: the action and its procedure block."""
+    """``GT:3 apu_gen = 0 (APU GEN FAULT)``: the action and its procedure block."""
     value = int(action.value) if float(action.value).is_integer() else action.value
     return _cut(f"{required_step(action)} {action.control} = {value} ({action.block})")
 
@@ -106,7 +107,9 @@ def event_ref(traj: Trajectory, index: int) -> StepRef:
 def required_ref(card: ScoreCard, index: int) -> StepRef:
     """The citable reference of ground-truth action ``index``; ``IndexError`` if none."""
     if not 0 <= index < len(card.required):
-        raise IndexError(f"the ground truth has no action {index}")
+        raise IndexError(
+            f"the ground truth has no action GT:{index + 1} ({len(card.required)} actions)"
+        )
     action = card.required[index]
     return StepRef("ground_truth", index, required_step(action), required_label(action))
 
@@ -126,11 +129,11 @@ def resolve_step(token: str, *, traj: Trajectory | None, card: ScoreCard) -> Ste
     gt = _GT_STEP.match(token)
     if gt:
         try:
-            return required_ref(card, int(gt.group(1)))
+            return required_ref(card, int(gt.group(1)) - 1)
         except IndexError:
             raise LookupError(
-                f"{token}: the ground truth has {len(card.required)} actions (GT:0 to "
-                f"GT:{len(card.required) - 1})"
+                f"{token}: the ground truth has {len(card.required)} actions (GT:1 to "
+                f"GT:{len(card.required)})"
             ) from None
     if not _EVENT_STEP.match(token):
         raise LookupError(f"{token!r} is not a step (3.0, 3, 3n, 3e, #12 or GT:2)")

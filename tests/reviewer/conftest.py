@@ -70,7 +70,7 @@ def fake_card(n: int, *, path: str | None = None, status: str = "scored") -> Sco
         safety_anti_procedure=0,
         extraneous=0,
         scalar=1.0,
-        # The procedure's actions, so that a rating can cite a ground-truth row (GT:0...)
+        # The procedure's actions, so that a rating can cite a ground-truth row (GT:1...)
         # of a run that has no trajectory file behind it.
         required=[
             RequiredAction(

@@ -18,7 +18,7 @@ def cite(step: str, note: str = "", *, kind: str = "event", ref: int = 0) -> Cit
 
 def test_format_orders_events_before_ground_truth_and_quotes_notes() -> None:
     citations = [
-        cite("GT:2", 'never "isolated"', kind="ground_truth", ref=2),
+        cite("GT:2", 'never "isolated"', kind="ground_truth", ref=1),
         cite("5.1", ref=9),
         cite("3.0", "too early; before the ECAM", ref=4),
     ]
@@ -34,7 +34,7 @@ def test_format_orders_events_before_ground_truth_and_quotes_notes() -> None:
 def test_blank_and_loosely_spaced_fields_parse() -> None:
     assert parse_evidence("") == []
     assert parse_evidence("  ;  ") == []
-    assert parse_evidence(' 3.0 ;5.1"note";;GT:0 ') == [("3.0", ""), ("5.1", "note"), ("GT:0", "")]
+    assert parse_evidence(' 3.0 ;5.1"note";;GT:1 ') == [("3.0", ""), ("5.1", "note"), ("GT:1", "")]
 
 
 @pytest.mark.parametrize(

@@ -56,10 +56,10 @@ def test_every_token_resolves_back_to_its_event(run) -> None:
 def test_ground_truth_rows_are_named_from_the_scorecard(run) -> None:
     _, card = run
     ref = required_ref(card, 2)
-    assert (ref.kind, ref.ref, ref.step) == ("ground_truth", 2, "GT:2")
-    assert ref.label.startswith("GT:2 apu_gen = 0 (")
+    assert (ref.kind, ref.ref, ref.step) == ("ground_truth", 2, "GT:3")
+    assert ref.label.startswith("GT:3 apu_gen = 0 (")
     # Ground-truth tokens need no trajectory: the ScoreCard has the procedure.
-    assert resolve_step("GT:2", traj=None, card=card) == ref
+    assert resolve_step("GT:3", traj=None, card=card) == ref
 
 
 @pytest.mark.parametrize(
@@ -70,6 +70,7 @@ def test_ground_truth_rows_are_named_from_the_scorecard(run) -> None:
         ("GT:40", "the ground truth has 4 actions"),
         ("step 3", "is not a step"),
         ("GT:x", "is not a step"),
+        ("GT:0", "is not a step"),
     ],
 )
 def test_unknown_tokens_say_why(run, token: str, reason: str) -> None:

@@ -28,7 +28,7 @@ def _ratings_file(path: Path, run_ids: list[str], scores: list[int], na_first: b
                 if na_first and i == 0 and metric == "communication":
                     w.writerow((run_id, metric, "not_applicable", "", "", ""))
                 else:  # a low score cites a ground-truth row, as the rubric asks
-                    cited = "GT:0" if score < 2 else ""
+                    cited = "GT:1" if score < 2 else ""
                     w.writerow((run_id, metric, "applicable", score, "seen", cited))
     return path
 

@@ -93,12 +93,12 @@ def test_the_payload_carries_each_metrics_cited_steps(signed: str) -> None:
         {
             "kind": "ground_truth",
             "ref": 3,
-            "step": "GT:3",
+            "step": "GT:4",
             "label": items["procedure_application"]["citations"][1]["label"],
             "note": "EXT PWR never on",
         },
     ]
-    assert items["procedure_application"]["citations"][1]["label"].startswith("GT:3 ext_pwr = 1 (")
+    assert items["procedure_application"]["citations"][1]["label"].startswith("GT:4 ext_pwr = 1 (")
     # A metric without evidence has no citations key: its bytes are those of an older sheet.
     assert "citations" not in items["safety"]
 

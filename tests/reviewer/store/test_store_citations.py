@@ -70,15 +70,17 @@ def test_ground_truth_rows_are_checked_and_labelled_by_the_store(rated) -> None:
         metric_id="procedure_application",
         kind="ground_truth",
         ref=2,
-        step="GT:2",
-        label="GT:2 whatever the caller says",
+        step="GT:3",
+        label="GT:3 whatever the caller says",
         note="never isolated",
     )
     r = store.cite(rating.rating_pk, forged, expected_version=rating.version)
     [kept] = r.citations
     assert kept.label == required_ref(card, 2).label and kept.note == "never isolated"
-    too_far = forged.model_copy(update={"ref": 99, "step": "GT:99"})
-    with pytest.raises(RatingValidationError, match="the ground truth has no action 99"):
+    too_far = forged.model_copy(update={"ref": 99, "step": "GT:100"})
+    with pytest.raises(
+        RatingValidationError, match=r"the ground truth has no action GT:100 \(4 actions\)"
+    ):
         store.cite(rating.rating_pk, too_far, expected_version=r.version)
 
 

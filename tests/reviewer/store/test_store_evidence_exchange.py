@@ -70,7 +70,7 @@ def test_cited_steps_round_trip_through_export_and_import(
     by_metric = {row["metric"]: row["evidence"] for row in rows}
     # Timeline order, then the ground truth; quotes in a note doubled, as in CSV.
     assert by_metric["procedure_application"] == (
-        '1.0; 1.2 "reset, then ""done""; no isolation"; GT:2'
+        '1.0; 1.2 "reset, then ""done""; no isolation"; GT:3'
     )
     assert by_metric["situation_awareness"] == ""
     file = tmp_path / f"export.{fmt}"
@@ -82,7 +82,7 @@ def test_cited_steps_round_trip_through_export_and_import(
         again = _export(two, fmt)
     assert after == before
     assert again.count("1.2 ") == exported.count("1.2 ")
-    assert "GT:2" in again
+    assert "GT:3" in again
 
 
 def _file(tmp_path: Path, run_id: str, evidence: dict[str, str], score: int = 2) -> Path:
@@ -107,7 +107,7 @@ def test_every_evidence_problem_is_reported_by_line(
         run_id,
         {
             "procedure_application": "1.0; 9.9",  # line 2
-            "situation_awareness": "GT:7",  # line 3
+            "situation_awareness": "GT:7",  # line 3: there are 4
             "safety": "  ",  # line 5: blank, and a 1 needs evidence
         },
     )
@@ -116,7 +116,7 @@ def test_every_evidence_problem_is_reported_by_line(
     assert info.value.errors == [
         f"line 2: {run_id}, procedure_application: evidence 9.9: no such step in this run",
         f"line 3: {run_id}, situation_awareness: evidence GT:7: the ground truth has 4 "
-        "actions (GT:0 to GT:3)",
+        "actions (GT:1 to GT:4)",
         f"line 5: {run_id}, safety: a score of 1 needs evidence: cite at least one step of "
         "the run or a ground-truth row",
     ]
@@ -140,14 +140,14 @@ def test_event_steps_need_the_runs_unchanged_file(
     store.import_paths(runs)
     run_id = store.list_runs()[1].run_id
     runs[1].write_text(runs[1].read_text(encoding="utf-8") + "\n", encoding="utf-8")
-    path = _file(tmp_path, run_id, {"procedure_application": "1.0; GT:2"})
+    path = _file(tmp_path, run_id, {"procedure_application": "1.0; GT:3"})
     with pytest.raises(RatingsFileError) as info:
         store.import_ratings(path, rater="paper")
     [error] = info.value.errors
     assert error.startswith(f"line 2: {run_id}, procedure_application: evidence 1.0: the run")
     assert "changed since it was imported" in error
     # Ground-truth rows need only the ScoreCard the store holds.
-    ok = _file(tmp_path, run_id, {"procedure_application": 'GT:2 "never isolated"'})
+    ok = _file(tmp_path, run_id, {"procedure_application": 'GT:3 "never isolated"'})
     [pk] = store.import_ratings(ok, rater="paper")
     [cited] = store.get_rating(pk).citations
-    assert (cited.step, cited.note) == ("GT:2", "never isolated")
+    assert (cited.step, cited.note) == ("GT:3", "never isolated")

@@ -41,7 +41,7 @@ def _rate(store: ReviewStore, rating: Rating, scores: list[int | None]) -> Ratin
     return rating
 
 
-_GT0 = Citation(metric_id="safety", kind="ground_truth", ref=0, step="GT:0", label="GT:0")
+_GT0 = Citation(metric_id="safety", kind="ground_truth", ref=0, step="GT:1", label="GT:1")
 
 
 def _submit(store: ReviewStore, rating: Rating, scores: list[int | None]) -> Rating:

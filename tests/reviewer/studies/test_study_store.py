@@ -40,7 +40,7 @@ def test_extending_keeps_existing_assignments(seeded, make_card) -> None:
         seeded.db.conn.execute("UPDATE assignments SET position = 99")
 
 
-_GT0 = Citation(metric_id="safety", kind="ground_truth", ref=0, step="GT:0", label="GT:0")
+_GT0 = Citation(metric_id="safety", kind="ground_truth", ref=0, step="GT:1", label="GT:1")
 
 
 def _blind_rating(store: ReviewStore, fill, rater: str):

@@ -210,7 +210,7 @@ def test_a_correction_collected_after_its_original_supersedes_it(team, tmp_path,
         )
         fix = store.cite(
             fix.rating_pk,
-            Citation(metric_id=METRICS[1], kind="ground_truth", ref=1, step="GT:1", label="GT:1"),
+            Citation(metric_id=METRICS[1], kind="ground_truth", ref=1, step="GT:2", label="GT:2"),
             expected_version=fix.version,
         )
         fix = store.save_revision_reason(

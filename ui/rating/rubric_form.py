@@ -1,8 +1,9 @@
 """The rubric form: every metric at a glance, and an editor for the current one.
 
 Built for raters who score hundreds of runs from the keyboard: 0–3 score, N / O set the
-outcome, J / K move between metrics. The form keeps a local copy of the items so its checks
-answer at once, and emits every edit as an intent (``item_edited``); it never saves.
+outcome, J / K move between metrics, E cites the selected step as evidence. The form keeps
+a local copy of the items so its checks answer at once, and emits every edit as an intent
+(``item_edited``); it never saves.
 """
 
 from __future__ import annotations
@@ -24,7 +25,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reviewer.evidence import Citation
+from reviewer.evidence import counts as evidence_counts
 from reviewer.rubric import RatingItem
+from ui.rating.evidence_chips import EvidenceChips
 from ui.rating.metric_editor import MetricEditor, set_text
 from ui.rating.rubric_model import Column, RubricModel
 from ui.theme import plain_tooltip
@@ -47,10 +51,15 @@ class RubricForm(QWidget):
     item_edited = Signal(str, object, object, str)  # metric_id, outcome, score, comment
     overall_comment_edited = Signal(str)
     submit_requested = Signal()
+    cite_requested = Signal(str)  # metric_id: cite (or uncite) the selected step for it
+    evidence_show_requested = Signal(str, int)  # kind, ref: show the cited step
+    evidence_note_requested = Signal(str, str, int)  # metric_id, kind, ref
+    evidence_remove_requested = Signal(str, str, int)  # metric_id, kind, ref
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = RubricModel(self)
+        self._citations: tuple[Citation, ...] = ()
         self._rating: Any = None
         self._editable = False
         self._saved_at: datetime | None = None
@@ -86,6 +95,10 @@ class RubricForm(QWidget):
         self.editor.comment.textChanged.connect(self._on_comment_changed)
         self.editor.comment.installEventFilter(self)
         self.editor.comment.setObjectName("metricComment")
+        self.evidence = EvidenceChips(self)
+        self.evidence.show_requested.connect(self.evidence_show_requested)
+        self.evidence.note_requested.connect(self.evidence_note_requested)
+        self.evidence.remove_requested.connect(self.evidence_remove_requested)
 
         overall_label = QLabel("Overall comment", self)
         overall_label.setObjectName("fieldLabel")
@@ -124,6 +137,7 @@ class RubricForm(QWidget):
         layout.addWidget(self.banner)
         layout.addWidget(self.table)
         layout.addWidget(self.editor)
+        layout.addWidget(self.evidence)
         layout.addWidget(overall_label)
         layout.addWidget(self.overall)
         layout.addWidget(self.note)
@@ -156,6 +170,8 @@ class RubricForm(QWidget):
         same_run = rating is not None and _run_of(rating) == _run_of(self._rating)
         if not same_run:
             self._drop_pending()
+            self._citations = ()  # the window pushes the new run's with set_citations
+            self.model.set_evidence({})
         pending, text = self._pending_comment, self.editor.comment.toPlainText()
         current = self.current_metric_id() if same_run else None
         self._rating, self._editable = rating, editable
@@ -175,6 +191,12 @@ class RubricForm(QWidget):
         self._rating = rating
         self._saved_at = getattr(rating, "updated_at", None) or datetime.now().astimezone()
         self._refresh_status()
+
+    def set_citations(self, citations: Any) -> None:
+        """Show the current rating's cited steps (chips, the evidence rule). Never emits."""
+        self._citations = tuple(citations)
+        self.model.set_evidence(dict(evidence_counts(self._citations)))
+        self._refresh_editor(comment=False)
 
     def set_banner(self, text: str | None) -> None:
         """Show ``text`` above the metrics (a correction in progress), or hide it."""
@@ -208,6 +230,12 @@ class RubricForm(QWidget):
         """Put the caret in the current metric's comment (C); Esc comes back."""
         if self.current_metric_id() is not None and self._editable:
             self.editor.comment.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def request_cite(self) -> None:
+        """E: ask to cite the selected step for the current metric (again: remove it)."""
+        metric_id = self.current_metric_id()
+        if metric_id is not None:
+            self.cite_requested.emit(metric_id)
 
     def focus_metrics(self) -> None:
         """Give the keys back to the metric list (after a new run, a submit, Esc...)."""
@@ -326,6 +354,10 @@ class RubricForm(QWidget):
             position=(row + 1, self.model.rowCount()),
             comment=comment,
         )
+        item = self.model.item(metric_id) if metric_id else None
+        self.evidence.show_metric(
+            metric_id, item, self.model.rubric(), self._citations, editable=self._editable
+        )
         self._refresh_submit()
 
     def _refresh_submit(self) -> None:
@@ -436,6 +468,8 @@ class RubricForm(QWidget):
             self.prev_metric()
         elif key == Qt.Key.Key_C:
             self.focus_comment()
+        elif key == Qt.Key.Key_E:
+            self.request_cite()
         else:
             return False
         return True

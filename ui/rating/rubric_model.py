@@ -61,6 +61,7 @@ class RubricModel(QAbstractTableModel):
         self._problems: list[tuple[str, str]] = []
         self._problem_of: dict[str, str] = {}
         self._commenting: str | None = None  # the metric whose comment has the focus
+        self._evidence: dict[str, int] = {}  # cited steps per metric (the evidence rule)
         self.editable = False
 
     # ---- Qt model API -------------------------------------------------------------------
@@ -137,6 +138,20 @@ class RubricModel(QAbstractTableModel):
                 cell = self.index(other, Column.CHECK)
                 self.dataChanged.emit(cell, cell)
 
+    def set_evidence(self, counts: dict[str, int]) -> None:
+        """How many steps each metric cites; rows whose check changed are repainted."""
+        before = dict(self._problem_of)
+        self._evidence = dict(counts)
+        self._recheck()
+        for row, metric in enumerate(self._metrics):
+            if before.get(metric.id) != self._problem_of.get(metric.id):
+                cell = self.index(row, Column.CHECK)
+                self.dataChanged.emit(cell, cell)
+
+    def evidence_of(self, metric_id: str) -> int:
+        """How many steps ``metric_id`` cites."""
+        return self._evidence.get(metric_id, 0)
+
     def set_commenting(self, metric_id: str | None) -> None:
         """Mark the metric whose comment box has the keyboard focus (None: none)."""
         rows = [self.row_of(m) for m in (self._commenting, metric_id) if m is not None]
@@ -174,7 +189,8 @@ class RubricModel(QAbstractTableModel):
 
     # ---- internals ----------------------------------------------------------------------
     def _recheck(self) -> None:
-        self._problems = list(self._rubric.problems(self._items)) if self._rubric else []
+        rubric = self._rubric
+        self._problems = list(rubric.problems(self._items, self._evidence)) if rubric else []
         self._problem_of = {}
         for metric_id, message in self._problems:
             self._problem_of.setdefault(metric_id, message)

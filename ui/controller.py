@@ -304,7 +304,8 @@ class ReviewController(QObject):
         )
         if self.rating is not None and not self._refused:
             done = "removed" if citation.key in was else "cited"
-            self.message_posted.emit(f"Evidence for {metric_id}: {done} {target.label}")
+            title = self.current.rubric.metric(metric_id).title
+            self.message_posted.emit(f"Evidence for {title}: {done} {target.label}")
 
     def uncite(self, metric_id: str, kind: str, ref: int) -> None:
         """Remove one cited step of the current draft."""

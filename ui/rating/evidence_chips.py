@@ -90,10 +90,7 @@ class EvidenceChips(QWidget):
             and applicable
             and rubric.evidence_problem(metric_id, item.score, len(cited))
         ):
-            needed = (
-                f"A score of {item.score} needs evidence: select the step in the timeline "
-                "or a ground-truth row, then press E."
-            )
+            needed = f"A score of {item.score} needs at least one cited step."
         self.show_citations(cited, editable=editable, needed=needed)
 
     def show_citations(
@@ -102,6 +99,7 @@ class EvidenceChips(QWidget):
         """Show these citations; ``needed`` says what evidence is still missing."""
         for chip in self.chips:
             self._flow.removeWidget(chip)
+            chip.hide()  # at once: deleteLater waits for the event loop
             chip.deleteLater()
         self.chips = [self._chip(c, editable) for c in citations]
         for chip in self.chips:

@@ -130,7 +130,8 @@ class RunView(QWidget):
         vh.setDefaultSectionSize(ROW_HEIGHT)
         hh = view.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate((40, 52, 90, 300, 150)):
+        # The step column leaves room for the evidence marker beside "12.3".
+        for column, width in enumerate((62, 52, 90, 300, 150)):
             view.setColumnWidth(column, width)
         hh.setSectionResizeMode(COL_DETAILS, QHeaderView.ResizeMode.Stretch)
         # Class is shown before Details: on a narrow pane the verdict stays in view and

@@ -99,8 +99,8 @@ _PLAIN_HEAD = (
     "<th width='32%'>Level</th><th>Comment</th>"
 )
 _EVIDENCE_HEAD = (
-    "<th width='15%'>Metric</th><th width='11%'>Outcome</th><th width='7%'>Score</th>"
-    "<th width='24%'>Level</th><th width='21%'>Comment</th><th>Evidence</th>"
+    "<th width='14%'>Metric</th><th width='13%'>Outcome</th><th width='8%'>Score</th>"
+    "<th width='23%'>Level</th><th width='20%'>Comment</th><th>Evidence</th>"
 )
 
 

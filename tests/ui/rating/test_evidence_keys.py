@@ -41,7 +41,10 @@ def test_e_cites_the_selected_event_and_e_again_removes_it(qtbot, demo_app):
     _press(qtbot, Qt.Key.Key_1)  # below standard: the rubric wants a cited step
     assert window.rubric.current_metric_id() == metric  # stays: evidence is missing
     chips = window.rubric.evidence
-    assert chips.needed.isVisibleTo(window) and "press E" in chips.needed.text()
+    assert (
+        chips.needed.isVisibleTo(window) and "needs at least one cited step" in chips.needed.text()
+    )
+    assert "press E" in window.rubric.editor.problem.text()  # the editor says how
     assert not window.rubric.submit_button.isEnabled()
 
     _to_first_event(qtbot, window)

@@ -147,7 +147,9 @@ def _describe(error: dict) -> str:
     if loc == ("unknown",):
         return "not a JSON object: each line must hold one record"
     if loc == ("unknown", "type"):
-        return "the record has no 'type'"
+        if error["type"] == "missing":
+            return "the record has no 'type'"
+        return "the record's 'type' must be a string"
     text = ".".join(str(part) for part in loc)
     return f"{text}: {error['msg']}" if text else error["msg"]
 

@@ -18,6 +18,7 @@ from reviewer.batch import (
 from reviewer.cli import UsageError
 from reviewer.tabular import FORMATS, write_rows
 from scoring import GroupRow, ScoreCard, aggregate
+from scoring.paths import shown
 
 COLUMNS = tuple(GroupRow.model_fields)
 
@@ -41,16 +42,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Aggregate and print one row per group."""
+    problems: list[tuple[str, str]] = []
     try:
-        paths = discover(args.paths)
+        paths = discover(args.paths, problems)
         cards = list(_cards(paths, args.jobs))
     except DiscoveryError as exc:
         raise UsageError(str(exc)) from None
-    if not cards:
+    for where, reason in problems:
+        print(f"unreadable: {where}: {reason}", file=sys.stderr)
+    if not cards and not problems:
         raise UsageError("no trajectories or ScoreCards found under the given paths")
     runs, unreadable, duplicates = _usable(cards)
     for card in unreadable:
-        print(f"unreadable: {card.path}:{card.error_line or ''} {card.error}", file=sys.stderr)
+        where = f"{shown(card.path)}:{card.error_line or ''}"
+        print(f"unreadable: {where} {card.error}", file=sys.stderr)
     if duplicates:
         print(
             f"aggregate: {duplicates} run(s) seen twice (a ScoreCard file beside its "
@@ -59,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         )
     rows = aggregate(runs, include_errors=args.include_errors)
     write_rows((r.model_dump() for r in rows), COLUMNS, args.format, sys.stdout)
-    return 1 if unreadable else 0
+    return 1 if unreadable or problems else 0
 
 
 def _usable(cards: list[ScoreCard]) -> tuple[list[ScoreCard], list[ScoreCard], int]:

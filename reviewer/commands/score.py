@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from collections.abc import Iterator
 from functools import partial
@@ -12,8 +11,9 @@ from typing import Any, NamedTuple, TextIO
 
 from reviewer.batch import DiscoveryError, StderrProgress, discover, score_many
 from reviewer.cli import UsageError, open_output
-from reviewer.tabular import write_rows
+from reviewer.tabular import csv_writer, write_rows
 from scoring import VECTOR_FIELDS, ScoreCard
+from scoring.paths import shown
 
 #: The flat columns of the CSV and table outputs.
 COLUMNS = (
@@ -65,11 +65,14 @@ def run(args: argparse.Namespace) -> int:
     """Score every file and write the cards; returns 1 if any was unreadable."""
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    problems: list[tuple[str, str]] = []
     try:
-        paths = discover(args.paths)
+        paths = discover(args.paths, problems)
     except DiscoveryError as exc:
         raise UsageError(str(exc)) from None
-    if not paths:
+    for where, reason in problems:
+        print(f"unreadable: {where}: {reason}", file=sys.stderr)
+    if not paths and not problems:
         raise UsageError("no *.jsonl trajectory found under the given paths")
     progress = StderrProgress("score")
     results = score_many(
@@ -84,10 +87,12 @@ def run(args: argparse.Namespace) -> int:
             progress(done, len(paths), result.path)
             if result.status == "unreadable":
                 unreadable += 1
-                where = f"{result.path}:{result.error_line or ''}"
+                where = f"{shown(result.path)}:{result.error_line or ''}"
                 print(f"unreadable: {where} {result.error}", file=sys.stderr)
+    unreadable += len(problems)
+    total = len(paths) + len(problems)
     print(
-        f"score: {len(paths)} files, {len(paths) - unreadable} read, {unreadable} unreadable",
+        f"score: {total} files, {total - unreadable} read, {unreadable} unreadable",
         file=sys.stderr,
     )
     return 1 if unreadable else 0
@@ -101,11 +106,10 @@ def _write(results: Iterator[Scored], fmt: str, out: TextIO) -> Iterator[Scored]
             out.write(result.payload + "\n")
             yield result
     elif fmt == "csv":
-        writer = csv.writer(out, lineterminator="\n")
+        writer = csv_writer(out)
         writer.writerow(COLUMNS)
         for result in results:
-            row = result.payload
-            writer.writerow(["" if row.get(c) is None else row[c] for c in COLUMNS])
+            writer.writerow([result.payload.get(c) for c in COLUMNS])
             yield result
     else:
         rows = []

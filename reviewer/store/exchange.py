@@ -20,6 +20,7 @@ from reviewer.store import ratings
 from reviewer.store.errors import RatingsFileError
 from reviewer.store.models import Rating
 from reviewer.store.rubrics import RubricRegistry
+from reviewer.tabular import csv_text, csv_writer
 
 IMPORT_COLUMNS = ("run_id", "metric", "outcome", "score", "comment")
 EXPORT_COLUMNS = (
@@ -109,7 +110,8 @@ def _read_csv(text: str) -> tuple[list[LongRow], list[str]]:
                 "(quote a comment that holds a comma)"
             )
             continue
-        rows.append(_row(line, dict(zip(header, values, strict=True)), errors))
+        cells = (csv_text(v) for v in values)  # the apostrophe the export put before a formula
+        rows.append(_row(line, dict(zip(header, cells, strict=True)), errors))
     return rows, errors
 
 
@@ -233,10 +235,10 @@ def write_long(rows: Iterator[dict[str, Any]], fmt: str, out: TextIO) -> int:
     """Write rows as CSV (header first) or JSONL; returns how many rows."""
     count = 0
     if fmt == "csv":
-        writer = csv.DictWriter(out, fieldnames=EXPORT_COLUMNS, lineterminator="\n")
-        writer.writeheader()
+        writer = csv_writer(out)
+        writer.writerow(EXPORT_COLUMNS)
         for row in rows:
-            writer.writerow({k: "" if v is None else v for k, v in row.items()})
+            writer.writerow([row.get(c) for c in EXPORT_COLUMNS])
             count += 1
     elif fmt == "jsonl":
         for row in rows:

@@ -85,7 +85,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_summary(args: argparse.Namespace) -> int:
     """Per-metric aggregates of the latest decisions."""
-    with open_store(args, create=False) as store:
+    with open_store(args, create=False, readonly=True) as store:
         decided = store.latest_decisions(rater=args.rater)
         rows = [s.model_dump() for s in summarize(decided, rubric=store.rubric())]
     write_rows(rows, SUMMARY_COLUMNS, args.format, sys.stdout)

@@ -40,15 +40,16 @@ def add_db_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def open_store(args: argparse.Namespace, *, create: bool) -> ReviewStore:
+def open_store(args: argparse.Namespace, *, create: bool, readonly: bool = False) -> ReviewStore:
     """The store named by ``--db`` (or the default); a clean error instead of a traceback.
 
     Only ``import`` creates a database: a verb that reads must not leave an empty one behind
-    when the path has a typo.
+    when the path has a typo. A verb that only reads passes ``readonly``: it never migrates
+    or changes the file, and it can read a database the user may not write.
     """
     path = args.db or home.default_db_path()
     try:
-        return ReviewStore.open(path, create=create)
+        return ReviewStore.open(path, create=create, readonly=readonly)
     except StoreError as exc:
         raise CommandError(str(exc)) from None
 
@@ -96,7 +97,7 @@ def run_import(args: argparse.Namespace) -> int:
 def run_runs(args: argparse.Namespace) -> int:
     """One row per run version with the rater's rating state."""
     rater = args.rater or home.last_rater()
-    with open_store(args, create=False) as store:
+    with open_store(args, create=False, readonly=True) as store:
         rows = store.list_runs(rater=rater)
     if args.format == "json":
         dicts = [row.model_dump() for row in rows]
@@ -117,7 +118,7 @@ def run_runs(args: argparse.Namespace) -> int:
 
 def run_audit_verify(args: argparse.Namespace) -> int:
     """Exit 0 when the chain verifies, 1 (with the first bad entry) when it does not."""
-    with open_store(args, create=False) as store:
+    with open_store(args, create=False, readonly=True) as store:
         report = store.audit_verify()
     if not report.ok:
         raise CommandError(f"audit chain broken: {report.message}")

@@ -19,6 +19,7 @@ from pathlib import Path
 import sqlite_utils
 
 from reviewer.store.errors import StoreError
+from scoring.paths import shown
 
 #: Seconds a writer waits for another writer before giving up with "database is locked".
 BUSY_TIMEOUT_S = 15.0
@@ -29,10 +30,16 @@ def utcnow() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-def check_path(path: Path, *, create: bool) -> None:
+def check_path(path: Path, *, create: bool, readonly: bool = False) -> None:
     """Refuse, with a clear message, a path the store could not open or write."""
     if path.is_dir():
-        raise StoreError(f"{path} is a folder, not a review database")
+        raise StoreError(f"{shown(path)} is a folder, not a review database")
+    if readonly:
+        if not path.is_file():
+            raise StoreError(
+                f"no review database at {shown(path)} (import runs first to create one)"
+            )
+        return
     if not path.exists():
         if not create:
             raise StoreError(f"no review database at {path} (import runs first to create one)")
@@ -46,11 +53,20 @@ def check_path(path: Path, *, create: bool) -> None:
             raise StoreError(f"{target} is read-only: the review database needs to write there")
 
 
-def connect(path: Path, *, create: bool) -> sqlite_utils.Database:
-    """A configured connection to ``path`` (created when ``create``), schema untouched."""
-    mode = "rwc" if create else "rw"
+def connect(
+    path: Path, *, create: bool, readonly: bool = False, immutable: bool = False
+) -> sqlite_utils.Database:
+    """A configured connection to ``path`` (created when ``create``), schema untouched.
+
+    ``readonly`` opens with ``mode=ro``: SQLite itself refuses every write, so a reading
+    verb can neither change nor migrate the file, and a file the user may not write (mode
+    0444) is still read. ``immutable`` is for a read-only folder, where SQLite cannot create
+    the WAL index beside the file: it reads the file as is, without locks.
+    """
+    mode = "ro" if readonly else "rwc" if create else "rw"
+    extra = "&immutable=1" if immutable else ""
     conn = sqlite3.connect(
-        f"{path.resolve().as_uri()}?mode={mode}",
+        f"{path.resolve().as_uri()}?mode={mode}{extra}",
         uri=True,
         timeout=BUSY_TIMEOUT_S,
         # Autocommit at the driver level: transactions are opened explicitly (BEGIN

@@ -55,14 +55,25 @@ class ReviewStore:
     # -- opening and closing -------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path, *, create: bool = True, rubric: Rubric | None = None) -> ReviewStore:
+    def open(
+        cls,
+        path: Path,
+        *,
+        create: bool = True,
+        rubric: Rubric | None = None,
+        readonly: bool = False,
+    ) -> ReviewStore:
         """Open (or with ``create``, create) the database at ``path``, migrating it forward.
 
         :class:`StoreError` with a clear message for a newer schema, a read-only or missing
-        path, or a file that is not a database; the file is left as it was.
+        path, or a file that is not a review database; the file is left as it was. With
+        ``readonly`` nothing is ever written (SQLite's ``mode=ro``): for the reading verbs,
+        and for a database the user may only read.
         """
         path = Path(path).expanduser()
-        db, registry = opening.open_database(path, create=create, rubric=rubric)
+        db, registry = opening.open_database(
+            path, create=create and not readonly, rubric=rubric, readonly=readonly
+        )
         return cls(db, path, registry)
 
     def close(self) -> None:

@@ -120,6 +120,10 @@ def run_audit_verify(args: argparse.Namespace) -> int:
     """Exit 0 when the chain verifies, 1 (with the first bad entry) when it does not."""
     with open_store(args, create=False, readonly=True) as store:
         report = store.audit_verify()
+    if report.problems:
+        for problem in report.problems:
+            print(f"problem: {problem}", file=sys.stderr)
+        raise CommandError(f"audit verify: {len(report.problems)} problem(s) found")
     if not report.ok:
         raise CommandError(f"audit chain broken: {report.message}")
     print(report.message)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from collections.abc import Iterator
+import weakref
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -91,6 +92,18 @@ def configure_for_writing(db: sqlite_utils.Database) -> None:
     db.conn.execute("PRAGMA synchronous = FULL")
 
 
+#: Called after each COMMIT of a write transaction on that database handle.
+_AFTER_COMMIT: weakref.WeakKeyDictionary[sqlite_utils.Database, Callable[[], None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def after_commit(db: sqlite_utils.Database, callback: Callable[[], None]) -> None:
+    """Run ``callback`` after every committed :func:`write_transaction` on ``db`` (the store
+    records its audit head outside the database this way)."""
+    _AFTER_COMMIT[db] = callback
+
+
 @contextlib.contextmanager
 def write_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception.
@@ -114,6 +127,9 @@ def write_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Databa
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+    callback = _AFTER_COMMIT.get(db)
+    if callback is not None:
+        callback()
 
 
 @contextlib.contextmanager

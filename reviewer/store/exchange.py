@@ -204,7 +204,10 @@ def export_rows(
         )
     }
     for rating in latest_decisions(conn, rubrics, rater=rater):
-        run_id, scenario_id, model, scorer_version, path = runs[rating.run_pk]
+        # A rating whose run was deleted behind the store's back (``audit verify`` names
+        # it) is still exported: the rater's word is not dropped for a missing run.
+        orphan = (None, None, None, None, None)
+        run_id, scenario_id, model, scorer_version, path = runs.get(rating.run_pk, orphan)
         for item in rating.items.values():
             yield {
                 "rater": rating.rater,

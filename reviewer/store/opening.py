@@ -13,8 +13,9 @@ from pathlib import Path
 import sqlite_utils
 
 from reviewer.rubric import Rubric, default_rubric
-from reviewer.store import audit
+from reviewer.store import audit, witness
 from reviewer.store.connection import (
+    after_commit,
     check_path,
     configure_for_writing,
     connect,
@@ -44,12 +45,26 @@ def open_database(
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open {shown(path)}: {exc}") from None
     try:
+        _witness_heads(db, path)
         registry = RubricRegistry(db.conn, rubric or default_rubric())
         prepare(db, path, registry, create=create)
     except BaseException:
         db.close()
         raise
     return db, registry
+
+
+def _witness_heads(db: sqlite_utils.Database, path: Path) -> None:
+    """Record the audit head outside the database after each commit that moved it."""
+    last: list[audit.AuditHead] = []
+
+    def record() -> None:
+        now = audit.head(db)
+        if not last or last[0] != now:
+            witness.record(path, now)
+            last[:] = [now]
+
+    after_commit(db, record)
 
 
 def _open_readonly(

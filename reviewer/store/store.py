@@ -19,6 +19,7 @@ from reviewer.store import (
     audit,
     exchange,
     importer,
+    integrity,
     lifecycle,
     opening,
     rating_import,
@@ -306,6 +307,14 @@ class ReviewStore:
             audit.append(self._db.conn, [("export", None, {"what": what, **details})], at=at)
 
     def audit_verify(self) -> AuditReport:
-        """Recompute the audit chain."""
+        """Recompute the audit chain, then check the tables, the signed sheets and the
+        witnessed head against it (:mod:`reviewer.store.integrity`)."""
         with read_transaction(self._db.conn):
-            return audit.verify(self._db.conn)
+            report = audit.verify(self._db.conn)
+            if not report.ok:
+                return report
+            problems = integrity.check(self._db.conn, self._rubrics, self.path)
+        if not problems:
+            return report
+        message = f"{len(problems)} problem(s) in {report.entries} entries: " + problems[0]
+        return report.model_copy(update={"ok": False, "message": message, "problems": problems})

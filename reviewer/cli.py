@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import importlib
 import os
 import sys
@@ -108,3 +109,17 @@ def main(
         # Point stdout at devnull so the interpreter's final flush does not complain.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:
+        # A full disk or a folder gone while writing: one clear line, never a traceback.
+        print(f"a320-review {args.command}: {describe_os_error(exc)}", file=sys.stderr)
+        return 1
+
+
+def describe_os_error(exc: OSError) -> str:
+    """``cannot write FILE: the disk is full (No space left on device)`` and the like."""
+    from scoring.paths import shown  # light, pure; kept out of --help's import path
+
+    where = f" {shown(exc.filename)}" if exc.filename else ""
+    if exc.errno == errno.ENOSPC:
+        return f"cannot write{where}: the disk is full ({exc.strerror})"
+    return f"cannot complete{where}: {exc.strerror or exc}"

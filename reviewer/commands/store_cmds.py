@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from reviewer import home
@@ -40,18 +42,28 @@ def add_db_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def open_store(args: argparse.Namespace, *, create: bool, readonly: bool = False) -> ReviewStore:
-    """The store named by ``--db`` (or the default); a clean error instead of a traceback.
+@contextlib.contextmanager
+def open_store(
+    args: argparse.Namespace, *, create: bool, readonly: bool = False
+) -> Iterator[ReviewStore]:
+    """The store named by ``--db`` (or the default), closed on leaving the block.
 
+    Any :class:`StoreError` (a refused file, a full disk, a rating in the wrong state)
+    becomes a :class:`CommandError`: one line, exit 1, never a traceback.
     Only ``import`` creates a database: a verb that reads must not leave an empty one behind
     when the path has a typo. A verb that only reads passes ``readonly``: it never migrates
     or changes the file, and it can read a database the user may not write.
     """
     path = args.db or home.default_db_path()
     try:
-        return ReviewStore.open(path, create=create, readonly=readonly)
+        store = ReviewStore.open(path, create=create, readonly=readonly)
     except StoreError as exc:
         raise CommandError(str(exc)) from None
+    with store:
+        try:
+            yield store
+        except StoreError as exc:
+            raise CommandError(str(exc)) from None
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -10,6 +10,7 @@ its own store on the same path.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sqlite3
 import weakref
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from reviewer.store.errors import StoreError
+from reviewer.store.errors import DiskFullError, StoreError
 from scoring.paths import shown
 
 #: Seconds a writer waits for another writer before giving up with "database is locked".
@@ -92,6 +93,15 @@ def configure_for_writing(db: sqlite_utils.Database) -> None:
     db.conn.execute("PRAGMA synchronous = FULL")
 
 
+def is_disk_full(exc: BaseException) -> bool:
+    """True for SQLite's "database or disk is full" and the OS's ENOSPC."""
+    if isinstance(exc, sqlite3.OperationalError):
+        return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or (
+            "disk is full" in str(exc)
+        )
+    return isinstance(exc, OSError) and exc.errno == errno.ENOSPC
+
+
 #: Called after each COMMIT of a write transaction on that database handle.
 _AFTER_COMMIT: weakref.WeakKeyDictionary[sqlite_utils.Database, Callable[[], None]] = (
     weakref.WeakKeyDictionary()
@@ -114,19 +124,28 @@ def write_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Databa
     transaction (version checks, the audit chain head) stay true until COMMIT.
     """
     conn = db.conn
-    conn.execute("BEGIN IMMEDIATE")
     try:
-        yield db
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    try:
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        try:
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    except sqlite3.OperationalError as exc:
+        if not is_disk_full(exc):
+            raise
+        # Rolled back: this change is not written, every earlier commit is still there.
+        raise DiskFullError(
+            "the disk holding the review database is full: this change was not saved "
+            "(everything saved before is kept); free some space and try again"
+        ) from None
     callback = _AFTER_COMMIT.get(db)
     if callback is not None:
         callback()

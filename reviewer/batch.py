@@ -145,7 +145,7 @@ def is_scorecard_file(path: Path) -> bool:
         with path.open("rb") as fh:
             first = fh.readline(1 << 20)
         head = json.loads(first)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return False
     return isinstance(head, dict) and "scorer_version" in head and "status" in head
 

@@ -260,7 +260,7 @@ def read_snapshot(path: str | Path, line: int) -> dict:
             if number == line:
                 try:
                     record = json.loads(raw)
-                except ValueError:
+                except (ValueError, RecursionError):
                     return {}
                 snapshot = record.get("snapshot") if isinstance(record, dict) else None
                 return snapshot if isinstance(snapshot, dict) else {}

@@ -92,14 +92,25 @@ def _read_csv(text: str) -> tuple[list[LongRow], list[str]]:
     # csv.reader rather than DictReader: DictReader skips blank lines silently, and the line
     # each record starts on (a quoted comment can span lines) is tracked from line_num.
     reader = csv.reader(text.splitlines(keepends=True))
-    header = [h.strip() for h in next(reader, [])]
+    try:
+        header = [h.strip() for h in next(reader, [])]
+    except csv.Error as exc:
+        return [], [f"line 1: not readable as CSV ({exc})"]
     missing = [c for c in IMPORT_COLUMNS if c not in header]
     if missing:
         return [], [f"line 1: the header lacks the column(s) {', '.join(missing)}"]
     rows: list[LongRow] = []
     errors: list[str] = []
     start = reader.line_num + 1
-    for values in reader:
+    while True:
+        try:
+            values = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            # e.g. "field larger than field limit (131072)": the rest cannot be trusted.
+            errors.append(f"line {start}: not readable as CSV ({exc})")
+            break
         line, start = start, reader.line_num + 1
         if not any(v.strip() for v in values):
             continue
@@ -123,8 +134,13 @@ def _read_jsonl(text: str) -> tuple[list[LongRow], list[str]]:
             continue
         try:
             record = json.loads(raw)
+        except RecursionError:
+            errors.append(f"line {line}: not JSON (nested too deeply)")
+            continue
         except ValueError as exc:
-            errors.append(f"line {line}: not JSON ({exc.msg})")
+            # JSONDecodeError has .msg; the int-size limit ("Exceeds the limit (4300
+            # digits)…") is a plain ValueError.
+            errors.append(f"line {line}: not JSON ({getattr(exc, 'msg', exc)})")
             continue
         if not isinstance(record, dict):
             errors.append(f"line {line}: not a JSON object")
@@ -137,16 +153,29 @@ def _read_jsonl(text: str) -> tuple[list[LongRow], list[str]]:
     return rows, errors
 
 
+def _score(value: Any) -> Any:
+    """The score as read: an int when it is one, else the value for the rubric to refuse.
+
+    ``str.isdigit`` accepts ``²`` and ``٣`` (which ``int`` refuses or reads), and ``int``
+    refuses 5,000 digits: only up to three ASCII digits become a number, and anything
+    long is shortened so the error line stays readable.
+    """
+    if isinstance(value, str):
+        value = value.strip()
+        if not value:
+            return None
+        if len(value) <= 3 and value.isascii() and value.isdigit():
+            return int(value)
+        return value if len(value) <= 20 else value[:20] + "…"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**6:
+        return f"a number of {len(str(abs(value)))} digits"
+    return value
+
+
 def _row(line: int, record: dict[str, Any], errors: list[str]) -> LongRow:
-    score = record.get("score")
-    if isinstance(score, str):
-        score = score.strip()
-        if not score:
-            score = None
-        elif score.isdigit():
-            score = int(score)
-    if isinstance(score, float) and score.is_integer():
-        score = int(score)
+    score = _score(record.get("score"))
     outcome = record.get("outcome")
     if isinstance(outcome, str):
         outcome = outcome.strip() or None

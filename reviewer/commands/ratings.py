@@ -11,6 +11,7 @@ from reviewer.commands.store_cmds import add_db_option, open_store
 from reviewer.rubric import summarize
 from reviewer.store import StoreError
 from reviewer.tabular import write_rows
+from scoring.paths import shown
 
 SUMMARY_COLUMNS = (
     "metric_id",
@@ -71,7 +72,7 @@ def run_import(args: argparse.Namespace) -> int:
             pks = store.import_ratings(args.file, rater=args.rater, fmt=args.format)
         except StoreError as exc:
             raise CommandError(str(exc)) from None
-    print(f"ratings import: {len(pks)} submitted ratings of {args.rater} from {args.file}")
+    print(f"ratings import: {len(pks)} submitted ratings of {args.rater} from {shown(args.file)}")
     return 0
 
 

@@ -13,6 +13,7 @@ from reviewer.batch import StderrProgress
 from reviewer.cli import CommandError
 from reviewer.store import ReviewStore, RunRow, StoreError
 from reviewer.tabular import write_rows
+from scoring.paths import shown
 
 RUN_COLUMNS = (
     "run_pk",
@@ -102,7 +103,7 @@ def run_import(args: argparse.Namespace) -> int:
         db_path = store.path
     for path, message in report.unreadable:
         print(f"unreadable: {path}: {message}", file=sys.stderr)
-    print(f"import: {report.summary()} ({db_path})")
+    print(f"import: {report.summary()} ({shown(db_path)})")
     return 1 if report.unreadable else 0
 
 

@@ -21,6 +21,7 @@ from reviewer.store.errors import RatingsFileError
 from reviewer.store.models import Rating
 from reviewer.store.rubrics import RubricRegistry
 from reviewer.tabular import csv_text, csv_writer
+from scoring.paths import shown
 
 IMPORT_COLUMNS = ("run_id", "metric", "outcome", "score", "comment")
 EXPORT_COLUMNS = (
@@ -69,7 +70,7 @@ def format_of(path: Path, fmt: str | None = None) -> str:
     if fmt == "json":
         fmt = "jsonl"
     if fmt not in FORMATS:
-        raise RatingsFileError(str(path), [f"unknown format {fmt!r}: use a .csv or .jsonl file"])
+        raise RatingsFileError(shown(path), [f"unknown format {fmt!r}: use a .csv or .jsonl file"])
     return fmt
 
 
@@ -79,12 +80,12 @@ def read_long(path: Path, fmt: str | None = None) -> list[LongRow]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        raise RatingsFileError(str(path), [f"cannot read: {exc}"]) from None
+        raise RatingsFileError(shown(path), [f"cannot read: {exc}"]) from None
     rows, errors = _read_csv(text) if fmt == "csv" else _read_jsonl(text)
     if errors:
-        raise RatingsFileError(str(path), errors)
+        raise RatingsFileError(shown(path), errors)
     if not rows:
-        raise RatingsFileError(str(path), ["no rating rows"])
+        raise RatingsFileError(shown(path), ["no rating rows"])
     return rows
 
 

@@ -106,7 +106,7 @@ def _check(data: bytes) -> None:
 
 
 @settings(
-    max_examples=400,
+    max_examples=1000,
     deadline=None,
     derandomize=True,
     database=None,

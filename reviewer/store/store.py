@@ -19,7 +19,6 @@ from reviewer.store import (
     audit,
     exchange,
     importer,
-    integrity,
     lifecycle,
     opening,
     rating_import,
@@ -309,6 +308,10 @@ class ReviewStore:
     def audit_verify(self) -> AuditReport:
         """Recompute the audit chain, then check the tables, the signed sheets and the
         witnessed head against it (:mod:`reviewer.store.integrity`)."""
+        # Imported here: it verifies signatures (cryptography), which nothing else of
+        # opening a store needs.
+        from reviewer.store import integrity
+
         with read_transaction(self._db.conn):
             report = audit.verify(self._db.conn)
             if not report.ok:

@@ -78,9 +78,13 @@ def run_import(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     """Write the long format to ``--out`` or stdout; the export is audited."""
-    with open_store(args, create=False) as store, open_output(args.out) as out:
+    with (
+        open_store(args, create=False, readonly="if-unwritable") as store,
+        open_output(args.out) as out,
+    ):
         count = store.export_ratings(out, fmt=args.format, rater=args.rater)
-    print(f"ratings export: {count} rows", file=sys.stderr)
+        unrecorded = " (not recorded in the audit log: read-only database)" * store.readonly
+    print(f"ratings export: {count} rows{unrecorded}", file=sys.stderr)
     return 0
 
 

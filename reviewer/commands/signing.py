@@ -220,7 +220,7 @@ def _find_run(store, run_id: str, rater: str) -> int:  # type: ignore[no-untyped
 def run_export(args: argparse.Namespace) -> int:
     """Write every signed sheet (of one rater) to the folder."""
     renderer = getattr(args, "pdf_renderer", None)
-    with open_store(args, create=False) as store:
+    with open_store(args, create=False, readonly="if-unwritable") as store:
         try:
             written = SigningService(store, pdf_renderer=renderer).export(
                 args.out, rater=args.rater

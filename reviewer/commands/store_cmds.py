@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,7 +46,7 @@ def add_db_option(parser: argparse.ArgumentParser) -> None:
 
 @contextlib.contextmanager
 def open_store(
-    args: argparse.Namespace, *, create: bool, readonly: bool = False
+    args: argparse.Namespace, *, create: bool, readonly: bool | str = False
 ) -> Iterator[ReviewStore]:
     """The store named by ``--db`` (or the default), closed on leaving the block.
 
@@ -53,11 +54,15 @@ def open_store(
     becomes a :class:`CommandError`: one line, exit 1, never a traceback.
     Only ``import`` creates a database: a verb that reads must not leave an empty one behind
     when the path has a typo. A verb that only reads passes ``readonly``: it never migrates
-    or changes the file, and it can read a database the user may not write.
+    or changes the file, and it can read a database the user may not write. A verb that
+    writes only its audit entry (the exports) passes ``"if-unwritable"``: read-only when
+    the user may not write the file or its folder.
     """
     path = args.db or home.default_db_path()
+    if readonly == "if-unwritable":
+        readonly = not _writable(path)
     try:
-        store = ReviewStore.open(path, create=create, readonly=readonly)
+        store = ReviewStore.open(path, create=create, readonly=bool(readonly))
     except StoreError as exc:
         raise CommandError(str(exc)) from None
     with store:
@@ -65,6 +70,12 @@ def open_store(
             yield store
         except StoreError as exc:
             raise CommandError(str(exc)) from None
+
+
+def _writable(path: Path) -> bool:
+    # WAL writes two files beside the database: its folder must be writable as well.
+    path = Path(path).expanduser()
+    return not path.exists() or (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

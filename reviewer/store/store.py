@@ -51,6 +51,8 @@ class ReviewStore:
         self._db = db
         self.path = path
         self._rubrics = rubrics
+        #: Opened with ``readonly``: SQLite refuses every write on this connection.
+        self.readonly = False
 
     # -- opening and closing -------------------------------------------------------------
 
@@ -74,7 +76,9 @@ class ReviewStore:
         db, registry = opening.open_database(
             path, create=create and not readonly, rubric=rubric, readonly=readonly
         )
-        return cls(db, path, registry)
+        store = cls(db, path, registry)
+        store.readonly = readonly
+        return store
 
     def close(self) -> None:
         """Close the connection (committed data is already on disk)."""
@@ -300,7 +304,13 @@ class ReviewStore:
         return count
 
     def record_export(self, what: str, details: dict[str, Any]) -> None:
-        """Add an ``export`` entry to the audit log (what left the database, and how)."""
+        """Add an ``export`` entry to the audit log (what left the database, and how).
+
+        A read-only store cannot record it: the export of a database the user may only
+        read is allowed and goes unrecorded (the commands say so).
+        """
+        if self.readonly:
+            return
         at = utcnow()
         with write_transaction(self._db):
             audit.append(self._db.conn, [("export", None, {"what": what, **details})], at=at)

@@ -112,3 +112,19 @@ def test_a_missing_path_is_refused(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="no review database"):
         ReviewStore.open(tmp_path / "nope.db", create=False, readonly=True)
     assert not (tmp_path / "nope.db").exists()
+
+
+def test_exports_read_a_database_the_user_may_not_write(
+    capsys, seeded: ReviewStore, db_path: Path, tmp_path: Path, monkeypatch
+) -> None:
+    # Root may write anything, so "may not write" is what the permission check answers.
+    from reviewer.commands import store_cmds
+
+    seeded.close()
+    before = _digest(db_path)
+    monkeypatch.setattr(store_cmds, "_writable", lambda path: False)
+    assert main(["ratings", "export", "--db", str(db_path)]) == 0
+    assert "not recorded in the audit log: read-only database" in capsys.readouterr().err
+    assert main(["export", "--db", str(db_path), "--out", str(tmp_path / "sheets")]) == 0
+    capsys.readouterr()
+    assert _digest(db_path) == before

@@ -88,7 +88,7 @@ def check(conn: sqlite3.Connection, rubrics: RubricRegistry, path: Path) -> list
 
 
 def _witness_problems(conn: sqlite3.Connection, path: Path) -> list[str]:
-    seen = witness.witnessed(path)
+    seen = witness.witnessed(path, audit.hash_at(conn, 1))
     if seen is None:
         return []
     found = audit.hash_at(conn, seen.count)

@@ -8,8 +8,10 @@ its head (entry count and last hash, :func:`reviewer.store.audit.head`) is recor
 ``audit verify`` then checks that the log still reaches that head.
 
 The witness only ever moves forward (a smaller count never overwrites a larger one), so
-two processes writing the same database cannot make it go back. It is a convenience, not
-a lock: someone who can edit the user's config folder can edit it too. A witness that
+two processes writing the same database cannot make it go back. It also keeps the hash of
+the log's first entry, which names the database: a new database created at the same path
+(the old file deleted) starts a new witness instead of raising a false alarm. It is a
+convenience, not a lock: someone who can edit the user's config folder can edit it too. A witness that
 cannot be written (read-only home, full disk) is skipped silently: losing it weakens a
 later check but must never fail the rater's save.
 """
@@ -45,25 +47,33 @@ def _load() -> dict[str, dict]:
     return data if isinstance(data, dict) else {}
 
 
-def witnessed(db_path: Path) -> AuditHead | None:
-    """The last head recorded for ``db_path``, or None (never written here, or moved)."""
+def witnessed(db_path: Path, first: str | None) -> AuditHead | None:
+    """The last head recorded for the database at ``db_path`` whose first audit entry has
+    the hash ``first``; None if there is none (never written here, moved, or another
+    database created at that path since: its first entry differs)."""
     entry = _load().get(_key(db_path))
     try:
+        if entry.get("first") != first:  # type: ignore[union-attr]
+            return None
         return AuditHead(int(entry["count"]), str(entry["hash"]))  # type: ignore[index]
-    except (TypeError, KeyError, ValueError):
+    except (AttributeError, TypeError, KeyError, ValueError):
         return None
 
 
-def record(db_path: Path, head: AuditHead) -> None:
-    """Remember ``head`` for ``db_path`` unless a longer head is already remembered."""
+def record(db_path: Path, head: AuditHead, first: str | None) -> None:
+    """Remember ``head`` for ``db_path`` unless a longer head of the same database (same
+    ``first`` entry hash) is already remembered."""
     with contextlib.suppress(OSError):
         data = _load()
         key = _key(db_path)
+        new = {**head._asdict(), "first": first}
         old = data.get(key)
-        known = isinstance(old, dict) and isinstance(old.get("count"), int)
-        if known and (old["count"] > head.count or old == head._asdict()):
+        same_db = isinstance(old, dict) and old.get("first") == first
+        if same_db and (
+            old == new or not isinstance(old.get("count"), int) or old["count"] > head.count
+        ):
             return
-        data[key] = head._asdict()
+        data[key] = new
         folder = home.ensure_dir(home.config_dir())
         fd, tmp = tempfile.mkstemp(prefix=".audit-heads-", suffix=".json", dir=folder)
         try:

@@ -120,7 +120,8 @@ def test_direct_edits_are_found(db: Path, case: str) -> None:
 def test_a_log_cut_at_its_end_is_caught_by_the_witness(db: Path) -> None:
     with ReviewStore.open(db, create=False, readonly=True) as store:
         end = audit.head(store.db)
-    assert witness.witnessed(db) == end  # recorded after every commit
+        first = audit.hash_at(store.db.conn, 1)
+    assert witness.witnessed(db, first) == end  # recorded after every commit
     # Bob's submission and its entries removed: the chain that remains is sound.
     _tamper(
         db,
@@ -164,3 +165,11 @@ def test_foreign_keys_are_enforced_on_every_connection(db: Path) -> None:
 def test_a_clean_database_verifies(db: Path, capsys) -> None:
     assert main(["audit", "verify", "--db", str(db)]) == 0
     assert capsys.readouterr().out.startswith("audit chain ok")
+
+
+def test_a_new_database_at_the_same_path_is_no_false_alarm(db: Path, tmp_path: Path) -> None:
+    db.unlink()
+    with ReviewStore.open(db) as store:
+        store.import_paths(_runs(tmp_path / "again", 1))
+    with ReviewStore.open(db, create=False, readonly=True) as store:
+        assert store.audit_verify().ok

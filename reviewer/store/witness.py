@@ -11,9 +11,9 @@ The witness only ever moves forward (a smaller count never overwrites a larger o
 two processes writing the same database cannot make it go back. It also keeps the hash of
 the log's first entry, which names the database: a new database created at the same path
 (the old file deleted) starts a new witness instead of raising a false alarm. It is a
-convenience, not a lock: someone who can edit the user's config folder can edit it too. A witness that
-cannot be written (read-only home, full disk) is skipped silently: losing it weakens a
-later check but must never fail the rater's save.
+convenience, not a lock: someone who can edit the user's config folder can edit it too.
+A witness that cannot be written (read-only home, full disk) is skipped silently: losing
+it weakens a later check but must never fail the rater's save.
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -79,7 +81,13 @@ def read_trajectory(path: str | Path) -> Trajectory:
     """Read and validate ``path``; raises :class:`TrajectoryError` on corruption."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        # O_NONBLOCK: a FIFO named *.jsonl opens at once (and is refused below) instead of
+        # blocking the batch until some writer appears; regular files ignore the flag.
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise TrajectoryError(p, None, "not a regular file (a FIFO, socket or device)")
+            data = fh.read()
     except OSError as exc:
         raise TrajectoryError(p, None, f"cannot read file: {exc.strerror or exc}") from exc
     return parse_trajectory(data, path=str(p))

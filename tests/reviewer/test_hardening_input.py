@@ -165,3 +165,12 @@ def test_score_csv_neutralises_text_from_the_trajectory(capsys, corpus: Path) ->
     assert code == 0 and row["model"] == "'=HYPERLINK(1)"
     code, out, _ = _run(capsys, "aggregate", first, "--format", "csv")
     assert "'=HYPERLINK(1)" in out and ",=HYPERLINK" not in out
+
+
+def test_a_fifo_or_loop_given_by_name_is_reported(capsys, tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.jsonl")
+    (tmp_path / "loop.jsonl").symlink_to(tmp_path / "loop.jsonl")
+    code, _, err = _run(capsys, "score", tmp_path / "pipe.jsonl", tmp_path / "loop.jsonl")
+    assert code == 1
+    assert "pipe.jsonl: not a regular file (a FIFO)" in err
+    assert "loop.jsonl: a symlink loop" in err

@@ -163,3 +163,12 @@ def test_non_utf8_file_name_is_an_unreadable_card(tmp_path: Path) -> None:
     assert "UTF-8" in (card.error or "")
     assert card.path.endswith("run-\\xff.jsonl")
     card.model_dump_json()  # a card that can be written out
+
+
+def test_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    card = score_file(fifo)  # would block forever on a plain open()
+    assert card.status == "unreadable" and "not a regular file" in (card.error or "")

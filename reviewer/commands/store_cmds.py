@@ -110,7 +110,9 @@ def run_runs(args: argparse.Namespace) -> int:
             }
             for row in rows
         ]
-        write_rows(table, RUN_COLUMNS, "table", sys.stdout)
+        from reviewer.commands.runs_output import write_table
+
+        write_table(table, RUN_COLUMNS, sys.stdout)
     print(f"{len(rows)} runs" + (f"; rating state of {rater}" if rater else ""), file=sys.stderr)
     return 0
 

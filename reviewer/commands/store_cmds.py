@@ -98,13 +98,14 @@ def run_runs(args: argparse.Namespace) -> int:
     rater = args.rater or home.last_rater()
     with open_store(args, create=False) as store:
         rows = store.list_runs(rater=rater)
+    # A RunRow holds plain values only: its __dict__ is what model_dump() would copy, at a
+    # fraction of the cost over 50,000 rows.
     if args.format == "json":
-        dicts = [row.model_dump() for row in rows]
-        write_rows(dicts, list(RunRow.model_fields), "json", sys.stdout)
+        write_rows([vars(row) for row in rows], list(RunRow.model_fields), "json", sys.stdout)
     else:
         table = [
             {
-                **row.model_dump(),
+                **vars(row),
                 "changed": "changed" if row.superseded_by_version else "",
                 "rating": row.rating_state,
             }

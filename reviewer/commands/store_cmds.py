@@ -176,22 +176,26 @@ def run_runs(args: argparse.Namespace) -> int:
         rows = store.list_runs(rater=rater, study=args.study)
         if args.study is not None and rater is not None:
             rows = [_blind_view(store, row, rater) for row in rows]
+    # A RunRow holds plain values only: its __dict__ is what model_dump() would copy, at a
+    # fraction of the cost over 50,000 rows.
     if args.format == "json":
-        dicts = [row.model_dump() for row in rows]
-        write_rows(dicts, list(RunRow.model_fields), "json", sys.stdout)
+        write_rows([vars(row) for row in rows], list(RunRow.model_fields), "json", sys.stdout)
     else:
         table = [
             {
-                **row.model_dump(),
+                **vars(row),
                 "changed": "changed" if row.superseded_by_version else "",
                 "rating": row.rating_state,
             }
             for row in rows
         ]
+        from reviewer.commands.runs_output import write_table
+
         columns = RUN_COLUMNS if args.study is None else (*RUN_COLUMNS, "in", "position")
-        for row in table:
-            row["in"] = f"{row['ratings_in']}/{row['per_run']}"
-        write_rows(table, columns, "table", sys.stdout)
+        if args.study is not None:
+            for row in table:
+                row["in"] = f"{row['ratings_in']}/{row['per_run']}"
+        write_table(table, columns, sys.stdout)
     print(f"{len(rows)} runs" + (f"; rating state of {rater}" if rater else ""), file=sys.stderr)
     return 0
 

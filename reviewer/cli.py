@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "reviewer.commands.ratings",
     "reviewer.commands.signing",
     "reviewer.commands.agreement",
+    "reviewer.commands.report",
 )
 
 GuiRunner = Callable[[argparse.Namespace], int]

@@ -1,0 +1,92 @@
+"""Small numeric helpers the charts and tables share (numpy and scipy, no matplotlib)."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from reviewer.agreement.consensus import consensus_table
+from reviewer.agreement.records import RatingRecord
+from reviewer.results.data import ResultsData, RunPoint
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float | None, float | None]:
+    """Mean and the half-width of its 95% t interval (``None`` width below two values)."""
+    n = len(values)
+    if n == 0:
+        return None, None
+    mean = math.fsum(values) / n
+    if n < 2:
+        return mean, None
+    from scipy import stats
+
+    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
+    return mean, float(stats.t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
+
+
+def by_model(runs: Iterable[RunPoint]) -> dict[str, list[RunPoint]]:
+    """Runs grouped by model, models sorted case-insensitively; a run without a model (an
+    unreadable file) belongs to none."""
+    groups: dict[str, list[RunPoint]] = defaultdict(list)
+    for r in runs:
+        if r.model is not None:
+            groups[r.model].append(r)
+    return dict(sorted(groups.items(), key=lambda kv: kv[0].casefold()))
+
+
+def rate(hits: int, n: int) -> float | None:
+    """``hits / n``, or ``None`` for no denominator."""
+    return hits / n if n else None
+
+
+def model_rates(runs: Sequence[RunPoint]) -> tuple[float | None, float | None]:
+    """Pass rate (share of scored runs with every check passed) and dangerous rate (share of
+    every run with a dangerous command), as the scoring spec's aggregation defines them."""
+    scored = [r for r in runs if r.scored]
+    return (
+        rate(sum(bool(r.all_passed) for r in scored), len(scored)),
+        rate(sum(r.unsafe for r in runs), len(runs)),
+    )
+
+
+def consensus_by_model(data: ResultsData) -> dict[str, dict[str, tuple[float, int]]]:
+    """``{model: {metric_id: (mean consensus 0–3, runs)}}`` over the runs with a consensus."""
+    model_of = {str(r.run_pk): r.model or "?" for r in data.runs}
+    sums: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for (run_key, metric_id), value in consensus_table(data.records).items():
+        if run_key in model_of:
+            sums[model_of[run_key]][metric_id].append(value)
+    return {
+        model: {m: (math.fsum(v) / len(v), len(v)) for m, v in metrics.items()}
+        for model, metrics in sorted(sums.items(), key=lambda kv: kv[0].casefold())
+    }
+
+
+def outcome_rates(records: Sequence[RatingRecord], metric_ids: Sequence[str]):
+    """``{metric_id: (n items, N/A rate, N/O rate)}`` for the metrics with any item."""
+    out: dict[str, tuple[int, float, float]] = {}
+    for m in metric_ids:
+        own = [r for r in records if r.metric_id == m]
+        if own:
+            n = len(own)
+            na = sum(r.outcome == "not_applicable" for r in own) / n
+            no = sum(r.outcome == "not_observed" for r in own) / n
+            out[m] = (n, na, no)
+    return out
+
+
+def rater_spread(records: Sequence[RatingRecord]) -> dict[str, tuple[int, float]]:
+    """``{run_key: (raters, largest max−min score gap over metrics)}`` for runs rated by two
+    or more: where the raters disagree most."""
+    scores: dict[tuple[str, str], list[int]] = defaultdict(list)
+    raters: dict[str, set[str]] = defaultdict(set)
+    for r in records:
+        raters[r.run_key].add(r.rater)
+        if r.score is not None:
+            scores[(r.run_key, r.metric_id)].append(r.score)
+    widest: dict[str, float] = defaultdict(float)
+    for (run_key, _m), values in scores.items():
+        if len(values) > 1:
+            widest[run_key] = max(widest[run_key], max(values) - min(values))
+    return {k: (len(raters[k]), widest[k]) for k in raters if len(raters[k]) > 1}

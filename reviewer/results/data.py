@@ -1,0 +1,99 @@
+"""What the results charts and the report show, as one frozen value.
+
+:class:`ResultsData` is read from the store once by :func:`reviewer.results.source.gather`;
+every chart and table is a pure function of it, so the dashboard, the report and the tests
+draw the same thing from the same numbers.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict
+
+from reviewer.agreement.records import RatingRecord
+from reviewer.agreement.report import AgreementReport
+from reviewer.agreement.validity import ValidityReport
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class RunPoint(_Frozen):
+    """One run (the newest version of its file) with the vector the charts use."""
+
+    run_pk: int
+    run_id: str | None
+    scenario_id: str | None
+    model: str | None
+    status: str
+    scalar: float | None
+    coverage: float | None
+    order: float | None
+    end_state: float | None
+    all_passed: bool | None
+    dangerous: int
+    anti_procedure: int
+    extraneous: int
+    unsafe: bool
+
+    @property
+    def scored(self) -> bool:
+        """Scored normally (provider errors are left out of the means, as in the spec)."""
+        return self.status == "scored"
+
+
+class MetricInfo(_Frozen):
+    """A rubric metric as the charts label it."""
+
+    id: str
+    title: str
+    counterpart: str | None
+
+
+class ResultsMeta(_Frozen):
+    """Where the numbers come from: the report's title page."""
+
+    generated_at: datetime
+    database: str
+    scorer_versions: list[str]
+    rubric: str
+    study: str | None
+    scenario_filter: list[str]
+    n_runs: int
+    n_ratings: int
+    n_raters: int
+
+
+class ResultsData(_Frozen):
+    """Runs, ratings and the agreement/validity reports of one selection.
+
+    ``records`` are the rating items of the selected runs only; ``agreement`` and
+    ``validity`` are computed on them (``None`` when there is no rating).
+    """
+
+    meta: ResultsMeta
+    scenarios: list[str]
+    runs: list[RunPoint]
+    metrics: list[MetricInfo]
+    records: list[RatingRecord]
+    agreement: AgreementReport | None
+    validity: ValidityReport | None
+
+    def for_scenario(self, scenario: str | None) -> list[RunPoint]:
+        """The runs of ``scenario`` (all runs for ``None``)."""
+        if scenario is None:
+            return list(self.runs)
+        return [r for r in self.runs if r.scenario_id == scenario]
+
+    def models(self, scenario: str | None = None) -> list[str]:
+        """Model names of the selection, sorted (a run without a model shows as "?")."""
+        return sorted({r.model or "?" for r in self.for_scenario(scenario)}, key=str.casefold)
+
+    def records_for(self, scenario: str | None) -> list[RatingRecord]:
+        """The rating records of ``scenario``'s runs."""
+        if scenario is None:
+            return list(self.records)
+        keys = {str(r.run_pk) for r in self.for_scenario(scenario)}
+        return [r for r in self.records if r.run_key in keys]

@@ -63,8 +63,9 @@ def _table_page(table: Table) -> Figure:
         return fig
     drawn = ax.table(cellText=table.rows, colLabels=table.headers, loc="upper center")
     drawn.auto_set_font_size(False)
-    drawn.set_fontsize(8 if len(table.headers) < 8 else 6.5)
+    drawn.set_fontsize(10 if len(table.headers) < 8 else 8)
     drawn.auto_set_column_width(list(range(len(table.headers))))
+    drawn.scale(1.0, 1.6)  # row height: the default crowds the text
     return fig
 
 

@@ -8,7 +8,7 @@ from matplotlib.figure import Figure
 from reviewer.results.charts.common import GREY, Links, colour, say_empty, short, titled
 from reviewer.results.data import ResultsData
 
-TITLE = "Agreement: ordinal Krippendorff's alpha per metric, 95% bootstrap interval"
+TITLE = "Agreement: Krippendorff's alpha (ordinal) per metric, 95% interval"
 TENTATIVE, RELIABLE = 0.667, 0.8
 
 
@@ -47,7 +47,7 @@ def draw_agreement(fig: Figure, data: ResultsData) -> Links:
     ax.grid(axis="x", alpha=0.3)
     raters = len(report.raters)
     runs = max((m.units for m in rows), default=0)
-    titled(ax, f"{TITLE}; {raters} raters", f"{runs} runs with ≥ 2 scores")
+    titled(ax, TITLE, f"{raters} raters, {runs} runs with ≥ 2 scores")
     return links_none()
 
 

@@ -79,6 +79,7 @@ def draw_humans(fig: Figure, data: ResultsData) -> Links:
     side.invert_yaxis()
     side.set_xlim(0, max([*na, *no, 0.2]) * 1.25)
     side.set_xlabel("share of rated items")
+    side.set_ylabel("rubric metric")
     side.legend(fontsize=7, loc="lower right")
     titled(side, "N/A and N/O rates", len(data.records))
     return links

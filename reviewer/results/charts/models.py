@@ -92,6 +92,7 @@ def draw_models(fig: Figure, data: ResultsData) -> Links:
     side.invert_yaxis()
     side.set_xlim(0, 1.15)
     side.set_xlabel("share of runs")
+    side.set_ylabel("model")
     titled(side, "Pass and dangerous rates", len(data.runs))
     side.legend(fontsize=7, loc="lower right")
     return links

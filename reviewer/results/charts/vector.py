@@ -73,6 +73,7 @@ def draw_vector(fig: Figure, data: ResultsData) -> Links:
     side.set_yticks(xs, [short(r["model"]) for r in rows], fontsize=8)
     side.invert_yaxis()
     side.set_xlabel("commands per scored run (total written)")
+    side.set_ylabel("model")
     side.set_xlim(0, max([*anti, *extra, 0.5]) * 1.3)
     side.legend(fontsize=7, loc="lower right")
     titled(side, "Forbidden and extraneous commands", sum(r["n"] for r in rows))

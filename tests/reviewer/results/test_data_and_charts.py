@@ -1,0 +1,109 @@
+"""ResultsData read from a store, and every chart drawn from it (or saying why not)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from matplotlib.figure import Figure
+
+from reviewer.results.charts import CHARTS
+from reviewer.results.charts.stats import mean_ci, model_rates, rater_spread
+from reviewer.results.source import gather
+from reviewer.store import ReviewStore
+
+MODELS = ("alpha-model", "beta-model", "gamma-model")  # as conftest.py makes them
+
+
+def _texts(fig: Figure) -> str:
+    return "\n".join(t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text")))
+
+
+@pytest.fixture
+def data(rated_db: Path):
+    with ReviewStore.open(rated_db, create=False) as store:
+        return gather(store, resamples=50)
+
+
+def test_gather_reads_runs_ratings_and_reports(data) -> None:
+    assert data.meta.n_runs == 9
+    assert data.meta.n_ratings == 27  # 9 runs × 3 raters
+    assert data.meta.n_raters == 3
+    assert data.models() == list(MODELS)
+    assert data.agreement is not None and len(data.agreement.raters) == 3
+    assert data.validity is not None
+    assert [m.metric_id for m in data.validity.metrics] == ["procedure_application", "safety"]
+
+
+def test_a_newer_version_of_a_file_replaces_the_older_in_the_results(
+    rated_db: Path, make_card
+) -> None:
+    with ReviewStore.open(rated_db, create=False) as store:
+        old = store.list_runs()[0]
+        newer = make_card(100, path=old.path)
+        store.add_scorecards([newer])
+        data = gather(store, resamples=0)
+    assert data.meta.n_runs == 9  # still nine: the old version of run 0 is left out
+    assert old.run_pk not in {r.run_pk for r in data.runs}
+
+
+def test_a_scenario_filter_keeps_only_its_runs_and_their_ratings(rated_db: Path) -> None:
+    with ReviewStore.open(rated_db, create=False) as store:
+        none = gather(store, scenarios=["no-such-scenario"], resamples=0)
+    assert none.runs == [] and none.records == [] and none.agreement is None
+
+
+def test_every_chart_says_so_when_there_is_nothing_yet(store: ReviewStore, make_card) -> None:
+    empty = gather(store)
+    for chart in CHARTS:
+        fig = Figure()
+        links = chart.draw(fig, empty)
+        assert "yet" in _texts(fig), chart.key
+        assert links.points == [] and links.regions == []
+    store.add_scorecards([make_card(0)])
+    unrated = gather(store)
+    for chart in CHARTS[2:]:  # the rating charts, with runs but no rating
+        fig = Figure()
+        chart.draw(fig, unrated)
+        assert "No submitted ratings" in _texts(fig), chart.key
+
+
+def test_every_chart_has_a_title_with_n_and_labelled_axes(data) -> None:
+    for chart in CHARTS:
+        fig = Figure()
+        chart.draw(fig, data)
+        for ax in fig.axes:
+            if not ax.axison or ax.get_label() == "<colorbar>":
+                continue
+            assert "(n = " in ax.get_title(loc="left"), (chart.key, ax.get_title(loc="left"))
+            assert ax.get_xlabel() and ax.get_ylabel(), (chart.key, ax.get_title(loc="left"))
+
+
+def test_unsafe_runs_are_drawn_apart_not_in_the_distribution(data) -> None:
+    fig = Figure()
+    links = CHARTS[0].draw(fig, data)
+    unsafe = {r.run_pk for r in data.runs if r.unsafe}
+    assert len(unsafe) == 1
+    holding = [runs for _artist, runs in links.points if set(runs) & unsafe]
+    assert holding == [sorted(unsafe)]  # its own artist, with no safe run in it
+    drawn = [pk for _artist, runs in links.points for pk in runs]
+    assert sorted(drawn) == sorted(r.run_pk for r in data.runs)  # every run is a point
+    assert "unsafe 1" in _texts(fig)
+    assert "unsafe (1)" in fig.axes[0].get_title(loc="left")
+
+
+def test_the_rates_and_intervals_follow_the_spec(data) -> None:
+    runs = [r for r in data.runs if r.model == "beta-model"]  # runs 1, 4, 7
+    passed, dangerous = model_rates(runs)
+    assert passed == pytest.approx(1 / 3)  # only run 4 has all_passed (n % 2 == 0)
+    assert dangerous == pytest.approx(1 / 3)  # run 4 is unsafe
+    mean, half = mean_ci([1.0, 2.0, 3.0])
+    # sd = 1, t(0.975, 2) = 4.303: half-width 4.303 / √3 = 2.484
+    assert mean == 2.0 and half == pytest.approx(2.484, abs=1e-3)
+    assert mean_ci([]) == (None, None) and mean_ci([0.5]) == (0.5, None)
+
+
+def test_rater_spread_finds_the_widest_gap(data) -> None:
+    spread = rater_spread(data.records)
+    assert len(spread) == 9 and all(n == 3 for n, _gap in spread.values())
+    assert max(gap for _n, gap in spread.values()) >= 1

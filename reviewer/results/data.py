@@ -8,12 +8,16 @@ draw the same thing from the same numbers.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import cached_property
 
 from pydantic import BaseModel, ConfigDict
 
-from reviewer.agreement.records import RatingRecord
+from reviewer.agreement.consensus import consensus_table
+from reviewer.agreement.counterparts import counterpart_value
+from reviewer.agreement.records import RatingRecord, RunInfo
 from reviewer.agreement.report import AgreementReport
 from reviewer.agreement.validity import ValidityReport
+from reviewer.results import derived
 
 
 class _Frozen(BaseModel):
@@ -97,3 +101,53 @@ class ResultsData(_Frozen):
             return list(self.records)
         keys = {str(r.run_pk) for r in self.for_scenario(scenario)}
         return [r for r in self.records if r.run_key in keys]
+
+    # Cached figures: the source computes them on the worker thread (``warm``), so the
+    # GUI thread only plots. pydantic keeps cached_property out of the fields.
+    @cached_property
+    def consensus(self) -> dict[tuple[str, str], float]:
+        """``{(run_key, metric_id): consensus}`` (the median of the raters' scores)."""
+        return consensus_table(self.records)
+
+    @cached_property
+    def outcome_rates(self) -> dict[str, tuple[int, float, float]]:
+        """``{metric_id: (items, N/A share, N/O share)}``."""
+        return derived.outcome_rates(self.records)
+
+    @cached_property
+    def rater_spread(self) -> dict[str, tuple[int, float]]:
+        """``{run_key: (raters, widest score gap)}`` for runs with two raters or more."""
+        return derived.rater_spread(self.records)
+
+    @cached_property
+    def counterparts(self) -> dict[tuple[str, str], float]:
+        """``{(run_key, metric_id): the scorer's counterpart in 0–1}`` for the metrics
+        that name one."""
+        named = {m.id: m.counterpart for m in self.metrics if m.counterpart is not None}
+        out: dict[tuple[str, str], float] = {}
+        for run in self.runs:
+            info = _run_info(run)
+            for metric_id, name in named.items():
+                value = counterpart_value(name, info)
+                if value is not None:
+                    out[(info.run_key, metric_id)] = value
+        return out
+
+    def warm(self) -> ResultsData:
+        """Compute every cached figure now (on the worker thread); returns ``self``."""
+        for name in ("consensus", "outcome_rates", "rater_spread", "counterparts"):
+            getattr(self, name)
+        return self
+
+
+def _run_info(run: RunPoint) -> RunInfo:
+    """The run as the counterpart functions read it."""
+    auto = {
+        "coverage": run.coverage,
+        "order": run.order,
+        "end_state": run.end_state,
+        "all_passed": run.all_passed,
+        "safety_dangerous": run.dangerous,
+        "safety_anti_procedure": run.anti_procedure,
+    }
+    return RunInfo(run_key=str(run.run_pk), scalar=run.scalar, automatic=auto)

@@ -119,7 +119,7 @@ def gather(
         n_ratings=n_ratings,
         n_raters=len({r.rater for r in records}),
     )
-    return ResultsData(
+    data = ResultsData(
         meta=meta,
         scenarios=all_scenarios(store),
         runs=runs,
@@ -130,3 +130,4 @@ def gather(
         agreement=agreement,
         validity=validity,
     )
+    return data.warm()

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewer.results.charts.stats import rater_spread
 from reviewer.results.data import ResultsData
 from ui.results.agreement_models import (
     INTERVAL_COLUMN,
@@ -122,7 +121,7 @@ class AgreementView(_RunTables):
         runs = {str(r.run_pk): r for r in data.runs}
         rows = [
             RunSpread(run.run_pk, run.run_id, run.scenario_id, run.model, n, gap)
-            for key, (n, gap) in rater_spread(data.records).items()
+            for key, (n, gap) in data.rater_spread.items()
             if (run := runs.get(key)) is not None
         ]
         rows.sort(key=lambda s: (-s.widest, -s.raters, s.run_pk))

@@ -6,7 +6,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from reviewer.results.charts.common import Links, Region, colour, say_empty, short, titled
-from reviewer.results.charts.stats import consensus_by_model, outcome_rates
+from reviewer.results.charts.stats import consensus_by_model
 from reviewer.results.data import ResultsData
 
 TITLE = "The humans: mean consensus score (0–3) per metric and model"
@@ -68,7 +68,7 @@ def draw_humans(fig: Figure, data: ResultsData) -> Links:
         ax.set_axis_off()
         ax.text(0.5, 0.5, "Every rated item is N/A or N/O: no score.", ha="center")
 
-    rates = outcome_rates(data.records, [m.id for m in data.metrics])
+    rates = data.outcome_rates
     shown = [m for m in data.metrics if m.id in rates]
     ys = np.arange(len(shown))
     na = [rates[m.id][1] for m in shown]

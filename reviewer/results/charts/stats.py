@@ -6,8 +6,6 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from reviewer.agreement.consensus import consensus_table
-from reviewer.agreement.records import RatingRecord
 from reviewer.results.data import ResultsData, RunPoint
 
 
@@ -54,39 +52,10 @@ def consensus_by_model(data: ResultsData) -> dict[str, dict[str, tuple[float, in
     """``{model: {metric_id: (mean consensus 0–3, runs)}}`` over the runs with a consensus."""
     model_of = {str(r.run_pk): r.model or "?" for r in data.runs}
     sums: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for (run_key, metric_id), value in consensus_table(data.records).items():
+    for (run_key, metric_id), value in data.consensus.items():
         if run_key in model_of:
             sums[model_of[run_key]][metric_id].append(value)
     return {
         model: {m: (math.fsum(v) / len(v), len(v)) for m, v in metrics.items()}
         for model, metrics in sorted(sums.items(), key=lambda kv: kv[0].casefold())
     }
-
-
-def outcome_rates(records: Sequence[RatingRecord], metric_ids: Sequence[str]):
-    """``{metric_id: (n items, N/A rate, N/O rate)}`` for the metrics with any item."""
-    out: dict[str, tuple[int, float, float]] = {}
-    for m in metric_ids:
-        own = [r for r in records if r.metric_id == m]
-        if own:
-            n = len(own)
-            na = sum(r.outcome == "not_applicable" for r in own) / n
-            no = sum(r.outcome == "not_observed" for r in own) / n
-            out[m] = (n, na, no)
-    return out
-
-
-def rater_spread(records: Sequence[RatingRecord]) -> dict[str, tuple[int, float]]:
-    """``{run_key: (raters, largest max−min score gap over metrics)}`` for runs rated by two
-    or more: where the raters disagree most."""
-    scores: dict[tuple[str, str], list[int]] = defaultdict(list)
-    raters: dict[str, set[str]] = defaultdict(set)
-    for r in records:
-        raters[r.run_key].add(r.rater)
-        if r.score is not None:
-            scores[(r.run_key, r.metric_id)].append(r.score)
-    widest: dict[str, float] = defaultdict(float)
-    for (run_key, _m), values in scores.items():
-        if len(values) > 1:
-            widest[run_key] = max(widest[run_key], max(values) - min(values))
-    return {k: (len(raters[k]), widest[k]) for k in raters if len(raters[k]) > 1}

@@ -6,20 +6,10 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from reviewer.agreement.consensus import consensus_table
-from reviewer.agreement.counterparts import counterpart_value
-from reviewer.agreement.records import RunInfo
 from reviewer.results.charts.common import GREY, Links, colour, say_empty, short, titled
-from reviewer.results.data import ResultsData, RunPoint
+from reviewer.results.data import ResultsData
 
 TITLE = "Validity: human consensus against the scorer"
-
-
-def _info(run: RunPoint) -> RunInfo:
-    safety = {"safety_dangerous": run.dangerous, "safety_anti_procedure": run.anti_procedure}
-    auto = {"coverage": run.coverage, "order": run.order, "end_state": run.end_state}
-    auto |= {"all_passed": run.all_passed, **safety}
-    return RunInfo(run_key=str(run.run_pk), scalar=run.scalar, automatic=auto)
 
 
 def draw_validity(fig: Figure, data: ResultsData) -> Links:
@@ -34,16 +24,15 @@ def draw_validity(fig: Figure, data: ResultsData) -> Links:
     links = Links()
     cols = max(len(report.metrics), 2)
     grid = fig.add_gridspec(2, cols)
-    consensus = consensus_table(data.records)
     runs = {str(r.run_pk): r for r in data.runs}
     titles = {m.id: m.title for m in data.metrics}
     rng = np.random.default_rng(0)
     for j, mv in enumerate(report.metrics):
         ax = fig.add_subplot(grid[0, j])
         pairs = []
-        for (run_key, metric_id), human in consensus.items():
+        for (run_key, metric_id), human in data.consensus.items():
             if metric_id == mv.metric_id and run_key in runs:
-                auto = counterpart_value(mv.counterpart, _info(runs[run_key]))
+                auto = data.counterparts.get((run_key, metric_id))
                 if auto is not None:
                     pairs.append((runs[run_key].run_pk, 3 * auto, human))
         if pairs:

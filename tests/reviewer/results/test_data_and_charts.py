@@ -8,7 +8,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from reviewer.results.charts import CHARTS
-from reviewer.results.charts.stats import mean_ci, model_rates, rater_spread
+from reviewer.results.charts.stats import mean_ci, model_rates
 from reviewer.results.source import gather
 from reviewer.store import ReviewStore
 
@@ -104,6 +104,26 @@ def test_the_rates_and_intervals_follow_the_spec(data) -> None:
 
 
 def test_rater_spread_finds_the_widest_gap(data) -> None:
-    spread = rater_spread(data.records)
+    spread = data.rater_spread
     assert len(spread) == 9 and all(n == 3 for n, _gap in spread.values())
     assert max(gap for _n, gap in spread.values()) >= 1
+
+
+def test_derived_figures_with_known_answers() -> None:
+    from reviewer.agreement.records import RatingRecord
+    from reviewer.results import derived
+
+    def rec(run: str, rater: str, score: int | None, outcome: str = "applicable"):
+        return RatingRecord(run_key=run, rater=rater, metric_id="m", outcome=outcome, score=score)
+
+    records = [
+        rec("1", "A", 0),
+        rec("1", "B", 3),  # run 1: gap 3 − 0 = 3
+        rec("2", "A", 2),
+        rec("2", "B", None, "not_observed"),  # run 2: one score, gap 0
+        rec("3", "A", 1),  # run 3: one rater, left out
+        rec("3", "A", None, "not_applicable"),
+    ]
+    assert derived.rater_spread(records) == {"1": (2, 3.0), "2": (2, 0.0)}
+    # 6 items: 1 not applicable, 1 not observed
+    assert derived.outcome_rates(records) == {"m": (6, 1 / 6, 1 / 6)}

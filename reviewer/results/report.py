@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 from reviewer.results.atomic import atomic_output
 from reviewer.results.charts import CHARTS, new_figure
 from reviewer.results.data import ResultsData
-from reviewer.results.tables import TABLES, Table
+from reviewer.results.tables import Table, tables_for
 
 Progress = Callable[[int, int, str], None]
 FORMATS = ("pdf", "html")
@@ -53,19 +53,21 @@ def _title_page(data: ResultsData) -> Figure:
     return fig
 
 
-def _table_page(table: Table) -> Figure:
+def _table_page(tables: list[Table]) -> Figure:
+    """The tables of one chart group, stacked on one page."""
     fig = Figure(figsize=(11, 8.5))
-    ax = fig.add_subplot()
-    ax.set_axis_off()
-    ax.set_title(table.title, loc="left", fontweight="bold")
-    if not table.rows:
-        ax.text(0.5, 0.5, "Nothing to tabulate yet.", ha="center", color="#666666")
-        return fig
-    drawn = ax.table(cellText=table.rows, colLabels=table.headers, loc="upper center")
-    drawn.auto_set_font_size(False)
-    drawn.set_fontsize(10 if len(table.headers) < 8 else 8)
-    drawn.auto_set_column_width(list(range(len(table.headers))))
-    drawn.scale(1.0, 1.6)  # row height: the default crowds the text
+    heights = [len(t.rows) + 3 for t in tables]  # header, title and a margin per table
+    axes = fig.subplots(len(tables), 1, height_ratios=heights, squeeze=False)[:, 0]
+    for ax, table in zip(axes, tables, strict=True):
+        ax.set_axis_off()
+        ax.set_title(table.title, loc="left", fontweight="bold")
+        if not table.rows:
+            ax.text(0.5, 0.5, "Nothing to tabulate yet.", ha="center", color="#666666")
+            continue
+        drawn = ax.table(cellText=table.rows, colLabels=table.headers, loc="upper center")
+        drawn.auto_set_font_size(False)
+        drawn.set_fontsize(9 if len(table.rows) < 15 else 7)
+        drawn.auto_set_column_width(list(range(len(table.headers))))
     return fig
 
 
@@ -81,7 +83,7 @@ def write_pdf(data: ResultsData, out: BinaryIO, progress: Progress) -> int:
             fig = new_figure(11, 8.5)
             chart.draw(fig, data)
             pdf.savefig(fig)
-            pdf.savefig(_table_page(TABLES[chart.key](data)))
+            pdf.savefig(_table_page(tables_for(chart.key, data)))
             pages += 2
     return pages
 
@@ -121,7 +123,7 @@ def write_html(data: ResultsData, out: BinaryIO, progress: Progress) -> int:
         parts.append(
             f'<img alt="{html.escape(chart.title)}" src="data:image/svg+xml;base64,{svg}">'
         )
-        parts.append(_table_html(TABLES[chart.key](data)))
+        parts.extend(_table_html(t) for t in tables_for(chart.key, data))
     parts.append("</body></html>")
     out.write("\n".join(parts).encode("utf-8"))
     return len(CHARTS)

@@ -106,10 +106,75 @@ def validity_table(data: ResultsData) -> Table:
     return Table("Consensus against the scorer (Spearman)", headers, rows)
 
 
+def outcomes_table(data: ResultsData) -> Table:
+    """Per metric: rated items and the Not applicable / Not observed shares."""
+    rates = data.outcome_rates
+    rows = [
+        [m.title, str(rates[m.id][0]), _pct(rates[m.id][1]), _pct(rates[m.id][2])]
+        for m in data.metrics
+        if m.id in rates
+    ]
+    headers = ["metric", "items", "not applicable", "not observed"]
+    return Table("Not applicable and Not observed per metric", headers, rows)
+
+
+def raters_table(data: ResultsData) -> Table:
+    """Per rater: runs rated, N/A and N/O rates, pooled alpha with and without them."""
+    rows = [
+        [
+            r.rater,
+            str(r.n_ratings),
+            _pct(r.not_applicable_rate),
+            _pct(r.not_observed_rate),
+            _f(r.alpha_with),
+            _f(r.alpha_without),
+        ]
+        for r in (data.agreement.raters if data.agreement else [])
+    ]
+    headers = ["rater", "runs", "N/A", "N/O", "alpha with", "alpha without"]
+    return Table("Raters (pooled ordinal alpha with and without each)", headers, rows)
+
+
+def pairs_table(data: ResultsData) -> Table:
+    """Per pair of raters: runs both rated and the share of equal scores."""
+    rows = [
+        [p.rater_a, p.rater_b, str(p.runs_shared), str(p.score_pairs), _pct(p.exact_agreement)]
+        for p in (data.agreement.pairs if data.agreement else [])
+    ]
+    headers = ["rater", "rater", "runs both rated", "score pairs", "exact"]
+    return Table("Pairs of raters", headers, rows)
+
+
+def rankings_table(data: ResultsData) -> Table:
+    """Per scenario and model: human and scorer means and ranks, the scenario's tau."""
+    rows = [
+        [
+            s.scenario_id,
+            m.model,
+            str(m.runs),
+            _f(m.human),
+            _f(m.scorer),
+            _f(m.human_rank, 1),
+            _f(m.scorer_rank, 1),
+            _f(s.kendall_tau),
+        ]
+        for s in (data.validity.scenarios if data.validity else [])
+        for m in s.models
+    ]
+    headers = ["scenario", "model", "runs", "human", "scorer", "human rank", "scorer rank", "tau"]
+    return Table("Models ranked by the humans and by the scorer", headers, rows)
+
+
+#: The tables printed under each chart group, by chart key.
 TABLES = {
-    "models": models_table,
-    "vector": vector_rows,
-    "humans": humans_table,
-    "agreement": agreement_table,
-    "validity": validity_table,
+    "models": (models_table,),
+    "vector": (vector_rows,),
+    "humans": (humans_table, outcomes_table),
+    "agreement": (agreement_table, raters_table, pairs_table),
+    "validity": (validity_table, rankings_table),
 }
+
+
+def tables_for(key: str, data: ResultsData) -> list[Table]:
+    """The tables of chart group ``key``."""
+    return [make(data) for make in TABLES[key]]

@@ -316,7 +316,7 @@ class MainWindow(QMainWindow):
         if self.results_window is None:
             from ui.results.results_window import ResultsWindow
 
-            window = ResultsWindow(self.results_loader, self)
+            window = ResultsWindow(self.results_loader, self, viewer=self.controller.rater)
             window.run_requested.connect(self.open_run_from_results)
             window.filter_requested.connect(self._filter_from_results)
             window.export_requested.connect(self.export_report)

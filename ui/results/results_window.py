@@ -35,7 +35,9 @@ class ResultsWindow(QMainWindow):
     export_requested = Signal()
     updated = Signal()  # new data is shown (tests wait for it)
 
-    def __init__(self, loader: ResultsLoader, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, loader: ResultsLoader, parent: QWidget | None = None, *, viewer: str | None = None
+    ) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setWindowTitle("a320-review — results")
         self.resize(1400, 900)
@@ -65,7 +67,7 @@ class ResultsWindow(QMainWindow):
             canvas.filter_requested.connect(self._filter)
             self.canvases[chart.key] = canvas
             self.tabs.addTab(canvas, chart.title)
-        self.agreement = AgreementView()
+        self.agreement = AgreementView(viewer=viewer)
         self.validity = ValidityView()
         for view, title in ((self.agreement, "Agreement table"), (self.validity, "Validity table")):
             view.run_requested.connect(self.run_requested)

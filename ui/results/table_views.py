@@ -26,7 +26,8 @@ from ui.results.agreement_models import (
     SpreadModel,
 )
 from ui.results.alpha_delegate import AlphaBarDelegate
-from ui.results.rows_model import RowsModel, RunRole, SortRole
+from ui.results.rows_model import RowRole, RowsModel, RunRole, SortRole
+from ui.results.side_by_side import SideBySideModel, may_see
 from ui.results.validity_models import (
     DisagreementModel,
     RankingModel,
@@ -81,8 +82,10 @@ class _RunTables(QWidget):
 class AgreementView(_RunTables):
     """Alpha per metric (interval as a bar), raters, the pair matrix, the widest gaps."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, viewer: str | None = None) -> None:
         super().__init__(parent)
+        self.viewer = viewer  # the rater at the window: the blind rule is theirs
+        self._data: ResultsData | None = None
         self.metrics = MetricAlphaModel(self)
         self.raters = RaterModel(self)
         self.pairs = PairMatrixModel(self)
@@ -91,6 +94,18 @@ class AgreementView(_RunTables):
         self.metric_view.setItemDelegateForColumn(INTERVAL_COLUMN, AlphaBarDelegate(self))
         self.spread_view = _table(self.spread)
         self._openable(self.spread_view)
+        self.spread_view.selectionModel().currentRowChanged.connect(self._show_ratings)
+        self.side_by_side = SideBySideModel(self)
+        side = QTableView()
+        side.setModel(self.side_by_side)
+        side.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.side_note = QLabel("Select a run to see every rater's rating side by side.")
+        self.side_note.setWordWrap(True)
+        side_box = QWidget()
+        side_layout = QVBoxLayout(side_box)
+        side_layout.setContentsMargins(2, 2, 2, 2)
+        side_layout.addWidget(self.side_note)
+        side_layout.addWidget(side, 1)
         self.empty = QLabel("No submitted ratings yet: agreement needs two raters on a run.")
         split = QSplitter()
         split.setOrientation(split.orientation().Vertical)
@@ -103,15 +118,20 @@ class AgreementView(_RunTables):
             _section("Pairs: exact agreement (runs both rated)", _table(self.pairs, sortable=False))
         )
         split.addWidget(middle)
-        split.addWidget(
+        bottom = QSplitter()
+        bottom.addWidget(
             _section("Runs with the widest disagreement (double-click opens)", self.spread_view)
         )
+        bottom.addWidget(side_box)
+        split.addWidget(bottom)
         layout = QVBoxLayout(self)
         layout.addWidget(self.empty)
         layout.addWidget(split, 1)
 
     def set_data(self, data: ResultsData) -> None:
         """Show the agreement of ``data``."""
+        self._data = data
+        self.side_by_side.set_run([], [])
         report = data.agreement
         self.empty.setVisible(report is None)
         self.metrics.set_rows(report.metrics if report else [])
@@ -126,6 +146,24 @@ class AgreementView(_RunTables):
         ]
         rows.sort(key=lambda s: (-s.widest, -s.raters, s.run_pk))
         self.spread.set_rows(rows[:WIDEST])
+
+    def _show_ratings(self, current, _previous=None) -> None:
+        run = current.data(RunRole) if current.isValid() else None
+        if run is None or self._data is None:
+            self.side_by_side.set_run([], [])
+            return
+        key = str(run)
+        records = [r for r in self._data.records if r.run_key == key]
+        if not may_see(self.viewer, records):
+            self.side_by_side.set_run([], [])
+            self.side_note.setText(
+                "Rate this run yourself (submit) to see the other raters' ratings: "
+                "until then they could sway yours."
+            )
+            return
+        self.side_by_side.set_run(self._data.metrics, records)
+        row = current.data(RowRole)
+        self.side_note.setText(f"Every rater's rating of run {row.run_id or run}, side by side:")
 
 
 class ValidityView(_RunTables):

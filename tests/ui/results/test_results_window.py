@@ -155,3 +155,24 @@ def test_export_report_from_the_window(qtbot, rated_app: App, tmp_path: Path) ->
     assert "Report written" in done.args[0]
     page = out.read_text(encoding="utf-8")
     assert "claude-sonnet-4-5" in page and page.count("data:image/svg+xml;base64,") == 5
+
+
+@pytest.mark.parametrize(("viewer", "visible"), [("Ana", True), ("tester", False)])
+def test_ratings_side_by_side_only_for_a_rater_who_rated_the_run(
+    qtbot, qtmodeltester, rated_app: App, viewer: str, visible: bool
+) -> None:
+    data = gather(rated_app.store, resamples=0)
+    view = AgreementView(viewer=viewer)
+    qtbot.addWidget(view)
+    view.set_data(data)
+    table = view.spread_view
+    table.setCurrentIndex(table.model().index(0, 0))
+    side = view.side_by_side
+    qtmodeltester.check(side)
+    if visible:
+        # seven metrics down, Ana and Ben across
+        assert (side.rowCount(), side.columnCount()) == (7, 2)
+        assert side.headerData(0, Qt.Orientation.Horizontal) == "Ana"
+        assert side.index(0, 0).data() in {"0", "1", "2", "3"}
+    else:
+        assert side.rowCount() == 0 and "Rate this run yourself" in view.side_note.text()

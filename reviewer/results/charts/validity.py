@@ -88,7 +88,7 @@ def _anchoring(ax: Axes, data: ResultsData) -> None:
     rows = [r for r in anchoring.by_metric if r.control_distance is not None]
     xs = np.arange(len(rows))
     control = [r.control_distance for r in rows]
-    blind = [r.blind_distance or 0.0 for r in rows]
+    blind = [np.nan if r.blind_distance is None else r.blind_distance for r in rows]
     ax.bar(xs - 0.2, control, 0.4, color=colour(1), label="control (scorer shown first)")
     ax.bar(xs + 0.2, blind, 0.4, color=colour(0), hatch="//", label="blind")
     ax.set_xticks(xs, [short(r.metric_id, 14) for r in rows], rotation=20, ha="right")

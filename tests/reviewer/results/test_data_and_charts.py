@@ -127,3 +127,35 @@ def test_derived_figures_with_known_answers() -> None:
     assert derived.rater_spread(records) == {"1": (2, 3.0), "2": (2, 0.0)}
     # 6 items: 1 not applicable, 1 not observed
     assert derived.outcome_rates(records) == {"m": (6, 1 / 6, 1 / 6)}
+
+
+def _anchoring_row(metric_id: str, control: float, blind: float):
+    from reviewer.agreement.anchoring import AnchoringRow
+
+    return AnchoringRow(
+        metric_id=metric_id, items=10, revised=2, share_revised=0.2, mean_revision=0.5,
+        score_revisions=2, share_toward_counterpart=1.0, control_n=5,
+        control_distance=control, blind_n=5, blind_distance=blind,
+        difference=blind - control, ci_low=None, ci_high=None, note=None,
+    )  # fmt: skip
+
+
+def test_the_validity_chart_shows_anchoring_when_a_blind_study_has_it(data) -> None:
+    from reviewer.agreement.anchoring import AnchoringReport
+
+    anchoring = AnchoringReport(
+        overall=_anchoring_row("*", 0.3, 0.6),
+        by_metric=[_anchoring_row("procedure_application", 0.3, 0.6)],
+    )
+    with_blind = data.model_copy(
+        update={"validity": data.validity.model_copy(update={"anchoring": anchoring})}
+    )
+    fig = Figure()
+    CHARTS[4].draw(fig, with_blind)
+    titles = [ax.get_title(loc="left") for ax in fig.axes]
+    assert any(t.startswith("Anchoring: distance to the scorer") for t in titles)
+    bars = [p.get_height() for ax in fig.axes for p in ax.patches]
+    assert 0.3 in bars and 0.6 in bars
+    plain = Figure()
+    CHARTS[4].draw(plain, data)
+    assert "no blind study" in _texts(plain)

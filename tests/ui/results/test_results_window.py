@@ -176,3 +176,14 @@ def test_ratings_side_by_side_only_for_a_rater_who_rated_the_run(
         assert side.index(0, 0).data() in {"0", "1", "2", "3"}
     else:
         assert side.rowCount() == 0 and "Rate this run yourself" in view.side_note.text()
+
+
+def test_the_scenario_selector_reloads_that_scenarios_runs(qtbot, rated_app: App) -> None:
+    results = _open_dashboard(qtbot, rated_app)
+    everything = results.data.meta.n_runs
+    scenario = results.data.scenarios[0]
+    with qtbot.waitSignal(results.loader.loaded, timeout=30000):
+        results.scenario.setCurrentText(scenario)
+    assert results.data.meta.scenario_filter == [scenario]
+    assert {r.scenario_id for r in results.data.runs} == {scenario}
+    assert 0 < results.data.meta.n_runs < everything

@@ -25,6 +25,9 @@ from reviewer.results.tables import Table, tables_for
 Progress = Callable[[int, int, str], None]
 FORMATS = ("pdf", "html")
 TITLE = "a320-review results"
+#: Up to this many runs the HTML embeds SVG (sharp at any zoom); beyond, every run's point
+#: would make megabytes of SVG, so PNG.
+SVG_MAX_RUNS = 2000
 
 
 def facts(data: ResultsData) -> list[tuple[str, str]]:
@@ -103,6 +106,15 @@ table{border-collapse:collapse;margin:.5em 0 2em}td,th{border:1px solid #ccc;pad
 font-size:13px}th{background:#f2f2f2}img{max-width:100%}dt{font-weight:bold}"""
 
 
+def _embedded(fig: Figure, title: str, *, vector: bool) -> str:
+    """The figure as an ``<img>`` with its picture inline (nothing to fetch)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="svg" if vector else "png", dpi=110)
+    mime = "image/svg+xml" if vector else "image/png"
+    data = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return f'<img alt="{html.escape(title)}" src="data:{mime};base64,{data}">'
+
+
 def write_html(data: ResultsData, out: BinaryIO, progress: Progress) -> int:
     """Write the self-contained HTML page to ``out``; returns the number of charts."""
     steps = len(CHARTS) + 1
@@ -116,13 +128,8 @@ def write_html(data: ResultsData, out: BinaryIO, progress: Progress) -> int:
         progress(i, steps, f"drawing {chart.title}")
         fig = new_figure(11, 6.5)
         chart.draw(fig, data)
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="svg")
-        svg = base64.b64encode(buffer.getvalue()).decode("ascii")
         parts.append(f"<h2>{html.escape(chart.title)}</h2>")
-        parts.append(
-            f'<img alt="{html.escape(chart.title)}" src="data:image/svg+xml;base64,{svg}">'
-        )
+        parts.append(_embedded(fig, chart.title, vector=data.meta.n_runs <= SVG_MAX_RUNS))
         parts.extend(_table_html(t) for t in tables_for(chart.key, data))
     parts.append("</body></html>")
     out.write("\n".join(parts).encode("utf-8"))

@@ -140,3 +140,16 @@ def test_help_and_the_parser_do_not_load_matplotlib() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_many_runs_embed_png_instead_of_megabytes_of_svg(
+    rated_db: Path, tmp_path: Path, capsys, monkeypatch
+) -> None:
+    from reviewer.results import report
+
+    monkeypatch.setattr(report, "SVG_MAX_RUNS", 5)  # the database holds nine runs
+    out = tmp_path / "big.html"
+    code, _out, err = _run(capsys, "report", "--db", rated_db, "--out", out)
+    assert code == 0, err
+    page = out.read_text(encoding="utf-8")
+    assert page.count('src="data:image/png;base64,') == 5 and "image/svg" not in page

@@ -85,22 +85,9 @@ class ResultsData(_Frozen):
     agreement: AgreementReport | None
     validity: ValidityReport | None
 
-    def for_scenario(self, scenario: str | None) -> list[RunPoint]:
-        """The runs of ``scenario`` (all runs for ``None``)."""
-        if scenario is None:
-            return list(self.runs)
-        return [r for r in self.runs if r.scenario_id == scenario]
-
-    def models(self, scenario: str | None = None) -> list[str]:
-        """Model names of the selection, sorted (a run without a model shows as "?")."""
-        return sorted({r.model or "?" for r in self.for_scenario(scenario)}, key=str.casefold)
-
-    def records_for(self, scenario: str | None) -> list[RatingRecord]:
-        """The rating records of ``scenario``'s runs."""
-        if scenario is None:
-            return list(self.records)
-        keys = {str(r.run_pk) for r in self.for_scenario(scenario)}
-        return [r for r in self.records if r.run_key in keys]
+    def models(self) -> list[str]:
+        """Model names of the selection, sorted (runs without a model are left out)."""
+        return sorted({r.model for r in self.runs if r.model is not None}, key=str.casefold)
 
     # Cached figures: the source computes them on the worker thread (``warm``), so the
     # GUI thread only plots. pydantic keeps cached_property out of the fields.

@@ -48,9 +48,4 @@ def draw_agreement(fig: Figure, data: ResultsData) -> Links:
     raters = len(report.raters)
     runs = max((m.units for m in rows), default=0)
     titled(ax, TITLE, f"{raters} raters, {runs} runs with ≥ 2 scores")
-    return links_none()
-
-
-def links_none() -> Links:
-    """Alpha summarises many runs: nothing on this chart opens one."""
-    return Links()
+    return Links()  # alpha summarises many runs: nothing here opens one

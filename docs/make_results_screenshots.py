@@ -59,6 +59,9 @@ def dashboard(db: Path) -> None:
             raise SystemExit(f"results did not load: {failed[0]}")
     for index, name in TABS.items():
         window.tabs.setCurrentIndex(index)
+        if window.tabs.currentWidget() is window.agreement:
+            spread = window.agreement.spread_view  # Ana rated it: her view shows everyone's
+            spread.setCurrentIndex(spread.model().index(0, 0))
         qapp.processEvents()
         window.grab().save(str(OUT / name))
         print("wrote", OUT / name)

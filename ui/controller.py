@@ -66,6 +66,7 @@ class ReviewController(QObject):
     import_finished = Signal(object)  # ImportReport, or None when it failed
     message_posted = Signal(str)
     rater_changed = Signal(str)
+    ratings_changed = Signal()  # a rating was submitted or signed, or runs were imported
 
     def __init__(
         self, store: ReviewStore, rater: str, *, pool: QThreadPool | None = None, parent=None
@@ -221,6 +222,7 @@ class ReviewController(QObject):
             return False
         self._set_current_rating(self.rating, editable=False)
         self.rating_submitted.emit(self.rating)
+        self.ratings_changed.emit()
         return True
 
     def correct(self) -> None:
@@ -271,6 +273,7 @@ class ReviewController(QObject):
         editable = self.rating is not None and self.rating.status == "draft"
         self._set_current_rating(self.rating, editable=editable)
         self.rating_changed.emit(self.rating)
+        self.ratings_changed.emit()
 
     def _set_current_rating(self, rating, *, editable: bool) -> None:
         if self.current is not None:
@@ -301,6 +304,7 @@ class ReviewController(QObject):
             self._import_task = None
             self.reload_runs()
             self.import_finished.emit(report)
+            self.ratings_changed.emit()
 
         def failed(message: str) -> None:
             self._import_task = None

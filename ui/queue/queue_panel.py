@@ -218,6 +218,24 @@ class QueuePanel(QWidget):
         """Select the next shown run whose rating is unrated or draft (wrapping)."""
         return self.next_run(lambda run: run.rating_state in TODO_STATES)
 
+    def show_only(self, facets: dict[str, Any]) -> None:
+        """Filter to the runs with these facet values (the other facets and the text filter
+        cleared): what a click on the results dashboard asks for."""
+        with self._keeping_open_run():
+            self.filter_edit.blockSignals(True)
+            self.filter_edit.clear()
+            self.filter_edit.blockSignals(False)
+            self.proxy.set_text("")
+            for facet, _caption, _label in _FACETS:
+                values = self._facet_values[facet]
+                wanted = facets.get(facet, ANY)
+                index = values.index(wanted) if wanted in values else 0
+                combo = self.combos[facet]
+                combo.blockSignals(True)  # one filter change, not one per combo
+                combo.setCurrentIndex(index)
+                combo.blockSignals(False)
+                self.proxy.set_facet(facet, values[index])
+
     # ---- internals ----------------------------------------------------------------------
     def _refill_combos(self) -> None:
         rows = self.model.rows()

@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     home.remember_rater(app.controller.rater)
     app.window.show()
+    app.controller.reload_studies()
     rows = app.controller.reload_runs()
     paths = list(args.paths)
     if not paths and (first_start or not rows):

@@ -28,6 +28,7 @@ from ui.rating.rubric_form import RubricForm
 from ui.run.import_problems import ImportProblemsDock
 from ui.run.run_view import RunView
 from ui.run.scorecard_panel import ScorecardPanel
+from ui.sheets.collect_dialog import CollectDialog
 
 #: (keys, what they do) for the help dialog; the actions below are built from the same keys.
 SHORTCUTS: tuple[tuple[str, str], ...] = (
@@ -113,6 +114,7 @@ class MainWindow(QMainWindow):
         self._action(file, "Import folder…", "Ctrl+Shift+I", self._import_folder)
         file.addSeparator()
         self._action(file, "Verify sheet…", None, self._verify)
+        self._action(file, "Collect sheets…", None, self._collect)
         file.addSeparator()
         self._action(file, "Quit", QKeySequence.StandardKey.Quit, self.close)
 
@@ -159,7 +161,13 @@ class MainWindow(QMainWindow):
         self.rubric.item_edited.connect(c.save_item)
         self.rubric.overall_comment_edited.connect(c.save_overall_comment)
         self.rubric.submit_requested.connect(self.submit_and_next)
-        c.runs_changed.connect(self.queue.set_rows)
+        c.runs_changed.connect(self._runs_changed)
+        c.studies_changed.connect(self.queue.studies.set_studies)
+        c.study_changed.connect(self.queue.studies.set_study)
+        self.queue.studies.study_chosen.connect(c.set_study)
+        self.queue.studies.my_queue_toggled.connect(c.set_my_queue)
+        self.rubric.reason_edited.connect(c.save_reason)
+        c.scorer_revealed.connect(self._scorer_revealed)
         c.run_loading.connect(self._run_loading)
         c.run_opened.connect(self._show_run)
         c.run_failed.connect(self._show_failure)
@@ -178,13 +186,41 @@ class MainWindow(QMainWindow):
         # Read-only until the new run arrives (pending text was flushed on selection).
         self.rubric.set_rating(None, {}, False)
 
+    def _runs_changed(self, rows: list) -> None:
+        # Which runs' Score and Safety the rater may not see yet, before the rows show.
+        self.queue.set_scorer_hidden(self.controller.scorer_hidden)
+        self.queue.set_rows(rows)
+
+    def _set_scorer_visible(self, visible: bool) -> None:
+        """Blind phase 1 hides everything the scorer decided, pane by pane."""
+        self.run_view.set_scorer_visible(visible)
+        self.scorecard.set_scorer_visible(visible)
+
+    def _show_phase(self, opened: OpenedRun) -> None:
+        phase = opened.state.phase if opened.state is not None else "open"
+        self.rubric.set_phase(phase, *self.controller.blind_values())
+        allowed, others = self.controller.others()
+        team = opened.state is not None and opened.state.study is not None
+        metric_ids = opened.rubric.metric_ids
+        self.rubric.others.show_others(
+            allowed=allowed, ratings=others, metric_ids=metric_ids, team=team
+        )
+
+    def _scorer_revealed(self, opened: OpenedRun) -> None:
+        self._set_scorer_visible(True)
+        self.rubric.set_rating(opened.rating, self.controller.items(), opened.editable)
+        self._show_phase(opened)
+        self.rubric.focus_metrics()
+
     def _show_run(self, opened: OpenedRun) -> None:
         card = opened.card
         title = f"{card.scenario_id} · {card.model} · {opened.run_id}"
+        self._set_scorer_visible(opened.scorer_visible)
         self.run_view.show_run(title, opened.trajectory, card, opened.warning)
         self.scorecard.show_card(card, opened.trajectory)
         self.rubric.set_rubric(opened.rubric)
         self.rubric.set_rating(opened.rating, self.controller.items(), opened.editable)
+        self._show_phase(opened)
 
     def _show_failure(self, run_pk: int, message: str) -> None:
         self.run_view.show_error(message)
@@ -199,6 +235,8 @@ class MainWindow(QMainWindow):
     def _rating_changed(self, rating) -> None:
         opened = self.controller.current
         self.rubric.set_rating(rating, self.controller.items(), bool(opened and opened.editable))
+        if opened is not None:
+            self._show_phase(opened)  # a submit lets the rater see the others' ratings
         if rating is not None:
             self.queue.update_rating_state(rating.run_pk, rating.status)
 
@@ -223,6 +261,30 @@ class MainWindow(QMainWindow):
     def _verify(self) -> None:
         if self._verifier is not None:
             self._verifier(self)
+
+    def _collect(self) -> None:
+        """File → Collect sheets…: the dialog asks, the controller collects off the GUI
+        thread, the dialog shows each sheet's fate."""
+        dialog = CollectDialog(self)
+        c = self.controller
+        dialog.collect_requested.connect(
+            lambda paths, trust, required: c.collect_sheets(
+                paths, trust=trust, require_trusted=required
+            )
+        )
+        c.collect_progressed.connect(dialog.show_progress)
+        c.collect_finished.connect(dialog.show_results)
+        c.collect_failed.connect(dialog.show_failure)
+        dialog.finished.connect(lambda _r: self._disconnect_collect(dialog))
+        self.collect_dialog = dialog
+        dialog.open()
+
+    def _disconnect_collect(self, dialog: CollectDialog) -> None:
+        c = self.controller
+        c.collect_progressed.disconnect(dialog.show_progress)
+        c.collect_finished.disconnect(dialog.show_results)
+        c.collect_failed.disconnect(dialog.show_failure)
+        dialog.deleteLater()
 
     def _import_files(self) -> None:
         files, _ = QFileDialog.getOpenFileNames(

@@ -33,6 +33,7 @@ from ui.queue.run_queue_model import (
     RunQueueModel,
     RunRowRole,
 )
+from ui.queue.study_bar import StudyBar
 
 # (facet, "any" caption, label of a value); None values are shown as "—".
 _FACETS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
@@ -115,6 +116,9 @@ class QueuePanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
+        # The study selector tops the queue: it decides which runs the rest filters.
+        self.studies = StudyBar(self)
+        layout.addWidget(self.studies)
         layout.addWidget(self.filter_edit)
         layout.addLayout(bar)
         layout.addWidget(self.view, 1)
@@ -126,9 +130,15 @@ class QueuePanel(QWidget):
         """Show ``rows``; the open run stays selected if it is still there."""
         with self._keeping_open_run():
             self.model.set_rows(rows)
+            # "k ratings in" means something only within a study.
+            self.view.setColumnHidden(Column.IN, not any(r.per_run for r in rows))
             if rows and not self._natural:
                 self._fit_columns()
             self._refill_combos()
+
+    def set_scorer_hidden(self, run_pks) -> None:
+        """Runs whose Score and Safety the rater may not see yet (blind phase 1)."""
+        self.model.set_scorer_hidden(run_pks)
 
     def update_rating_state(self, run_pk: int, state: str) -> None:
         # Under a rating-state filter the open run's row can vanish now (its first score
@@ -232,7 +242,9 @@ class QueuePanel(QWidget):
         if not self._natural or self._user_sized:
             return
         widths = dict(self._natural)
-        fixed = sum(w for c, w in widths.items() if c not in _ELASTIC)
+        fixed = sum(
+            w for c, w in widths.items() if c not in _ELASTIC and not self.view.isColumnHidden(c)
+        )
         room = self.view.viewport().width() - fixed
         wanted = sum(widths[c] for c in _ELASTIC)
         if room >= wanted:

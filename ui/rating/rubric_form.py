@@ -26,6 +26,8 @@ from PySide6.QtWidgets import (
 
 from reviewer.rubric import RatingItem
 from ui.rating.metric_editor import MetricEditor, set_text
+from ui.rating.others_panel import OthersPanel
+from ui.rating.revision_box import RevisionBox
 from ui.rating.rubric_model import Column, RubricModel
 
 COMMENT_DEBOUNCE_MS = 400
@@ -38,6 +40,19 @@ _OUTCOME_KEYS = {
 }
 _ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 _TEXT_EVENTS = (QEvent.Type.KeyPress, QEvent.Type.FocusOut)
+#: What the phase banner says in each phase of a blind study (open: no banner).
+PHASE_BANNERS = {
+    "blind": "Blind rating: the automatic score is hidden. Ctrl+Enter submits your blind "
+    "rating, which is then frozen for good, and shows the automatic score.",
+    "sealed": "Your blind rating is frozen. Ctrl+Enter shows the automatic score.",
+    "revealed": "Revealed: confirm or revise; a change needs a reason "
+    "(C on a revised metric). Ctrl+Enter submits the final rating.",
+}
+SUBMIT_TEXTS = {
+    "blind": "Submit blind rating (Ctrl+Enter)",
+    "sealed": "Show the automatic score (Ctrl+Enter)",
+    "revealed": "Submit final rating (Ctrl+Enter)",
+}
 
 
 class RubricForm(QWidget):
@@ -46,6 +61,7 @@ class RubricForm(QWidget):
     item_edited = Signal(str, object, object, str)  # metric_id, outcome, score, comment
     overall_comment_edited = Signal(str)
     submit_requested = Signal()
+    reason_edited = Signal(str, str)  # metric_id, why it was revised after the reveal
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -58,6 +74,9 @@ class RubricForm(QWidget):
         self._pending_overall = False
         self._comment_timer = _single_shot(self, self._flush_comment)
         self._overall_timer = _single_shot(self, self._flush_overall)
+        self._phase = "open"  # a blind study's phase: open | blind | sealed | revealed
+        self._pending_reason: str | None = None  # its metric id
+        self._reason_timer = _single_shot(self, self._flush_reason)
 
         self.table = QTableView(self)
         self.table.setModel(self.model)
@@ -84,6 +103,15 @@ class RubricForm(QWidget):
         self.editor.score_clicked.connect(lambda score: self._edit("applicable", score))
         self.editor.comment.textChanged.connect(self._on_comment_changed)
         self.editor.comment.installEventFilter(self)
+        self.revision = RevisionBox(self)
+        self.revision.reason.textChanged.connect(self._on_reason_changed)
+        self.revision.reason.installEventFilter(self)
+        self.revision.hide()
+        self.phase_banner = QLabel(self)
+        self.phase_banner.setObjectName("banner")
+        self.phase_banner.setProperty("kind", "info")
+        self.phase_banner.setWordWrap(True)
+        self.phase_banner.hide()
 
         overall_label = QLabel("Overall comment", self)
         overall_label.setObjectName("fieldLabel")
@@ -111,12 +139,16 @@ class RubricForm(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(8)
+        layout.addWidget(self.phase_banner)
         layout.addWidget(self.table)
         layout.addWidget(self.editor)
+        layout.addWidget(self.revision)
         layout.addWidget(overall_label)
         layout.addWidget(self.overall)
         layout.addWidget(self.note)
         layout.addLayout(bottom)
+        self.others = OthersPanel(self)
+        layout.addWidget(self.others)
         layout.addStretch(1)
         self._apply_editable()
 
@@ -145,6 +177,7 @@ class RubricForm(QWidget):
         same_run = rating is not None and _run_of(rating) == _run_of(self._rating)
         if not same_run:
             self._drop_pending()
+            self._forget_phase()  # the window sets the new run's phase next
         pending, text = self._pending_comment, self.editor.comment.toPlainText()
         current = self.current_metric_id() if same_run else None
         self._rating, self._editable = rating, editable
@@ -164,6 +197,38 @@ class RubricForm(QWidget):
         self._rating = rating
         self._saved_at = getattr(rating, "updated_at", None) or datetime.now().astimezone()
         self._refresh_status()
+
+    def set_phase(self, phase: str, blind: dict[str, Any], reasons: dict[str, str]) -> None:
+        """A blind study's phase for the shown rating, with the blind values and reasons
+        once revealed ("open": an ordinary rating). Never emits."""
+        self._phase = phase
+        pending, text = self._pending_reason, self.revision.reason.toPlainText()
+        self.model.set_blind(blind if phase == "revealed" else {}, reasons)
+        if pending is not None:
+            self.model.set_reason(pending, text)  # not sent yet: newer than the store's
+        self.phase_banner.setText(PHASE_BANNERS.get(phase, ""))
+        self.submit_button.setText(SUBMIT_TEXTS.get(phase, "Submit and next (Ctrl+Enter)"))
+        self._select_row(self._start_row(self.current_metric_id()))
+        self._apply_editable()
+        # A submitted rating is past every phase: no call to act stays on screen.
+        self.phase_banner.setVisible(
+            phase in PHASE_BANNERS and (self._editable or phase == "sealed")
+        )
+
+    def phase(self) -> str:
+        return self._phase
+
+    def focus_reason(self) -> None:
+        """Put the caret in the current metric's revision reason (after the reveal)."""
+        if self._phase == "revealed" and self._editable and self.current_metric_id():
+            self.revision.reason.show()
+            self.revision.reason.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _forget_phase(self) -> None:
+        self._phase = "open"
+        self.model.set_blind({}, {})
+        self.phase_banner.hide()
+        self.submit_button.setText("Submit and next (Ctrl+Enter)")
 
     # ---- keyboard API (the window binds these; the form handles them when focused) -----
     def score_current(self, score: int) -> None:
@@ -189,6 +254,11 @@ class RubricForm(QWidget):
         return self.model.metric_at(index.row()).id if index.isValid() else None
 
     def focus_comment(self) -> None:
+        metric_id = self.current_metric_id()
+        if self.model.is_revised(metric_id) and not self.model.reason(metric_id).strip():
+            # What a revised metric needs first is its reason: C asks for it.
+            self.focus_reason()
+            return
         self.editor.comment.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def focus_metrics(self) -> None:
@@ -204,6 +274,7 @@ class RubricForm(QWidget):
         """Emit the comment edits still waiting for their debounce."""
         self._flush_comment()
         self._flush_overall()
+        self._flush_reason()
 
     # ---- edits ----------------------------------------------------------------------------
     def _on_outcome_clicked(self, outcome: str) -> None:
@@ -248,7 +319,23 @@ class RubricForm(QWidget):
             self._pending_overall = False
             self.overall_comment_edited.emit(self.overall.toPlainText())
 
+    def _on_reason_changed(self) -> None:
+        metric_id = self.current_metric_id()
+        if metric_id is not None and self._editable and self._phase == "revealed":
+            self.model.set_reason(metric_id, self.revision.reason.toPlainText())
+            self._pending_reason = metric_id
+            self._reason_timer.start()
+            self._refresh_submit()
+
+    def _flush_reason(self) -> None:
+        self._reason_timer.stop()
+        metric_id, self._pending_reason = self._pending_reason, None
+        if metric_id is not None:
+            self.reason_edited.emit(metric_id, self.model.reason(metric_id))
+
     def _drop_pending(self) -> None:
+        self._reason_timer.stop()
+        self._pending_reason = None
         self._comment_timer.stop()
         self._overall_timer.stop()
         self._pending_comment = None
@@ -284,6 +371,8 @@ class RubricForm(QWidget):
         # Leaving a metric sends its comment now, so the edit is never attributed late.
         if self._pending_comment not in (None, self.current_metric_id()):
             self._flush_comment()
+        if self._pending_reason not in (None, self.current_metric_id()):
+            self._flush_reason()
         self._refresh_editor(comment=True)
 
     def _fit_table(self) -> None:
@@ -303,20 +392,34 @@ class RubricForm(QWidget):
             position=(row + 1, self.model.rowCount()),
             comment=comment,
         )
+        self.revision.setVisible(self._phase == "revealed" and metric_id is not None)
+        if metric_id is not None:
+            self.revision.show_metric(
+                self.model.blind_item(metric_id),
+                self.model.item(metric_id),
+                self.model.reason(metric_id),
+                revised=self.model.is_revised(metric_id),
+                text=comment and self._pending_reason != metric_id,
+            )
         self._refresh_submit()
 
     def _refresh_submit(self) -> None:
         problems = self.model.problems()
         self.submit_button.setEnabled(
             bool(self._editable and not problems and self.model.rowCount())
+            or self._phase == "sealed"  # frozen, and Ctrl+Enter reveals
         )
-        if not self._editable:
+        if self._phase == "sealed":
+            tip = "Your blind rating is frozen: show the automatic score and revise."
+        elif not self._editable:
             tip = "This rating cannot be edited."
         elif problems:
             rubric = self.model.rubric()
             titles = {m.id: m.title for m in rubric.metrics} if rubric else {}
             lines = [f"• {titles.get(m, m)}: {message}" for m, message in problems]
             tip = "Still to do before submitting:\n" + "\n".join(lines)
+        elif self._phase == "blind":
+            tip = "Freeze your blind rating for good, then see the automatic score."
         else:
             tip = "Submit this rating and open the next unrated run."
         self.submit_button.setToolTip(tip)
@@ -341,8 +444,10 @@ class RubricForm(QWidget):
 
     def _apply_editable(self) -> None:
         self.editor.set_editable(self._editable)
+        self.revision.set_editable(self._editable)
         self.overall.setReadOnly(not self._editable)
-        self.note.setVisible(self._rating is not None and not self._editable)
+        sealed = self._phase == "sealed"  # not read-only for good: the banner says why
+        self.note.setVisible(self._rating is not None and not self._editable and not sealed)
         self._fit_table()
         self._refresh_editor(comment=True)
 
@@ -359,7 +464,9 @@ class RubricForm(QWidget):
     # ---- keys when the form itself has focus ----------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
-        if watched in (self.editor.comment, self.overall) and kind in _TEXT_EVENTS:
+        if watched in (self.editor.comment, self.overall, self.revision.reason) and (
+            kind in _TEXT_EVENTS
+        ):
             if kind == QEvent.Type.FocusOut:
                 self.flush()  # e.g. a click on the run queue, before it switches run
             elif event.key() == Qt.Key.Key_Escape:

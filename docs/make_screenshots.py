@@ -2,8 +2,8 @@
 
 Each picture is the real window, rendered offscreen on the bundled demo runs, driven the
 way a rater would drive it.  The main one is exactly what ``a320-review gui --screenshot``
-writes; the others open the runs that show the safety gate, an out-of-order run and an
-import problem, and the signed-sheet PDF.
+writes (1920×1080), also shown at 1366×768; the others open the runs that show the safety
+gate, an out-of-order run and an import problem, and the signed-sheet PDF.
 """
 
 from __future__ import annotations
@@ -43,8 +43,17 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["A320_REVIEW_HOME"] = str(Path(tmp) / "home")
         app = build(Path(tmp) / "review.db", "A. Martin", qapp=qapp)
-        render_demo(app, [assets.demo_dir()], OUT / "main.png")
+        render_demo(app, [assets.demo_dir()], OUT / "main.png", size=(1920, 1080))
         print("wrote", OUT / "main.png")
+        # The same window on a 1366×768 laptop: the run view stacks, the queue keeps its
+        # Score/Safety/Rating columns, the rating pane scrolls.
+        app.window.resize(1366, 768)
+        app.qapp.processEvents()
+        app.window.reset_layout()  # as a first start on that screen shares it
+        save(app, "main-1366x768.png")
+        app.window.resize(1920, 1080)
+        app.qapp.processEvents()
+        app.window.reset_layout()
 
         # A dangerous command: the safety gate closes and the scalar is floored.
         open_run(app, lambda r: r.unsafe and r.scenario_id == "elec-apu-gen-fault")

@@ -4,6 +4,10 @@ Each verb lives in its own module under :mod:`reviewer.commands` and registers i
 ``register(subparsers)``; its handler takes the parsed arguments and returns an exit code.
 The window is not imported here: ``ui.entry`` passes a ``gui`` runner in, so the scoring and
 store verbs run on a machine without a display or without Qt at all.
+
+Building the parser imports argparse and the verb modules only: each verb imports the
+scorer, the store or Qt inside its handler, so ``--help``, ``--version`` and shell
+completion answer at once (tests/reviewer/test_cli_conventions.py checks the imports).
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from reviewer.installation import shadowing_problem
+
 #: Verb modules, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
     "reviewer.commands.gui",
@@ -29,11 +35,16 @@ COMMAND_MODULES: tuple[str, ...] = (
     "reviewer.commands.judge",
     "reviewer.commands.study",
     "reviewer.commands.collect",
+    "reviewer.commands.completion",
 )
 
 GuiRunner = Callable[[argparse.Namespace], int]
 #: ``(signed_sheet, pdf_path) -> None``; Qt draws PDFs, so the entry point supplies it.
 PdfRenderer = Callable[[object, Path], None]
+
+
+#: The shape every verb's ``--help`` ends with; see :func:`add_verb`.
+EXAMPLES_HEADING = "examples:"
 
 
 class UsageError(Exception):
@@ -44,29 +55,154 @@ class CommandError(Exception):
     """The command could not do its work (bad file, refused operation): exit code 1."""
 
 
+def input_path(value: str) -> Path:
+    """``type=`` of every input file or folder argument: a missing one is a usage error.
+
+    Raised as :class:`UsageError` (argparse lets it through), so it is reported before any
+    work starts and the same way in every verb:
+    ``a320-review VERB: error: no such file or folder: X``, exit code 2.
+    """
+    path = Path(value)
+    if not path.exists():
+        raise UsageError(f"no such file or folder: {value}")
+    return path
+
+
+def file_problem(path: object, line: int | None, reason: str) -> str:
+    """The one shape of a problem in an input file: ``FILE:LINE: reason`` (``FILE: reason``
+    when no line applies), as compilers print it and editors jump to it."""
+    return f"{path}:{line}: {reason}" if line else f"{path}: {reason}"
+
+
 @contextlib.contextmanager
 def open_output(path: Path | None) -> Iterator[TextIO]:
-    """``--out FILE`` for writing, or stdout when no file is given; a clean usage error
-    when the file cannot be created."""
+    """``--out FILE`` for writing, or stdout when no file is given.
+
+    The file is written through :mod:`reviewer.outfile` (a temporary file renamed into
+    place): a file that cannot be created is a usage error, a write that fails (full disk)
+    is a :class:`CommandError`, and either way ``FILE`` keeps its earlier content.
+    """
     if path is None:
         yield sys.stdout
         return
+    from reviewer import outfile
+
+    if outfile.is_stream(path):
+        # /dev/stdout, /dev/null or a named pipe: written as a stream, never replaced.
+        try:
+            fh = path.open("w", encoding="utf-8", newline="")
+        except OSError as exc:
+            raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+        with fh:
+            yield fh
+        return
     try:
-        fh = path.open("w", encoding="utf-8", newline="")
+        stream = outfile.open_text(path)
+        fh = stream.__enter__()
     except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
-    with fh:
+        raise UsageError(str(exc)) from None
+    try:
         yield fh
+    except outfile.OutputError as exc:
+        stream.__exit__(*sys.exc_info())
+        raise CommandError(f"{exc}; {path} was left as it was") from None
+    except BaseException:
+        stream.__exit__(*sys.exc_info())
+        raise
+    try:
+        stream.__exit__(None, None, None)
+    except OSError as exc:
+        raise CommandError(f"{exc}; {path} was left as it was") from None
+
+
+class VerbHelpFormatter(argparse.HelpFormatter):
+    """Wraps the description to the terminal like argparse does, but keeps an epilog that
+    starts with :data:`EXAMPLES_HEADING` line for line: the examples are shell lines a
+    user pastes."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith(EXAMPLES_HEADING):
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, min(width, 88), indent)
+
+
+def add_verb(
+    subparsers: argparse._SubParsersAction,
+    name: str,
+    *,
+    help: str,
+    description: str | None = None,
+    examples: Sequence[str],
+) -> argparse.ArgumentParser:
+    """A verb's parser whose ``--help`` ends with ``examples`` (one or two command lines).
+
+    RawDescriptionHelpFormatter keeps the examples as the shell lines a user can paste; it
+    does not wrap the description either, so that is wrapped here.
+    """
+    import textwrap  # cheap, and only the verbs' parsers need it
+
+    lines = "\n".join(f"  {example}" for example in examples)
+    text = description or help[:1].upper() + help[1:] + "."
+    return subparsers.add_parser(
+        name,
+        help=help,
+        description=textwrap.fill(text, width=88),
+        epilog=f"{EXAMPLES_HEADING}\n{lines}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the installed distribution's version, looked up only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+        print(f"a320-review {version()}")
+        parser.exit()
+
+
+def version() -> str:
+    """The installed a320-review version (``unknown`` when run from a bare source tree)."""
+    found = wheel_version(Path(__file__).resolve().parent.parent)
+    if found is not None:
+        return found
+    from importlib import metadata
+
+    try:
+        return metadata.version("a320-review")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def wheel_version(site: Path) -> str | None:
+    """The version in the name of the one ``a320_review-*.dist-info`` folder in ``site``.
+
+    An installed wheel puts its .dist-info beside the packages: reading the folder name
+    spares importlib.metadata (a third of ``--version``'s start-up). Editable installs keep
+    it elsewhere, and two such folders (a broken upgrade) are left to importlib.metadata.
+    """
+    found = list(site.glob("a320_review-*.dist-info"))
+    if len(found) != 1:
+        return None
+    return found[0].name.removeprefix("a320_review-").removesuffix(".dist-info")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The full parser, every verb registered."""
     parser = argparse.ArgumentParser(
         prog="a320-review",
-        description="Score and review recorded LLM-agent runs of A320 failure procedures. "
+        description="Score and review recorded LLM-agent runs of A320 failure procedures.\n"
         "With no command, opens the review window.",
+        epilog=f"{EXAMPLES_HEADING}\n  a320-review score runs/ --out cards.jsonl\n"
+        "  a320-review COMMAND --help",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.add_argument("--version", action=_VersionAction)
+    subparsers = parser.add_subparsers(
+        dest="command", metavar="COMMAND", help="what to do (default: gui); COMMAND --help"
+    )
     for name in COMMAND_MODULES:
         try:
             module = importlib.import_module(name)
@@ -89,11 +225,22 @@ def main(
 
     ``gui`` and ``pdf_renderer`` are injected by ``ui.entry``: the only parts that need Qt.
     """
+    problem = shadowing_problem()
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    if not args_list or (args_list[0].startswith("--") and args_list[0] not in ("--help", "-h")):
+    if not args_list or (
+        args_list[0].startswith("--") and args_list[0] not in ("--help", "-h", "--version")
+    ):
         args_list = ["gui", *args_list]
-    args = parser.parse_args(args_list)
+    try:
+        args = parser.parse_args(args_list)
+    except UsageError as exc:  # from input_path, while parsing
+        verb = next((a for a in args_list if not a.startswith("-")), "")
+        print(f"a320-review {verb}: error: {exc}", file=sys.stderr)
+        return 2
     args.gui_runner = gui
     args.pdf_renderer = pdf_renderer
     try:

@@ -46,6 +46,9 @@ SCORES: tuple[int, ...] = (0, 1, 2, 3)
 #: Scores whose rating must be justified in a comment: the extremes of the scale.
 COMMENT_REQUIRED_SCORES = frozenset({0, 3})
 _ID_PATTERN = r"^[a-z][a-z0-9_.-]*$"
+#: Longest comment (per metric, and overall) unless the rubric file says otherwise. Signed
+#: sheets and their PDFs carry every comment; an unbounded one made both unusable.
+DEFAULT_MAX_COMMENT_CHARS = 20_000
 
 
 class RubricError(ValueError):
@@ -102,6 +105,7 @@ class Rubric(_Frozen):
     title: str = Field(min_length=1)
     description: str = ""
     metrics: tuple[Metric, ...] = Field(min_length=1)
+    max_comment_chars: int = Field(default=DEFAULT_MAX_COMMENT_CHARS, ge=1)
 
     @model_validator(mode="wrap")
     @classmethod
@@ -129,9 +133,13 @@ class Rubric(_Frozen):
 
     def canonical_json(self) -> str:
         """The hashed form: sorted keys, no whitespace, UTF-8 text as is."""
+        # Neither the validity counterparts nor a default comment bound change a question, so
+        # neither is hashed: rubrics written before they existed keep their sha256.
         data = self.model_dump(
             mode="json", exclude={"sha256": True, "metrics": {"__all__": {"counterpart"}}}
         )
+        if data["max_comment_chars"] == DEFAULT_MAX_COMMENT_CHARS:
+            del data["max_comment_chars"]
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
     @computed_field  # type: ignore[prop-decorator]
@@ -174,6 +182,9 @@ class Rubric(_Frozen):
             known = ", ".join(self.metric_ids)
             return [f"unknown metric {metric_id!r} (rubric {self.id} v{self.version}: {known})"]
         problems: list[str] = []
+        too_long = self.comment_problem(comment)
+        if too_long:
+            problems.append(too_long)
         if outcome is not None and outcome not in OUTCOMES:
             problems.append(f"outcome must be one of {', '.join(OUTCOMES)}; got {outcome!r}")
         if score is not None:
@@ -193,6 +204,15 @@ class Rubric(_Frozen):
         elif outcome == "not_observed" and not has_comment:
             problems.append("Not observed needs a comment saying what evidence was missing")
         return problems
+
+    def comment_problem(self, comment: str | None) -> str | None:
+        """Why ``comment`` is refused (too long for this rubric), or ``None``."""
+        if comment is not None and len(comment) > self.max_comment_chars:
+            return (
+                f"the comment has {len(comment):,} characters; rubric {self.id} "
+                f"v{self.version} allows at most {self.max_comment_chars:,}"
+            )
+        return None
 
     def problems(self, items: Mapping[str, RatingItem]) -> list[tuple[str, str]]:
         """Every completeness problem of a whole rating, as ``(metric_id, message)``."""

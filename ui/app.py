@@ -7,7 +7,6 @@ module-level application, window or database: everything is built in :func:`buil
 from __future__ import annotations
 
 import argparse
-import getpass
 import os
 import sys
 import tempfile
@@ -20,6 +19,7 @@ from reviewer import assets, home
 from reviewer.store import ReviewStore, StoreError
 from ui.controller import ReviewController
 from ui.main_window import MainWindow
+from ui.rater_dialog import AskRater, ask_rater
 from ui.sheets.sign_flow import SignFlow
 from ui.theme import stylesheet
 
@@ -34,9 +34,21 @@ class App:
     window: MainWindow
 
 
-def resolve_rater(explicit: str | None) -> str:
-    """The rater: given, else the last one used on this machine, else the login name."""
-    return explicit or home.last_rater() or getpass.getuser() or "rater"
+def resolve_rater(explicit: str | None) -> str | None:
+    """The rater: given, else the last one used on this machine; None means "ask"."""
+    return explicit or home.last_rater()
+
+
+def first_rater(db_path: Path, ask: AskRater = ask_rater) -> str | None:
+    """First start: ask who is rating, offering the names already in the database."""
+    names: list[str] = []
+    if db_path.exists():
+        try:
+            with ReviewStore.open(db_path, create=False) as store:
+                names = [r.name for r in store.raters()]
+        except (StoreError, OSError):
+            names = []
+    return ask(None, names, "")
 
 
 def build(db_path: Path, rater: str, *, qapp: QApplication | None = None) -> App:
@@ -47,7 +59,12 @@ def build(db_path: Path, rater: str, *, qapp: QApplication | None = None) -> App
     store = ReviewStore.open(db_path)
     controller = ReviewController(store, rater)
     flow = SignFlow(controller)
-    window = MainWindow(controller, signer=flow.sign_current, verifier=flow.verify_dialog)
+    window = MainWindow(
+        controller,
+        signer=flow.sign_current,
+        verifier=flow.verify_dialog,
+        key_manager=flow.manage_key,
+    )
     flow.setParent(window)
     return App(qapp, store, controller, window)
 
@@ -62,13 +79,21 @@ def run(args: argparse.Namespace) -> int:
         return 1
     db_path = args.db or home.default_db_path()
     first_start = not db_path.exists()
+    rater = resolve_rater(args.rater)
+    if rater is None:
+        QApplication.instance() or QApplication(sys.argv[:1])
+        rater = first_rater(db_path)
+        if rater is None:
+            print("a320-review: no rater chosen; nothing to do.", file=sys.stderr)
+            return 1
     try:
         home.ensure_dir(db_path.parent)
-        app = build(db_path, resolve_rater(args.rater))
+        app = build(db_path, rater)
     except (StoreError, OSError) as exc:
         print(f"a320-review: cannot open the review database: {exc}", file=sys.stderr)
         return 1
     home.remember_rater(app.controller.rater)
+    app.window.fit_to_screen()
     app.window.show()
     app.controller.reload_studies()
     rows = app.controller.reload_runs()
@@ -110,7 +135,9 @@ def screenshot(args: argparse.Namespace) -> int:
         db_path = args.db or Path(tmp) / "screenshot.db"
         app = build(db_path, args.rater or "demo-rater")
         try:
-            render_demo(app, list(args.paths) or [assets.demo_dir()], args.screenshot)
+            render_demo(
+                app, list(args.paths) or [assets.demo_dir()], args.screenshot, size=args.size
+            )
         finally:
             app.controller.wait_idle()
             app.store.close()

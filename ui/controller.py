@@ -8,7 +8,7 @@ SQLite connection belongs to the thread that opened it (an import opens its own)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
@@ -18,7 +18,7 @@ from reviewer.store import ConflictError, Rating, ReviewStore, StoreError
 from reviewer.store.errors import RatingIncompleteError
 from reviewer.store.models import RaterRunState
 from scoring import ScoreCard, Trajectory, read_trajectory, score_trajectory
-from ui.study_flow import StudyFlow
+from ui.study_flow import StudyFlow, TeamView
 from ui.worker import Task, TaskContext
 
 
@@ -36,6 +36,9 @@ class OpenedRun:
     editable: bool
     warning: str | None = None
     state: RaterRunState | None = None  # within a study: the phase, control arm, visibility
+    team: TeamView = field(
+        default_factory=TeamView
+    )  # blind values, reasons, the others' ratings the rater may see
 
     @property
     def scorer_visible(self) -> bool:
@@ -79,6 +82,7 @@ class ReviewController(StudyFlow, QObject):
     collect_progressed = Signal(int, int, str)
     collect_finished = Signal(list)  # list[CollectResult], one per sheet file
     collect_failed = Signal(str)  # why nothing was collected (e.g. an unreadable trust list)
+    rater_changed = Signal(str)
 
     def __init__(
         self, store: ReviewStore, rater: str, *, pool: QThreadPool | None = None, parent=None
@@ -95,6 +99,28 @@ class ReviewController(StudyFlow, QObject):
         self.current: OpenedRun | None = None
         self.rating = None
         self._init_studies()
+        self.last_import_roots: list[Path] = []
+
+    # -- who is rating ------------------------------------------------------------------
+    def rater_names(self) -> list[str]:
+        """Names of the raters already in the database, for the "who is rating" question."""
+        return [r.name for r in self.store.raters()]
+
+    def switch_rater(self, name: str) -> bool:
+        """Rate as ``name`` from now on (registered if new); the queue and the open run are
+        shown again for that rater. False, with the reason posted, for a refused name."""
+        try:
+            self.store.ensure_rater(name)
+        except (StoreError, ValueError) as exc:
+            self.message_posted.emit(f"Rater not changed: {exc}")
+            return False
+        self.rater = name.strip()
+        self.rater_changed.emit(self.rater)
+        run_pk = self.current.run_pk if self.current is not None else None
+        self.reload_runs()
+        if run_pk is not None:
+            self.open_run(run_pk)
+        return True
 
     # -- runs ----------------------------------------------------------------------------
     def reload_runs(self) -> list:
@@ -114,6 +140,7 @@ class ReviewController(StudyFlow, QObject):
             return
         rating = self.store.live_rating(run_pk, self.rater)
         state = self._state(run_pk)
+        team = self._team_view(run_pk, state, rating)
         rubric = self.store.rubric()
         # Until the new run is shown nothing is editable: an edit now would land on the run
         # being left while the queue already shows the next one.
@@ -138,6 +165,7 @@ class ReviewController(StudyFlow, QObject):
                 editable,
                 warning,
                 state,
+                team,
             )
             self.run_opened.emit(self.current)
 
@@ -159,18 +187,26 @@ class ReviewController(StudyFlow, QObject):
                 score=score,
                 comment=comment,
                 expected_version=r.version,
-            )
+            ),
+            empty=outcome is None and score is None and not comment.strip(),
         )
 
     def save_overall_comment(self, text: str) -> None:
         """Autosave the overall comment."""
         self._save(
-            lambda r: self.store.save_overall_comment(r.rating_pk, text, expected_version=r.version)
+            lambda r: self.store.save_overall_comment(
+                r.rating_pk, text, expected_version=r.version
+            ),
+            empty=not text.strip(),
         )
 
-    def _save(self, write) -> None:
+    def _save(self, write, *, empty: bool = False) -> None:
         if self.current is None or not self.current.editable:
             self.rating_refused.emit("This rating is read-only.")
+            return
+        if empty and self.rating is None:
+            # A stray key then Backspace: nothing to keep, so no draft is started (an
+            # empty draft would list the run as "Draft" with nothing in it).
             return
         try:
             if self.rating is None:
@@ -231,6 +267,33 @@ class ReviewController(StudyFlow, QObject):
         self.rating_changed.emit(self.rating)
         self.message_posted.emit("Correction started: a new draft that supersedes the old rating.")
 
+    @staticmethod
+    def is_empty(rating: Rating | None) -> bool:
+        """A draft with nothing in it (every edit undone): shown as not rated."""
+        if rating is None:
+            return True
+        if rating.status != "draft" or rating.overall_comment.strip():
+            return False
+        return all(
+            i.outcome is None and i.score is None and not i.comment.strip()
+            for i in rating.items.values()
+        )
+
+    def rating_history(self) -> list[Rating]:
+        """Every version of the open run's rating by this rater, oldest first."""
+        if self.current is None:
+            return []
+        return self.store.rating_history(self.current.run_pk, self.rater)
+
+    def corrected_rating(self, rating: Rating | None) -> Rating | None:
+        """The rating that ``rating`` (a correction draft) supersedes, else None."""
+        if rating is None or rating.status != "draft" or rating.supersedes_pk is None:
+            return None
+        try:
+            return self.store.get_rating(rating.supersedes_pk)
+        except StoreError:
+            return None
+
     def rating_was_signed(self) -> None:
         """Reload the current rating after a signing attempt: the store says what it is."""
         if self.current is None:
@@ -259,6 +322,7 @@ class ReviewController(StudyFlow, QObject):
             self.message_posted.emit("An import is already running.")
             return
         db_path = self.store.path
+        self.last_import_roots = list(paths)  # what paths in the report are relative to
 
         def work(ctx: TaskContext):
             with ReviewStore.open(db_path) as store:

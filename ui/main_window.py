@@ -12,18 +12,25 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
+    QFrame,
     QLabel,
     QMainWindow,
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
+from reviewer import home
+from reviewer.sheets import keys
 from ui.controller import OpenedRun, ReviewController
+from ui.layout_state import WindowLayout, initial_size
 from ui.queue.queue_panel import QueuePanel
+from ui.rater_dialog import AskRater, ask_rater
+from ui.rating.history_dialog import HistoryDialog
 from ui.rating.rubric_form import RubricForm
 from ui.run.import_problems import ImportProblemsDock
 from ui.run.run_view import RunView
@@ -32,20 +39,23 @@ from ui.sheets.collect_dialog import CollectDialog
 
 #: (keys, what they do) for the help dialog; the actions below are built from the same keys.
 SHORTCUTS: tuple[tuple[str, str], ...] = (
-    ("0 1 2 3", "score the current metric (sets it Applicable)"),
+    ("0 1 2 3", "score the current metric (sets it Applicable); next metric when done"),
     ("N", "current metric: Not applicable"),
     ("O", "current metric: Not observed"),
     ("A", "current metric: Applicable"),
     ("J / K", "next / previous metric"),
-    ("C", "write the current metric's comment (Esc returns)"),
+    ("C / Enter", "write the current metric's comment (the only way in from the keys)"),
+    ("Esc", "leave a comment: the keys rate again (next metric when it was needed)"),
     ("] / [", "next / previous event in the timeline"),
     ("} / {", "next / previous agent turn"),
     ("Ctrl+Enter", "submit the rating and open the next unrated run"),
     ("Ctrl+Down / Ctrl+Up", "next / previous run in the queue"),
-    ("Ctrl+F", "filter the run queue"),
+    ("Ctrl+F", "filter the run queue (Enter or Esc: back to the metrics)"),
     ("Ctrl+Shift+S", "sign the submitted rating and export its sheet"),
-    ("Ctrl+E", "correct a submitted rating (starts a superseding draft)"),
+    ("Ctrl+E", "correct a submitted or signed rating (asks first; a superseding draft)"),
+    ("Ctrl+H", "history: earlier versions of this rating, read-only"),
     ("Ctrl+I / Ctrl+Shift+I", "import files / a folder"),
+    ("Ctrl+Shift+V", "verify a signed sheet"),
     ("F1", "this help"),
 )
 
@@ -53,13 +63,18 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
 class MainWindow(QMainWindow):
     """The a320-review main window."""
 
-    def __init__(self, controller: ReviewController, *, signer=None, verifier=None) -> None:
+    def __init__(
+        self, controller: ReviewController, *, signer=None, verifier=None, key_manager=None
+    ) -> None:
         super().__init__()
         self.controller = controller
         self._signer = signer  # callable(window) -> None, injected by ui.app
+        #: (parent, title, text) -> bool; a dialog by default, replaced by tests.
+        self.confirm = _confirm
+        self.ask_rater: AskRater = ask_rater
+        self._key_manager = key_manager
         self._verifier = verifier
         self.setWindowTitle(f"a320-review — {controller.rater}")
-        self.resize(1880, 1040)
 
         self.queue = QueuePanel()
         self.scorecard = ScorecardPanel()
@@ -68,9 +83,18 @@ class MainWindow(QMainWindow):
         main = QSplitter(Qt.Orientation.Horizontal)
         main.addWidget(self.queue)
         main.addWidget(self.run_view)
-        main.addWidget(_titled("Rating", self.rubric))
+        # The rating pane scrolls vertically rather than set the window's minimum height:
+        # on a 1280×720 screen the submit button is a scroll away, never off-screen.
+        rating = QScrollArea()
+        rating.setWidget(_titled("Rating", self.rubric))
+        rating.setWidgetResizable(True)
+        rating.setFrameShape(QFrame.Shape.NoFrame)
+        rating.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.rating_scroll = rating
+        main.addWidget(rating)
         main.setStretchFactor(1, 1)
         self.splitter = main
+        self.layout_state = WindowLayout()
         self._sized = False
         self.setCentralWidget(main)
         self.problems = ImportProblemsDock(self)
@@ -83,7 +107,11 @@ class MainWindow(QMainWindow):
     # -- construction --------------------------------------------------------------------
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
-        self.rater_label = QLabel(f"Rater: {self.controller.rater}")
+        # A rater name is user text: plain, never HTML.
+        self.rater_label = QLabel()
+        self.rater_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.rater_label.setToolTip("Change it with File → Switch rater…")
+        self._show_rater(self.controller.rater)
         self.progress = QProgressBar(maximumWidth=220, textVisible=True)
         self.progress.hide()
         self.cancel_button = QPushButton("Cancel import", clicked=self.controller.cancel_import)
@@ -113,8 +141,9 @@ class MainWindow(QMainWindow):
         self._action(file, "Import files…", "Ctrl+I", self._import_files)
         self._action(file, "Import folder…", "Ctrl+Shift+I", self._import_folder)
         file.addSeparator()
-        self._action(file, "Verify sheet…", None, self._verify)
+        self._action(file, "Verify sheet…", "Ctrl+Shift+V", self._verify)
         self._action(file, "Collect sheets…", None, self._collect)
+        self._action(file, "Switch rater…", None, self.switch_rater)
         file.addSeparator()
         self._action(file, "Quit", QKeySequence.StandardKey.Quit, self.close)
 
@@ -139,7 +168,9 @@ class MainWindow(QMainWindow):
         rate.addSeparator()
         self._action(rate, "Submit and next", ("Ctrl+Return", "Ctrl+Enter"), self.submit_and_next)
         self.sign_action = self._action(rate, "Sign and export…", "Ctrl+Shift+S", self._sign)
-        self._action(rate, "Correct (supersede)…", "Ctrl+E", self.controller.correct)
+        self._action(rate, "Correct (supersede)…", "Ctrl+E", self.correct)
+        self._action(rate, "History…", "Ctrl+H", self.show_history)
+        self._action(rate, "Signing key…", None, self._signing_key)
 
         nav = menus.addMenu("&Navigate")
         self._action(nav, "Next event", "]", lambda: self.run_view.step(1))
@@ -149,6 +180,9 @@ class MainWindow(QMainWindow):
         self._action(nav, "Next run", "Ctrl+Down", lambda: self.queue.next_run())
         self._action(nav, "Previous run", "Ctrl+Up", lambda: self.queue.next_run(step=-1))
         self._action(nav, "Filter runs", QKeySequence.StandardKey.Find, self.queue.focus_filter)
+
+        view = menus.addMenu("&View")
+        self._action(view, "Reset layout", None, self.reset_layout)
 
         help_menu = menus.addMenu("&Help")
         self._action(help_menu, "Keyboard shortcuts", "F1", self.show_help)
@@ -161,6 +195,7 @@ class MainWindow(QMainWindow):
         self.rubric.item_edited.connect(c.save_item)
         self.rubric.overall_comment_edited.connect(c.save_overall_comment)
         self.rubric.submit_requested.connect(self.submit_and_next)
+        self.queue.filter_finished.connect(self.rubric.focus_metrics)
         c.runs_changed.connect(self._runs_changed)
         c.studies_changed.connect(self.queue.studies.set_studies)
         c.study_changed.connect(self.queue.studies.set_study)
@@ -179,6 +214,7 @@ class MainWindow(QMainWindow):
         c.import_started.connect(self._import_started)
         c.import_progressed.connect(self._import_progressed)
         c.import_finished.connect(self._import_finished)
+        c.rater_changed.connect(self._show_rater)
 
     # -- facts from the controller -------------------------------------------------------
     def _run_loading(self, _run_pk: int) -> None:
@@ -198,12 +234,13 @@ class MainWindow(QMainWindow):
 
     def _show_phase(self, opened: OpenedRun) -> None:
         phase = opened.state.phase if opened.state is not None else "open"
-        self.rubric.set_phase(phase, *self.controller.blind_values())
-        allowed, others = self.controller.others()
-        team = opened.state is not None and opened.state.study is not None
-        metric_ids = opened.rubric.metric_ids
+        team = opened.team
+        self.rubric.set_phase(phase, team.blind, team.reasons)
         self.rubric.others.show_others(
-            allowed=allowed, ratings=others, metric_ids=metric_ids, team=team
+            allowed=team.others_allowed,
+            ratings=team.others,
+            metric_ids=opened.rubric.metric_ids,
+            team=opened.state is not None and opened.state.study is not None,
         )
 
     def _scorer_revealed(self, opened: OpenedRun) -> None:
@@ -221,6 +258,10 @@ class MainWindow(QMainWindow):
         self.rubric.set_rubric(opened.rubric)
         self.rubric.set_rating(opened.rating, self.controller.items(), opened.editable)
         self._show_phase(opened)
+        # A new run starts with the keys on the metric list: whatever had the focus (a
+        # comment of the last run, the filter), the next key rates, it never types.
+        self._show_correction(opened.rating)
+        self.rubric.focus_metrics()
 
     def _show_failure(self, run_pk: int, message: str) -> None:
         self.run_view.show_error(message)
@@ -230,11 +271,14 @@ class MainWindow(QMainWindow):
 
     def _rating_saved(self, rating) -> None:
         self.rubric.mark_saved(rating)
-        self.queue.update_rating_state(rating.run_pk, rating.status)
+        # An emptied draft is not a draft: the queue lists the run as still to rate.
+        state = "unrated" if self.controller.is_empty(rating) else rating.status
+        self.queue.update_rating_state(rating.run_pk, state)
 
     def _rating_changed(self, rating) -> None:
         opened = self.controller.current
         self.rubric.set_rating(rating, self.controller.items(), bool(opened and opened.editable))
+        self._show_correction(rating)
         if opened is not None:
             self._show_phase(opened)  # a submit lets the rater see the others' ratings
         if rating is not None:
@@ -252,11 +296,74 @@ class MainWindow(QMainWindow):
             if self.queue.select_next_unrated() is None:
                 self._say("Rating submitted. Every run in the queue is rated.")
 
+    def correct(self) -> None:
+        """Ctrl+E: after a confirmation, start a correction and give the keys to the list."""
+        rating = self.controller.rating
+        if rating is None or rating.status == "draft":
+            self._say("Correct: only a submitted or signed rating can be corrected.")
+            return
+        text = (
+            f"Correct your {rating.status} rating of this run?\n\nA new draft starts from it "
+            f"and supersedes it once submitted. The {rating.status} rating stays on record."
+        )
+        if not self.confirm(self, "Correct rating", text):
+            return
+        self.controller.correct()
+        self.rubric.focus_metrics()
+
+    def switch_rater(self) -> None:
+        """File → Switch rater…: rate as someone else (names in the database offered)."""
+        self.rubric.flush()  # the last comment belongs to the rater who typed it
+        name = self.ask_rater(self, self.controller.rater_names(), self.controller.rater)
+        if name and name != self.controller.rater and self.controller.switch_rater(name):
+            home.remember_rater(self.controller.rater)
+            self._say(f"Now rating as {self.controller.rater}.")
+
+    def _show_rater(self, name: str) -> None:
+        # Say before Ctrl+Shift+S that signing needs a key, and where to make one.
+        no_key = "" if keys.has_key(name) else " · no signing key yet (Rating → Signing key…)"
+        self.rater_label.setText(f"Rater: {name}{no_key}")
+        self.setWindowTitle(f"a320-review — {name}")
+
+    def _signing_key(self) -> None:
+        if self._key_manager is not None:
+            self._key_manager(self)
+            self._show_rater(self.controller.rater)
+
+    def show_history(self) -> None:
+        """Ctrl+H: every version of the open run's rating, read-only."""
+        opened = self.controller.current
+        if opened is None:
+            return
+        versions = self.controller.rating_history()
+        if not versions:
+            self._say("History: this run has no rating yet.")
+            return
+        HistoryDialog(self, opened.rubric, versions).open()
+
+    def _show_correction(self, rating) -> None:
+        """The banner of a correction: what it corrects, and what stays valid meanwhile."""
+        old = self.controller.corrected_rating(rating)
+        if old is None:
+            self.rubric.set_banner(None)
+            return
+        when = (old.signed_at or old.submitted_at or old.updated_at).astimezone()
+        stays = (
+            "the signed sheet stays valid until this correction is signed"
+            if old.status == "signed"
+            else "it stays the decision on record until this correction is submitted"
+        )
+        self.rubric.set_banner(
+            f"Correcting the {old.status} rating of {when:%Y-%m-%d %H:%M}; {stays}. "
+            "Earlier versions: Rating → History (Ctrl+H)."
+        )
+
     def _sign(self) -> None:
         if self._signer is None:
             self._say("Signing is not available.")
             return
         self._signer(self)
+        self._show_rater(self.controller.rater)  # signing may have created the key
 
     def _verify(self) -> None:
         if self._verifier is not None:
@@ -320,7 +427,7 @@ class MainWindow(QMainWindow):
             + (" — cancelled" if report.cancelled else "")
         )
         self._say(text)
-        self.problems.show_report(report)
+        self.problems.show_report(report, self.controller.last_import_roots)
         if self.queue.current_run_pk() is None:
             self.queue.select_next_unrated()
 
@@ -338,18 +445,42 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._sized:
             self._sized = True
-            width = self.splitter.width()
-            # The rating form at its natural width; the queue a quarter; the rest to the run.
-            rating = self.splitter.widget(2).minimumSizeHint().width()
-            queue = int(width * 0.24)
-            self.splitter.setSizes([queue, width - queue - rating, rating])
+            # Never narrower than the form: the scroll area scrolls up and down only.
+            inner = self.rating_scroll.widget().minimumSizeHint().width()
+            bar = self.rating_scroll.verticalScrollBar().sizeHint().width()
+            self.rating_scroll.setMinimumWidth(inner + bar)
+            if not self.layout_state.restore_splitters(self):
+                self._share_width()
+
+    def reset_layout(self) -> None:
+        """Share the width among the panes as on a first start (View → Reset layout)."""
+        self._share_width()
+
+    def _share_width(self) -> None:
+        width = self.splitter.width()
+        # The rating form at its natural width; the queue a fifth; the rest to the run.
+        rating = self.rating_scroll.minimumSizeHint().width()
+        # The queue at the width its columns want, within 30 % of the window.
+        queue = max(min(self.queue.natural_width() or width, int(width * 0.3)), 240)
+        self.splitter.setSizes([queue, max(width - queue - rating, 0), rating])
+
+    def fit_to_screen(self) -> None:
+        """First start: a size from the available screen; later: the last geometry."""
+        if not self.layout_state.restore_geometry(self):
+            self.resize(initial_size(self.screen().availableGeometry().size()))
 
     def closeEvent(self, event) -> None:
         """Flush a pending comment edit before the window goes: no typed word is lost.
         A running import stops after its current file (what it stored stays)."""
         self.rubric.flush()
         self.controller.cancel_import()
+        self.layout_state.save(self)
         super().closeEvent(event)
+
+
+def _confirm(parent: QWidget, title: str, text: str) -> bool:
+    answer = QMessageBox.question(parent, title, text)
+    return answer == QMessageBox.StandardButton.Yes
 
 
 def _titled(title: str, widget: QWidget) -> QWidget:

@@ -6,9 +6,12 @@ the keyboard API) and waits on the controller's signals, never on a sleep.
 
 from __future__ import annotations
 
+import contextlib
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
-from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtCore import QEventLoop, QTimer, QtMsgType, qInstallMessageHandler
 
 #: The demo run shown: the APU GEN FAULT run with the isolation step skipped (coverage
 #: 0.75) shows matched and missing actions at once; the first scored run otherwise.
@@ -50,9 +53,44 @@ def show_run(app, run_pk: int) -> None:
     app.qapp.processEvents()
 
 
-def render_demo(app, paths: list[Path], out: Path) -> None:
-    """Import ``paths``, open a run, rate part of it, and save the window as ``out``."""
+#: What the offscreen platform plugin says about itself; it says nothing about the picture.
+PLUGIN_NOISE = ("This plugin does not support", "propagateSizeHints")
+
+
+@contextlib.contextmanager
+def quiet_platform_plugin() -> Iterator[None]:
+    """Drop the offscreen plugin's warnings (``qt.qpa.*`` and "This plugin does not support
+    ..."), pass every other Qt warning to stderr, and restore the previous handler."""
+
+    def handler(kind: QtMsgType, context, message: str) -> None:  # type: ignore[no-untyped-def]
+        category = str(getattr(context, "category", "") or "")
+        if kind in (QtMsgType.QtDebugMsg, QtMsgType.QtInfoMsg):
+            return
+        if category.startswith("qt.qpa") or message.startswith(PLUGIN_NOISE):
+            return
+        print(message, file=sys.stderr)
+
+    previous = qInstallMessageHandler(handler)
+    try:
+        yield
+    finally:
+        qInstallMessageHandler(previous)
+
+
+#: The size of a screenshot when none is asked for (a common laptop screen).
+DEFAULT_SIZE = (1920, 1080)
+
+
+def render_demo(app, paths: list[Path], out: Path, *, size: tuple[int, int] | None = None) -> None:
+    """Import ``paths``, open a run, rate part of it, and save the window as ``out``
+    rendered at ``size`` (width, height)."""
+    with quiet_platform_plugin():
+        _render(app, paths, out, size)
+
+
+def _render(app, paths: list[Path], out: Path, size: tuple[int, int] | None) -> None:
     window, controller = app.window, app.controller
+    window.resize(*(size or DEFAULT_SIZE))
     window.show()
     controller.import_paths(paths)
     wait_for(controller.import_finished)

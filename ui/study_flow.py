@@ -9,7 +9,7 @@ it and tells the window, which passes "scorer visible" on to each pane.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +27,17 @@ BLIND_SUBMITTED = (
     "Blind rating submitted and frozen. The automatic score is shown now: confirm or "
     "revise each metric (a change needs a reason), then Ctrl+Enter submits the final rating."
 )
+
+
+@dataclass(frozen=True)
+class TeamView:
+    """What the rating pane shows of the study around one run, read when the run opens (and
+    after a reveal or a submit), so the window never asks the store itself."""
+
+    blind: dict = field(default_factory=dict)  # metric -> frozen blind item, once revealed
+    reasons: dict[str, str] = field(default_factory=dict)
+    others_allowed: bool = False  # the rater submitted theirs: others' ratings may show
+    others: tuple[Rating, ...] = ()
 
 
 def problems_text(exc: RatingIncompleteError) -> str:
@@ -142,8 +153,8 @@ class StudyFlow:
 
     def _after_reveal(self) -> None:
         assert self.current is not None and self.rating is not None
-        state = self._state(self.current.run_pk)
-        self.current = replace(self.current, state=state, rating=self.rating, editable=True)
+        self._refresh_team()
+        self.current = replace(self.current, editable=True)
         self.reload_runs()  # type: ignore[attr-defined]  # the queue shows its score now
         self.scorer_revealed.emit(self.current)  # type: ignore[attr-defined]
         self.message_posted.emit(BLIND_SUBMITTED)  # type: ignore[attr-defined]
@@ -152,9 +163,10 @@ class StudyFlow:
         """The ordinary submit; within a study it also checks the revision reasons."""
         state = self.current.state if self.current is not None else None
         if state is not None and state.study is not None:
-            submitted = self.store.submit_final(rating.rating_pk, expected_version=rating.version)
+            self.rating = self.store.submit_final(rating.rating_pk, expected_version=rating.version)
+            self._refresh_team()  # submitted: the others' ratings may show now
             self.reload_runs()  # type: ignore[attr-defined]  # one more of the k ratings is in
-            return submitted
+            return self.rating
         return self.store.submit(rating.rating_pk, expected_version=rating.version)
 
     def save_reason(self, metric_id: str, reason: str) -> None:
@@ -165,24 +177,25 @@ class StudyFlow:
             )
         )
 
-    def blind_values(self) -> tuple[dict, dict[str, str]]:
-        """The open rating's blind values and revision reasons (empty outside the reveal)."""
-        if self.rating is None or self.current is None or self.current.state is None:
-            return {}, {}
-        if self.current.state.phase != "revealed":
-            return {}, {}
-        values = self.store.blind_values(self.rating.rating_pk)
-        return dict(values.items), dict(values.reasons)
-
-    def others(self) -> tuple[bool, list[Rating]]:
-        """Whether the rater may see other raters' ratings of the open run, and those."""
-        if self.current is None:
-            return False, []
-        run_pk = self.current.run_pk
+    def _team_view(self, run_pk: int, state: RaterRunState, rating: Rating | None) -> TeamView:
+        """The blind values and reasons (after the reveal) and what the rater may see of the
+        other raters' ratings of the run."""
+        blind, reasons = {}, {}
+        if rating is not None and state.phase == "revealed":
+            values = self.store.blind_values(rating.rating_pk)
+            blind, reasons = dict(values.items), dict(values.reasons)
         if not self.store.may_see_others(run_pk, self.rater):
-            return False, []
+            return TeamView(blind, reasons)
         found = self.store.visible_ratings(run_pk, self.rater)
-        return True, [r for r in found if r.rater != self.rater]
+        others = tuple(r for r in found if r.rater != self.rater)
+        return TeamView(blind, reasons, True, others)
+
+    def _refresh_team(self) -> None:
+        """Re-read the study around the open run (after a reveal or a submit)."""
+        if self.current is not None:
+            state = self._state(self.current.run_pk)
+            team = self._team_view(self.current.run_pk, state, self.rating)
+            self.current = replace(self.current, state=state, team=team, rating=self.rating)
 
     # -- collecting sheets ---------------------------------------------------------------
     def collect_sheets(

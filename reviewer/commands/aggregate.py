@@ -6,41 +6,50 @@ import argparse
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from reviewer.batch import (
-    DiscoveryError,
-    StderrProgress,
-    discover,
-    is_scorecard_file,
-    read_scorecards,
-    score_many,
-)
-from reviewer.cli import UsageError
+from reviewer.cli import UsageError, add_verb, file_problem, input_path
 from reviewer.tabular import FORMATS, write_rows
-from scoring import GroupRow, ScoreCard, aggregate
 
-COLUMNS = tuple(GroupRow.model_fields)
+if TYPE_CHECKING:
+    from scoring import ScoreCard
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``aggregate`` verb."""
-    p = subparsers.add_parser(
+    p = add_verb(
+        subparsers,
         "aggregate",
         help="aggregate scores per (scenario, model)",
         description="PATH is trajectories, folders of them, or a JSONL written by "
         "`a320-review score`. Provider-error runs are counted but left out of the means "
         "unless --include-errors. Unreadable files are named on stderr and left out "
         "(exit code 1); a run seen twice (same trajectory bytes) is counted once.",
+        examples=[
+            "a320-review aggregate runs/ --format csv > groups.csv",
+            "a320-review aggregate cards.jsonl --include-errors",
+        ],
     )
-    p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    p.add_argument(
+        "paths",
+        nargs="+",
+        type=input_path,
+        metavar="PATH",
+        help="trajectory files, folders of them, or ScoreCard JSONL files",
+    )
     p.add_argument("--include-errors", action="store_true", help="fold provider errors in")
-    p.add_argument("--format", choices=FORMATS, default="table")
-    p.add_argument("--jobs", type=int, default=1, metavar="N")
+    p.add_argument(
+        "--format", choices=FORMATS, default="table", help="output format (default: table)"
+    )
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Aggregate and print one row per group."""
+    from reviewer.batch import DiscoveryError, discover
+    from scoring import GroupRow, aggregate
+
     try:
         paths = discover(args.paths)
         cards = list(_cards(paths, args.jobs))
@@ -50,7 +59,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("no trajectories or ScoreCards found under the given paths")
     runs, unreadable, duplicates = _usable(cards)
     for card in unreadable:
-        print(f"unreadable: {card.path}:{card.error_line or ''} {card.error}", file=sys.stderr)
+        print(
+            f"unreadable: {file_problem(card.path, card.error_line, card.error)}", file=sys.stderr
+        )
     if duplicates:
         print(
             f"aggregate: {duplicates} run(s) seen twice (a ScoreCard file beside its "
@@ -58,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     rows = aggregate(runs, include_errors=args.include_errors)
-    write_rows((r.model_dump() for r in rows), COLUMNS, args.format, sys.stdout)
+    columns = tuple(GroupRow.model_fields)
+    write_rows((r.model_dump() for r in rows), columns, args.format, sys.stdout)
     return 1 if unreadable else 0
 
 
@@ -85,6 +97,8 @@ def _usable(cards: list[ScoreCard]) -> tuple[list[ScoreCard], list[ScoreCard], i
 
 
 def _cards(paths: list[Path], jobs: int) -> Iterator[ScoreCard]:
+    from reviewer.batch import StderrProgress, is_scorecard_file, read_scorecards, score_many
+
     trajectories = []
     for path in paths:
         if is_scorecard_file(path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from reviewer.cli import CommandError, UsageError
+from reviewer.cli import EXAMPLES_HEADING, CommandError, UsageError, VerbHelpFormatter
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -18,8 +18,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "signed, read-only rating. The same sheet again changes nothing; a correction "
         "supersedes what it corrects. Refused sheets are named with their reason; exit "
         "code 1 if any was refused.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="example:\n  a320-review collect inbox/ --trust team.pub --require-trusted",
+        formatter_class=VerbHelpFormatter,
+        epilog=f"{EXAMPLES_HEADING}\n"
+        "  a320-review collect inbox/ --trust team.pub --require-trusted",
     )
     p.add_argument("paths", nargs="+", type=Path, metavar="PATH",
                    help="sheet files, or folders searched for *.sheet.json")  # fmt: skip

@@ -5,20 +5,58 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from reviewer.cli import CommandError
+from reviewer.cli import CommandError, add_verb, input_path
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``WxH`` (e.g. ``1366x768``) as (width, height); argparse reports a bad one."""
+    width, sep, height = text.lower().partition("x")
+    try:
+        size = (int(width), int(height)) if sep else None
+    except ValueError:
+        size = None
+    if size is None or not (320 <= size[0] <= 10000 and 240 <= size[1] <= 10000):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a size such as 1366x768 (width x height, 320x240 to 10000x10000)"
+        )
+    return size
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``gui`` verb."""
-    p = subparsers.add_parser("gui", help="open the review window (the default)")
-    p.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="trajectories to import")
-    p.add_argument("--db", type=Path, help="review database (default: under the user home)")
-    p.add_argument("--rater", help="rater name (default: the last one used)")
+    p = add_verb(
+        subparsers,
+        "gui",
+        help="open the review window (the default)",
+        description="Open the review window on the review database, importing PATHs first. "
+        "Without a display, use xvfb-run or --screenshot.",
+        examples=[
+            'a320-review gui --rater "A. Martin" runs/',
+            "a320-review gui --screenshot window.png --size 1366x768",
+        ],
+    )
+    p.add_argument(
+        "paths", nargs="*", type=input_path, metavar="PATH", help="trajectories to import"
+    )
+    p.add_argument(
+        "--db", type=Path, metavar="FILE", help="review database (default: under the user home)"
+    )
+    p.add_argument(
+        "--rater",
+        metavar="NAME",
+        help="who is rating (default: the last rater on this machine; asked on first start)",
+    )
     p.add_argument(
         "--screenshot",
         type=Path,
         metavar="FILE",
         help="render the main window offscreen to a PNG and exit",
+    )
+    p.add_argument(
+        "--size",
+        type=parse_size,
+        metavar="WxH",
+        help="with --screenshot: the window size in pixels (default 1920x1080)",
     )
     p.set_defaults(run=_run)
 

@@ -7,10 +7,10 @@ import os
 import sys
 from pathlib import Path
 
-from reviewer.cli import CommandError, UsageError, open_output
+from reviewer.cli import CommandError, UsageError, VerbHelpFormatter, open_output
 from reviewer.commands.store_cmds import add_db_option, open_store
 
-_F = argparse.RawDescriptionHelpFormatter
+_F = VerbHelpFormatter
 DEFAULT_MODEL = "gpt-4o-mini"
 
 
@@ -25,7 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "  a320-review judge run --model llama3.1 --base-url http://localhost:11434/v1",
         formatter_class=_F,
     )
-    sub = p.add_subparsers(dest="judge_command", metavar="SUBCOMMAND", required=True)
+    sub = p.add_subparsers(
+        dest="judge_command", metavar="SUBCOMMAND", required=True, help="what to do"
+    )
 
     e = sub.add_parser(
         "export",
@@ -70,9 +72,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "environment (OPENAI_API_KEY, or the variable --api-key-env names) and never "
         "stored. Good answers are cached under the app home, keyed by trajectory, rubric, "
         "model and prompt: a rerun asks only for what has no good answer yet.",
-        epilog="examples:\n  a320-review judge run --model llama3.1 "
-        "--base-url http://localhost:11434/v1\n"
-        "  OPENAI_API_KEY=... a320-review judge run --model gpt-4.1-mini --concurrency 8",
+        epilog="examples:\n  a320-review judge run --model llama3.1 \\\n"
+        "      --base-url http://localhost:11434/v1\n"
+        "  a320-review judge run --model gpt-4.1-mini --concurrency 8   # OPENAI_API_KEY set",
         formatter_class=_F,
     )
     _add_selection(r)

@@ -6,10 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from reviewer.cli import CommandError, open_output
+from reviewer.cli import CommandError, add_verb, input_path, open_output
 from reviewer.commands.store_cmds import add_db_option, open_store
-from reviewer.rubric import summarize
-from reviewer.store import StoreError
 from reviewer.tabular import write_rows
 
 SUMMARY_COLUMNS = (
@@ -25,19 +23,37 @@ SUMMARY_COLUMNS = (
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``ratings`` verb and its subcommands."""
-    p = subparsers.add_parser("ratings", help="import, export and summarise ratings")
-    sub = p.add_subparsers(dest="ratings_command", metavar="SUBCOMMAND", required=True)
+    p = add_verb(
+        subparsers,
+        "ratings",
+        help="import, export and summarise ratings",
+        examples=[
+            "a320-review ratings export --out ratings.csv",
+            "a320-review ratings SUBCOMMAND --help",
+        ],
+    )
+    sub = p.add_subparsers(
+        dest="ratings_command", metavar="SUBCOMMAND", required=True, help="what to do"
+    )
 
-    i = sub.add_parser(
+    i = add_verb(
+        sub,
         "import",
         help="import ratings from a long-format CSV or JSONL (e.g. paper forms)",
         description="Rows of run_id, metric, outcome, score, comment; one submitted rating "
         "per run. Every row is checked against the rubric; on any error, every error is "
         "listed with its line and nothing is imported.",
+        examples=["a320-review ratings import forms.csv --rater alice --db review.db"],
     )
-    i.add_argument("file", type=Path, metavar="FILE")
-    i.add_argument("--rater", required=True, help="whose ratings these are")
-    i.add_argument("--format", choices=("csv", "jsonl"), help="default: from the suffix")
+    i.add_argument(
+        "file", type=input_path, metavar="FILE", help="the ratings file (.csv or .jsonl)"
+    )
+    i.add_argument("--rater", required=True, metavar="NAME", help="whose ratings these are")
+    i.add_argument(
+        "--format",
+        choices=("csv", "jsonl"),
+        help="the file's format (default: from its suffix)",
+    )
     i.add_argument(
         "--phase",
         choices=("open", "blind", "final"),
@@ -48,15 +64,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_db_option(i)
     i.set_defaults(run=run_import)
 
-    e = sub.add_parser(
+    e = add_verb(
+        sub,
         "export",
         help="export ratings in long format",
         description="One row per rating and metric: each rater's latest submitted or signed "
         "rating of each run, with run, scenario, model, rubric, scorer version and timestamps.",
+        examples=[
+            "a320-review ratings export --out ratings.csv",
+            "a320-review ratings export --format jsonl --rater alice",
+        ],
     )
-    e.add_argument("--format", choices=("csv", "jsonl"), default="csv")
+    e.add_argument(
+        "--format", choices=("csv", "jsonl"), default="csv", help="output format (default: csv)"
+    )
     e.add_argument("--out", type=Path, metavar="FILE", help="write here instead of stdout")
-    e.add_argument("--rater", help="only this rater's ratings")
+    e.add_argument("--rater", metavar="NAME", help="only this rater's ratings")
     e.add_argument(
         "--viewer",
         metavar="NAME",
@@ -65,19 +88,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_db_option(e)
     e.set_defaults(run=run_export)
 
-    s = sub.add_parser(
+    s = add_verb(
+        sub,
         "summary",
         help="per-metric means and outcome rates",
         description="Means skip not_applicable and not_observed, whose rates are shown apart.",
+        examples=["a320-review ratings summary --rater alice --format json"],
     )
-    s.add_argument("--format", choices=("table", "json"), default="table")
-    s.add_argument("--rater", help="only this rater's ratings")
+    s.add_argument(
+        "--format",
+        choices=("table", "json"),
+        default="table",
+        help="aligned table or JSON (default: table)",
+    )
+    s.add_argument("--rater", metavar="NAME", help="only this rater's ratings")
     add_db_option(s)
     s.set_defaults(run=run_summary)
 
 
 def run_import(args: argparse.Namespace) -> int:
     """All rows or none; each error on its own line."""
+    from reviewer.store import StoreError
+
     with open_store(args, create=False) as store:
         try:
             if args.phase is None and args.study is None:
@@ -106,6 +138,8 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_summary(args: argparse.Namespace) -> int:
     """Per-metric aggregates of the latest decisions."""
+    from reviewer.rubric import summarize
+
     with open_store(args, create=False) as store:
         decided = store.latest_decisions(rater=args.rater)
         rows = [s.model_dump() for s in summarize(decided, rubric=store.rubric())]

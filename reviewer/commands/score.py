@@ -6,34 +6,56 @@ import argparse
 import csv
 import sys
 from collections.abc import Iterator
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
-from reviewer.batch import DiscoveryError, StderrProgress, discover, score_many
-from reviewer.cli import UsageError, open_output
+from reviewer.cli import UsageError, add_verb, input_path, open_output
 from reviewer.tabular import write_rows
-from scoring import VECTOR_FIELDS, ScoreCard
 
-#: The flat columns of the CSV and table outputs.
-COLUMNS = (
-    "path", "run_id", "scenario_id", "model", "status", "reason",
-    *VECTOR_FIELDS,
-    "scalar", "error",
-)  # fmt: skip
-TABLE_COLUMNS = tuple(c for c in COLUMNS if c not in ("path", "reason"))
+if TYPE_CHECKING:
+    from scoring import ScoreCard
+
+
+@cache
+def columns() -> tuple[str, ...]:
+    """The flat columns of the CSV output (the scorer is imported on first use only)."""
+    from scoring import VECTOR_FIELDS
+
+    return (
+        "path", "run_id", "scenario_id", "model", "status", "reason",
+        *VECTOR_FIELDS,
+        "scalar", "error",
+    )  # fmt: skip
+
+
+def table_columns() -> tuple[str, ...]:
+    """The columns of the table output: the CSV's without the long ones."""
+    return tuple(c for c in columns() if c not in ("path", "reason"))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``score`` verb."""
-    p = subparsers.add_parser(
+    p = add_verb(
+        subparsers,
         "score",
         help="score trajectories into ScoreCards",
         description="Score each trajectory (a file, or every *.jsonl under a folder). "
         "Exit code 1 when any file is unreadable; the others are still scored.",
+        examples=[
+            "a320-review score runs/ --out cards.jsonl --jobs 4",
+            "a320-review score run.jsonl --format table",
+        ],
     )
-    p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
-    p.add_argument("--format", choices=("jsonl", "csv", "table"), default="jsonl")
+    p.add_argument(
+        "paths", nargs="+", type=input_path, metavar="PATH", help="trajectory files or folders"
+    )
+    p.add_argument(
+        "--format",
+        choices=("jsonl", "csv", "table"),
+        default="jsonl",
+        help="one ScoreCard per line, flat columns, or an aligned table (default: jsonl)",
+    )
     p.add_argument("--out", type=Path, metavar="FILE", help="write here instead of stdout")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes")
     p.add_argument(
@@ -57,12 +79,14 @@ def render(card: ScoreCard, *, fmt: str) -> Scored:
     if fmt == "jsonl":
         payload: Any = card.to_json()
     else:
-        payload = card.model_dump(include=set(COLUMNS if fmt == "csv" else TABLE_COLUMNS))
+        payload = card.model_dump(include=set(columns() if fmt == "csv" else table_columns()))
     return Scored(card.path, card.status, card.error_line, card.error, payload)
 
 
 def run(args: argparse.Namespace) -> int:
     """Score every file and write the cards; returns 1 if any was unreadable."""
+    from reviewer.batch import DiscoveryError, StderrProgress, discover, score_many
+
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     try:
@@ -102,14 +126,15 @@ def _write(results: Iterator[Scored], fmt: str, out: TextIO) -> Iterator[Scored]
             yield result
     elif fmt == "csv":
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(COLUMNS)
+        cols = columns()
+        writer.writerow(cols)
         for result in results:
             row = result.payload
-            writer.writerow(["" if row.get(c) is None else row[c] for c in COLUMNS])
+            writer.writerow(["" if row.get(c) is None else row[c] for c in cols])
             yield result
     else:
         rows = []
         for result in results:
             rows.append(result.payload)
             yield result
-        write_rows(rows, TABLE_COLUMNS, "table", out)
+        write_rows(rows, table_columns(), "table", out)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from reviewer import home
-from reviewer.batch import StderrProgress
-from reviewer.cli import CommandError
-from reviewer.store import ReviewStore, RunRow, StoreError
+from reviewer.cli import CommandError, add_verb, input_path
 from reviewer.tabular import write_rows
+
+if TYPE_CHECKING:
+    from reviewer.store import ReviewStore, RunRow
 
 RUN_COLUMNS = (
     "run_pk",
@@ -35,8 +36,10 @@ def add_db_option(parser: argparse.ArgumentParser) -> None:
         "--db",
         type=Path,
         metavar="DB",
+        # The variable's name is spelled out: reviewer.home (pydantic) is not imported to
+        # build the parser. tests/reviewer/test_cli_conventions.py keeps the two in step.
         help="review database (default: review.db under the user data folder, "
-        f"or under ${home.HOME_ENV})",
+        "or under $A320_REVIEW_HOME)",
     )
 
 
@@ -46,6 +49,9 @@ def open_store(args: argparse.Namespace, *, create: bool) -> ReviewStore:
     Only ``import`` creates a database: a verb that reads must not leave an empty one behind
     when the path has a typo.
     """
+    from reviewer import home
+    from reviewer.store import ReviewStore, StoreError
+
     path = args.db or home.default_db_path()
     try:
         return ReviewStore.open(path, create=create)
@@ -55,21 +61,42 @@ def open_store(args: argparse.Namespace, *, create: bool) -> ReviewStore:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``import``, ``runs`` and ``audit`` verbs."""
-    p = subparsers.add_parser(
+    p = add_verb(
+        subparsers,
         "import",
         help="score trajectories and add them to the review database",
         description="Score each trajectory (a file, or every *.jsonl under a folder) and store "
         "it. The same file again is a no-op; a changed file at a stored path becomes a new "
         "version. Exit code 1 when any file is unreadable; the others are still imported.",
+        examples=["a320-review import runs/ --db review.db"],
     )
-    p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    p.add_argument(
+        "paths", nargs="+", type=input_path, metavar="PATH", help="trajectory files or folders"
+    )
     add_db_option(p)
     p.set_defaults(run=run_import)
 
-    p = subparsers.add_parser("runs", help="list the runs of the review database")
+    p = add_verb(
+        subparsers,
+        "runs",
+        help="list the runs of the review database",
+        examples=[
+            "a320-review runs --db review.db",
+            "a320-review runs --format json --rater alice > runs.json",
+        ],
+    )
     add_db_option(p)
-    p.add_argument("--format", choices=("table", "json"), default="table")
-    p.add_argument("--rater", help="show this rater's rating state (default: the last rater)")
+    p.add_argument(
+        "--format",
+        choices=("table", "json"),
+        default="table",
+        help="aligned table or JSON (default: table)",
+    )
+    p.add_argument(
+        "--rater",
+        metavar="NAME",
+        help="show this rater's rating state (default: the last rater)",
+    )
     p.add_argument(
         "--study",
         metavar="NAME",
@@ -78,15 +105,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.set_defaults(run=run_runs)
 
-    p = subparsers.add_parser("audit", help="check the audit log of the review database")
-    sub = p.add_subparsers(dest="audit_command", metavar="SUBCOMMAND", required=True)
-    v = sub.add_parser("verify", help="recompute the hash chain of the audit log")
+    p = add_verb(
+        subparsers,
+        "audit",
+        help="check the audit log of the review database",
+        examples=["a320-review audit verify --db review.db"],
+    )
+    sub = p.add_subparsers(
+        dest="audit_command", metavar="SUBCOMMAND", required=True, help="what to check"
+    )
+    v = add_verb(
+        sub,
+        "verify",
+        help="recompute the hash chain of the audit log",
+        examples=["a320-review audit verify --db review.db"],
+    )
     add_db_option(v)
     v.set_defaults(run=run_audit_verify)
 
 
 def run_import(args: argparse.Namespace) -> int:
     """Import the paths; progress on stderr, one summary line on stdout."""
+    from reviewer.batch import StderrProgress
+    from reviewer.store import StoreError
+
     with open_store(args, create=True) as store:
         try:
             report = store.import_paths(args.paths, progress=StderrProgress("import"))
@@ -101,6 +143,9 @@ def run_import(args: argparse.Namespace) -> int:
 
 def run_runs(args: argparse.Namespace) -> int:
     """One row per run version with the rater's rating state."""
+    from reviewer import home
+    from reviewer.store import RunRow, StoreError
+
     rater = args.rater or home.last_rater()
     with open_store(args, create=False) as store:
         try:

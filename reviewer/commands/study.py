@@ -7,10 +7,10 @@ import json
 import sys
 from pathlib import Path
 
-from reviewer.cli import CommandError, UsageError
+from reviewer.cli import EXAMPLES_HEADING, CommandError, UsageError, VerbHelpFormatter
 from reviewer.commands import study_packet
 
-_FMT = argparse.RawDescriptionHelpFormatter
+_FMT = VerbHelpFormatter
 
 
 def _sub(sub, name, help_, description, example, run, *, named=True):  # type: ignore[no-untyped-def]
@@ -20,7 +20,7 @@ def _sub(sub, name, help_, description, example, run, *, named=True):  # type: i
         help=help_,
         description=description,
         formatter_class=_FMT,
-        epilog=f"example:\n  {example}",
+        epilog=f"{EXAMPLES_HEADING}\n  {example}",
     )
     if named:
         p.add_argument("name", metavar="NAME", help="the study")
@@ -70,10 +70,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="A study names runs, raters, how many raters rate each run, the protocol "
         "and a seed; every run gets exactly that many raters, loads balanced.",
         formatter_class=_FMT,
-        epilog="example:\n  a320-review study create pilot --raters ann,bob,cat --per-run 2 "
-        "--protocol blind --owner ann",
+        epilog=f"{EXAMPLES_HEADING}\n  a320-review study create pilot --raters ann,bob,cat "
+        "--per-run 2 --protocol blind --owner ann",
     )
-    sub = p.add_subparsers(dest="study_command", metavar="SUBCOMMAND", required=True)
+    sub = p.add_subparsers(
+        dest="study_command", metavar="SUBCOMMAND", required=True, help="what to do"
+    )
 
     c = _sub(
         sub,
@@ -81,8 +83,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "create a study and assign its runs",
         "Select runs (no filter: every run), assign each to --per-run distinct raters "
         "(loads within one of the mean, each queue in seeded order) and store it.",
-        "a320-review study create pilot --raters ann,bob,cat --per-run 2 --seed 7 "
-        "--scenario elec-apu-gen-fault --protocol blind --reveal-first 0.2",
+        "a320-review study create pilot --raters ann,bob --per-run 2 --protocol blind "
+        "--reveal-first 0.2",
         run_create,
     )
     c.add_argument("--raters", required=True, metavar="A,B,C", help="comma-separated rater names")

@@ -17,6 +17,7 @@ import hashlib
 import os
 import shlex
 import stat
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, unquote
@@ -28,9 +29,24 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
+from reviewer import outfile
+from reviewer.raters import RaterNameError, check_rater_name
+
 KEY_TYPE = "ed25519"
 _KEY_SUFFIX = ".key"
 _PUB_SUFFIX = ".pub"
+#: Key, public key and trust-list files are small; a bound keeps a hostile one (a symlink
+#: to /dev/zero, a huge file) from hanging or exhausting the reader.
+KEY_FILE_LIMIT = 64 * 1024
+#: Longest file-name stem for a name (bytes of the percent-encoded form); longer ones are
+#: cut and get a hash of the whole name, so distinct names keep distinct files.
+STEM_LIMIT = 100
+_CUT_MARK = "="
+#: Names Windows reserves as devices, whatever the extension ("CON.txt" is the console).
+_RESERVED = frozenset(
+    ["CON", "PRN", "AUX", "NUL"]
+    + [f"{dev}{n}" for dev in ("COM", "LPT") for n in [*"0123456789", "¹", "²", "³"]]
+)
 
 
 class KeyStoreError(Exception):
@@ -125,31 +141,6 @@ def parse_public_key_line(line: str) -> PublicKey:
     return PublicKey(decode_public_key(parts[1]), parts[2] if len(parts) == 3 else None)
 
 
-def load_trust_file(path: Path) -> frozenset[str]:
-    """The fingerprints a trust list names.
-
-    One entry a line: a public key line as ``whoami`` prints it, or a bare ``SHA256:``
-    fingerprint. Blank lines and lines starting with ``#`` are skipped.
-    """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise KeyStoreError(f"cannot read trust list {path}: {exc}") from exc
-    found: set[str] = set()
-    for number, line in enumerate(text.splitlines(), start=1):
-        entry = line.strip()
-        if not entry or entry.startswith("#"):
-            continue
-        if entry.startswith("SHA256:"):
-            found.add(entry.split()[0])
-            continue
-        try:
-            found.add(parse_public_key_line(entry).fingerprint)
-        except KeyStoreError as exc:
-            raise KeyStoreError(f"trust list {path}, line {number}: {exc}") from exc
-    return frozenset(found)
-
-
 # --- storage -----------------------------------------------------------------------------
 
 
@@ -162,16 +153,31 @@ def keys_dir() -> Path:
     return Path(home.config_dir()) / "keys"
 
 
-def file_stem(name: str) -> str:
-    """A file-name-safe, reversible form of a rater (or run) name.
+def file_stem(name: str, limit: int = STEM_LIMIT) -> str:
+    """A file-name-safe form of a rater (or run) name, safe on every platform.
 
-    Percent-encoding keeps distinct names distinct ("a b" and "a_b" do not collide), and a
-    leading dot is encoded too so that no name becomes a hidden file or ``..``.
+    Percent-encoding keeps distinct names distinct ("a b" and "a_b" do not collide) and
+    leaves only ``A-Z a-z 0-9 - _ . ~ @ +`` and ``%``. A leading dot is encoded so that no
+    name becomes a hidden file or ``..``; so is the first letter of a Windows device name
+    (``CON``, ``NUL``, ``COM1``...). A stem longer than ``limit`` is cut and ends with
+    ``=`` and 10 hex digits of the SHA-256 of the whole name, so it stays unique.
     """
     if not name:
         raise KeyStoreError("the rater name is empty")
     stem = quote(name, safe="-_.@+")
-    return "%2E" + stem[1:] if stem.startswith(".") else stem
+    if stem.startswith("."):
+        stem = "%2E" + stem[1:]
+    first = unicodedata.normalize("NFKC", unquote(stem.split(".")[0])).upper().rstrip(" ")
+    if first in _RESERVED:
+        stem = f"%{ord(stem[0]):02X}{stem[1:]}"
+    if len(stem) > limit:
+        digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+        head = stem[: limit - 11]
+        # Never cut inside a %XX escape, and never end on a dot or space (Windows drops them).
+        cut = head.rfind("%", len(head) - 2)
+        head = (head[:cut] if cut != -1 else head).rstrip(". ")
+        stem = f"{head}{_CUT_MARK}{digest}"
+    return stem
 
 
 def key_paths(rater: str, directory: Path | None = None) -> tuple[Path, Path]:
@@ -191,7 +197,47 @@ def list_raters(directory: Path | None = None) -> list[str]:
     folder = keys_dir() if directory is None else Path(directory)
     if not folder.is_dir():
         return []
-    return sorted(unquote(p.name[: -len(_KEY_SUFFIX)]) for p in folder.glob("*" + _KEY_SUFFIX))
+    names = []
+    for path in folder.glob("*" + _KEY_SUFFIX):
+        stem = path.name[: -len(_KEY_SUFFIX)]
+        if _CUT_MARK not in stem:
+            names.append(unquote(stem))
+            continue
+        # A cut stem cannot be decoded: the public key file beside it names the rater.
+        with contextlib.suppress(KeyStoreError, UnicodeDecodeError):
+            line = read_key_file(path.with_name(stem + _PUB_SUFFIX)).decode("utf-8")
+            rater = parse_public_key_line(line).rater
+            if rater is not None and key_paths(rater, folder)[0] == path:
+                names.append(rater)
+    return sorted(names)
+
+
+def read_key_file(path: Path, limit: int = KEY_FILE_LIMIT) -> bytes:
+    """The bytes of a small regular file; :class:`KeyStoreError` for anything else.
+
+    Opened non-blocking and checked with ``fstat`` after opening, so a FIFO does not block,
+    a device (a symlink to ``/dev/zero``) is refused, and nothing is read past ``limit``.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise KeyStoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise KeyStoreError(f"cannot read {path}: it is not a regular file")
+        chunks, size = [], 0
+        while chunk := os.read(fd, limit + 1 - size):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise KeyStoreError(f"cannot read {path}: larger than {limit} bytes")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise KeyStoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    finally:
+        os.close(fd)
 
 
 def generate_key(
@@ -206,6 +252,7 @@ def generate_key(
     Replacing a key orphans every sheet the old key signed (they still verify, but against
     a key the rater no longer holds), hence the explicit ``overwrite``.
     """
+    check_name(rater)
     key_path, pub_path = key_paths(rater, directory)
     if key_path.exists() and not overwrite:
         raise KeyStoreError(f"rater {rater!r} already has a key: {key_path}")
@@ -231,16 +278,15 @@ def load_key(
     rater: str, *, passphrase: bytes | None = None, directory: Path | None = None
 ) -> RaterKey:
     """Read and unlock the rater's private key, with a clear error for each way it fails."""
+    check_name(rater)
     key_path, _ = key_paths(rater, directory)
     try:
-        pem = key_path.read_bytes()
+        pem = read_key_file(key_path)
     except FileNotFoundError:
         raise MissingKeyError(
             f"rater {rater!r} has no key (looked for {key_path}); "
             f"create one with: a320-review keygen --rater {quote_arg(rater)}"
         ) from None
-    except OSError as exc:
-        raise KeyStoreError(f"cannot read {key_path}: {exc}") from exc
     _check_private_mode(key_path)
     encrypted = b"ENCRYPTED PRIVATE KEY" in pem
     if encrypted and not passphrase:
@@ -265,7 +311,7 @@ def is_encrypted(rater: str, directory: Path | None = None) -> bool:
     """Whether the rater's key file is passphrase-protected (it must exist)."""
     key_path, _ = key_paths(rater, directory)
     try:
-        return b"ENCRYPTED PRIVATE KEY" in key_path.read_bytes()
+        return b"ENCRYPTED PRIVATE KEY" in read_key_file(key_path)
     except FileNotFoundError:
         raise MissingKeyError(f"rater {rater!r} has no key (looked for {key_path})") from None
 
@@ -273,8 +319,8 @@ def is_encrypted(rater: str, directory: Path | None = None) -> bool:
 def read_passphrase_file(path: Path) -> bytes:
     """The passphrase in ``path``: its first line, without the line ending."""
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
+        data = read_key_file(Path(path))
+    except (OSError, KeyStoreError) as exc:
         raise PassphraseError(f"cannot read passphrase file {path}: {exc}") from exc
     line = data.splitlines()[0] if data else b""
     if not line:
@@ -295,25 +341,23 @@ def _private_folder(folder: Path) -> None:
 
 
 def _write_private(path: Path, data: bytes) -> None:
-    """Write ``data`` to a new 0600 file next to ``path``, then move it into place.
+    """Write ``data`` to ``path`` through a new 0600 temporary file moved into place.
 
     The file is created with mode 0600 from the start: a chmod after writing would leave a
     moment in which the key is readable by others.
     """
-    tmp = path.with_name(path.name + ".tmp")
-    with contextlib.suppress(FileNotFoundError):
-        tmp.unlink()
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-        raise
+        outfile.write_bytes(path, data, mode=0o600)
+    except OSError as exc:
+        raise KeyStoreError(str(exc)) from None
+
+
+def check_name(rater: str) -> None:
+    """The one rater-name rule (:mod:`reviewer.raters`), as a :class:`KeyStoreError`."""
+    try:
+        check_rater_name(rater)
+    except RaterNameError as exc:
+        raise KeyStoreError(str(exc)) from None
 
 
 def _check_private_mode(path: Path) -> None:
@@ -325,3 +369,13 @@ def _check_private_mode(path: Path) -> None:
         raise KeyStoreError(
             f"{path} is readable by others (mode {mode:04o}); run: chmod 600 {path}"
         )
+
+
+def __getattr__(name: str) -> object:
+    # Trust lists moved to reviewer.sheets.trust (which imports this module); the name
+    # stays importable from here, resolved on first use.
+    if name == "load_trust_file":
+        from reviewer.sheets import trust
+
+        return trust.load_trust_file
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

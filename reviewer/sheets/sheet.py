@@ -1,45 +1,45 @@
-"""The signed rating sheet: its payload, canonical bytes, signature and verification.
+"""The signed rating sheet: its payload, canonical bytes, signature and file name.
 
 A sheet file is a small JSON envelope::
 
-    {"sheet_format": "a320-review-sheet/1", "algorithm": "ed25519",
+    {"sheet_format": "a320-review-sheet/2", "algorithm": "ed25519",
      "public_key": "<base64 raw key>", "payload": "<canonical JSON text>",
      "signature": "<base64 of 64 bytes>"}
 
 The payload is kept as a *string*: the signature covers exactly its UTF-8 bytes, so a
 verifier never has to re-serialise anything to check it, and any JSON tool that re-indents
 the envelope leaves the signed bytes alone. The public key is repeated in the envelope so
-that the signature is checked before the payload is even parsed: a changed payload byte is
-always reported as "signature does not match payload", never as some parse error that the
-change happened to cause.
+that the signature is checked before the payload is even parsed. Format 2 canonicalises the
+payload with RFC 8785 (JSON Canonicalization Scheme), which other languages can re-create;
+format 1 (Python's ``json.dumps(sort_keys=True)``) is still read. ``docs/sheet-format.md``
+is the full description; verification lives in :mod:`reviewer.sheets.verify`.
 """
 
 from __future__ import annotations
 
 import base64
-import binascii
 import hashlib
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer
+import rfc8785
+from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
-from reviewer.sheets.keys import (
-    KeyStoreError,
-    PublicKey,
-    RaterKey,
-    decode_public_key,
-    file_stem,
-    fingerprint,
-)
+from reviewer.sheets.keys import RaterKey, file_stem
 
-SHEET_FORMAT = "a320-review-sheet/1"
+#: The format new sheets are written in.
+SHEET_FORMAT = "a320-review-sheet/2"
+#: The first format (Python json.dumps canonical form); read, never written any more.
+SHEET_FORMAT_V1 = "a320-review-sheet/1"
+SHEET_FORMATS = (SHEET_FORMAT_V1, SHEET_FORMAT)
 ALGORITHM = "ed25519"
 _HEX64 = r"^[0-9a-f]{64}$"
+#: Longest sheet file name (``.sheet.json`` included): fits every file system and leaves
+#: room for the folder in Windows' 260-character path limit.
+FILE_NAME_LIMIT = 120
+_SHORT_ID = 8
 
 
 class SheetError(Exception):
@@ -125,6 +125,13 @@ class SheetRater(_Frozen):
     fingerprint: str
 
 
+class SheetAuditHead(_Frozen):
+    """The review database's audit log as it stood when the sheet was signed."""
+
+    entries: int = Field(ge=0, description="number of audit entries")
+    hash: str = Field(description="hash of the last entry (64 zeros when there is none)")
+
+
 class SheetPayload(_Frozen):
     """Everything the signature binds, in one canonical JSON object."""
 
@@ -139,21 +146,32 @@ class SheetPayload(_Frozen):
     overall_comment: str
     rater: SheetRater
     study: SheetStudy | None = Field(default=None, description="set for ratings in a study")
+    audit_head: SheetAuditHead | None = Field(
+        default=None, description="format 2: the audit log head at signing"
+    )
 
     @model_serializer(mode="wrap")
     def _omit_absent(self, handler):  # type: ignore[no-untyped-def]
-        return _omit_none(handler(self), ("study",))
+        # Format 1 had neither field: an absent one is left out, never written as null.
+        return _omit_none(handler(self), ("study", "audit_head"))
 
     def canonical_bytes(self) -> bytes:
-        """The bytes that are signed."""
-        return canonical_bytes(self.model_dump(mode="json"))
+        """The bytes that are signed, in this payload's own format's canonical form."""
+        return canonical_bytes(self.model_dump(mode="json"), self.sheet_format)
 
 
-def canonical_bytes(obj: Any) -> bytes:
-    """Sorted keys, UTF-8, no insignificant whitespace; NaN and infinities refused."""
-    return json.dumps(
-        obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False
-    ).encode("utf-8")
+def canonical_bytes(obj: Any, sheet_format: str = SHEET_FORMAT) -> bytes:
+    """The canonical UTF-8 bytes of ``obj`` in ``sheet_format``.
+
+    Format 2: RFC 8785 (sorted keys by UTF-16 code units, ECMAScript number form, minimal
+    string escapes). Format 1: ``json.dumps(sort_keys=True, separators=(",", ":"),
+    ensure_ascii=False)``. NaN and infinities are refused by both.
+    """
+    if sheet_format == SHEET_FORMAT_V1:
+        return json.dumps(
+            obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False
+        ).encode("utf-8")
+    return rfc8785.dumps(obj)
 
 
 @dataclass(frozen=True)
@@ -165,14 +183,14 @@ class SignedSheet:
     signature: bytes
 
     @property
-    def signature_digest(self) -> str:
-        """SHA-256 (hex) of the signature: a short handle to print and compare."""
-        return hashlib.sha256(self.signature).hexdigest()
+    def file_sha256(self) -> str:
+        """SHA-256 (hex) of the sheet file as written: what ``sha256sum`` prints for it."""
+        return hashlib.sha256(sheet_file_bytes(self)).hexdigest()
 
     def to_json(self) -> str:
         """The sheet file's text (an indented envelope; the payload string is untouched)."""
         envelope = {
-            "sheet_format": SHEET_FORMAT,
+            "sheet_format": self.payload.sheet_format,
             "algorithm": ALGORITHM,
             "public_key": self.payload.rater.public_key,
             "payload": self.payload_text,
@@ -183,15 +201,49 @@ class SignedSheet:
     @classmethod
     def from_json(cls, data: str | bytes) -> SignedSheet:
         """Read a sheet that is known to be good (e.g. from the store): verifies it too."""
+        from reviewer.sheets.verify import verify_sheet
+
         result = verify_sheet(data)
         if not result.ok or result.sheet is None:
             raise SheetError(result.reason or "sheet does not verify")
         return result.sheet
 
 
-def sheet_file_name(run_id: str, rater: str, suffix: str = ".json") -> str:
-    """``<run_id>.<rater>.sheet.json`` (or ``.pdf``), both names made file-name safe."""
-    return f"{file_stem(run_id)}.{file_stem(rater)}.sheet{suffix}"
+def sheet_file_bytes(sheet: SignedSheet) -> bytes:
+    """Exactly the bytes written to the ``.sheet.json`` file (the PDF prints their SHA-256)."""
+    return sheet.to_json().encode("utf-8")
+
+
+def sheet_file_name(payload: SheetPayload, suffix: str = ".json") -> str:
+    """``<run_id>.<rater>.<short sheet id>.sheet.json`` (or ``.pdf``), safe on every platform.
+
+    The short sheet id keeps every sheet's file apart (a correction never overwrites the
+    sheet it corrects). Run id and rater are percent-encoded (:func:`file_stem`, which also
+    defuses Windows device names); when the name would pass :data:`FILE_NAME_LIMIT` they
+    are cut and followed by a hash of the full name, so cut names stay distinct.
+    """
+    short_id = file_stem(payload.sheet_id)[:_SHORT_ID]
+    tail = f".{short_id}.sheet{suffix}"
+    budget = FILE_NAME_LIMIT - len(".sheet.json") - _SHORT_ID - 1
+    whole = f"{payload.run.run_id}\n{payload.rater.name}"
+    run, rater = file_stem(payload.run.run_id, 10**6), file_stem(payload.rater.name, 10**6)
+    if len(run) + 1 + len(rater) <= budget:
+        return f"{run}.{rater}{tail}"
+    # Cut the longer part first; the hash names the full pair, so two cut names never meet.
+    digest = hashlib.sha256(whole.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    room = budget - 1 - 11
+    rater_room = min(len(rater), max(room // 3, room - len(run)))
+    head = f"{_cut(run, room - rater_room)}.{_cut(rater, rater_room)}"
+    return f"{head}={digest}{tail}"
+
+
+def _cut(stem: str, room: int) -> str:
+    """``stem`` cut to ``room`` characters, never inside a %XX escape nor after a dot."""
+    if len(stem) <= room:
+        return stem
+    head = stem[:room]
+    cut = head.rfind("%", max(0, len(head) - 2))
+    return (head[:cut] if cut != -1 else head).rstrip(".") or "_"
 
 
 def sign_payload(payload: SheetPayload, key: RaterKey) -> SignedSheet:
@@ -203,159 +255,14 @@ def sign_payload(payload: SheetPayload, key: RaterKey) -> SignedSheet:
     return SignedSheet(payload, data.decode("utf-8"), key.sign(data))
 
 
-@dataclass(frozen=True)
-class VerifyResult:
-    """The outcome of checking one sheet."""
-
-    ok: bool
-    reason: str | None = None
-    sheet: SignedSheet | None = None
-    fingerprint: str | None = None
-    trusted: bool | None = None
-
-    def summary(self) -> str:
-        """``OK``, ``OK (untrusted key …)`` or ``FAILED: <reason>``, as ``verify`` prints."""
-        if not self.ok:
-            return f"FAILED: {self.reason}"
-        if self.trusted is None:
-            return f"OK (key {self.fingerprint}, no trust list given)"
-        if not self.trusted:
-            return f"OK (untrusted key {self.fingerprint})"
-        return "OK"
+_VERIFY_NAMES = frozenset({"VerifyResult", "file_sha256", "verify_file", "verify_sheet"})
 
 
-def _failed(reason: str, **known: Any) -> VerifyResult:
-    return VerifyResult(ok=False, reason=reason, **known)
+def __getattr__(name: str) -> Any:
+    # Verification lives in reviewer.sheets.verify (which imports this module); its names
+    # stay importable from here, resolved on first use so neither import order breaks.
+    if name in _VERIFY_NAMES:
+        from reviewer.sheets import verify
 
-
-def verify_sheet(
-    data: str | bytes,
-    *,
-    trajectory_sha256: str | None = None,
-    trusted: frozenset[str] | None = None,
-    require_trusted: bool = False,
-) -> VerifyResult:
-    """Check one sheet file's content; never raises for a bad sheet.
-
-    Order matters for the reasons reported: the envelope, then the signature over the raw
-    payload bytes, then whether those bytes are canonical, then the payload's schema, then
-    the trajectory, then trust. ``trusted`` is a set of fingerprints; ``None`` means no trust
-    list was given.
-    """
-    try:
-        envelope = json.loads(data)
-    except (ValueError, UnicodeDecodeError) as exc:
-        return _failed(f"malformed sheet: not JSON ({exc})")
-    if not isinstance(envelope, dict):
-        return _failed("malformed sheet: not a JSON object")
-    if "sheet_format" not in envelope:
-        return _failed("malformed sheet: no 'sheet_format'")
-    if envelope["sheet_format"] != SHEET_FORMAT or envelope.get("algorithm") != ALGORITHM:
-        return _failed(
-            f"unsupported sheet format {envelope['sheet_format']!r} "
-            f"with algorithm {envelope.get('algorithm')!r} "
-            f"(this version reads {SHEET_FORMAT!r} with {ALGORITHM!r})"
-        )
-    for name in ("public_key", "payload", "signature"):
-        if not isinstance(envelope.get(name), str):
-            return _failed(f"malformed sheet: '{name}' is missing or not a string")
-    try:
-        raw_key = decode_public_key(envelope["public_key"])
-    except KeyStoreError as exc:
-        return _failed(f"malformed sheet: {exc}")
-    key_fp = fingerprint(raw_key)
-    try:
-        signature = base64.b64decode(envelope["signature"].encode("ascii"), validate=True)
-    except (binascii.Error, UnicodeEncodeError):
-        return _failed("malformed sheet: signature is not base64", fingerprint=key_fp)
-    # The last base64 character carries unused bits that the decoder ignores; demanding the
-    # canonical text means no character of the signature can change without failing.
-    if base64.b64encode(signature).decode("ascii") != envelope["signature"]:
-        return _failed("malformed sheet: signature is not canonical base64", fingerprint=key_fp)
-    if len(signature) != 64:
-        return _failed(
-            f"malformed sheet: signature has {len(signature)} bytes, not 64", fingerprint=key_fp
-        )
-    try:
-        payload_bytes = envelope["payload"].encode("utf-8")
-    except UnicodeEncodeError:
-        return _failed("malformed sheet: payload is not valid UTF-8", fingerprint=key_fp)
-
-    try:
-        PublicKey(raw_key).verifier().verify(signature, payload_bytes)
-    except InvalidSignature:
-        return _failed("signature does not match payload", fingerprint=key_fp)
-
-    # From here on the bytes are exactly what the key holder signed.
-    try:
-        parsed = json.loads(payload_bytes)
-        canonical = canonical_bytes(parsed)
-    except ValueError as exc:
-        return _failed(f"malformed sheet: payload is not JSON ({exc})", fingerprint=key_fp)
-    if canonical != payload_bytes:
-        return _failed("payload is not canonical", fingerprint=key_fp)
-    if isinstance(parsed, dict) and parsed.get("sheet_format") != SHEET_FORMAT:
-        return _failed(
-            f"unsupported sheet format {parsed.get('sheet_format')!r} in the payload",
-            fingerprint=key_fp,
-        )
-    try:
-        payload = SheetPayload.model_validate(parsed)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "payload"
-        return _failed(f"malformed sheet: {where}: {first['msg']}", fingerprint=key_fp)
-    if payload.rater.public_key != envelope["public_key"]:
-        return _failed(
-            "malformed sheet: payload names another key than the signer's", fingerprint=key_fp
-        )
-    if payload.rater.fingerprint != key_fp:
-        return _failed(
-            "malformed sheet: rater fingerprint does not match the public key",
-            fingerprint=key_fp,
-        )
-
-    sheet = SignedSheet(payload, envelope["payload"], signature)
-    if trajectory_sha256 is not None and trajectory_sha256 != payload.run.trajectory_sha256:
-        return _failed(
-            f"trajectory sha256 differs: sheet has {payload.run.trajectory_sha256[:16]}…, "
-            f"file has {trajectory_sha256[:16]}…",
-            sheet=sheet,
-            fingerprint=key_fp,
-        )
-    is_trusted = None if trusted is None else key_fp in trusted
-    if require_trusted and not is_trusted:
-        return _failed(f"key not trusted: {key_fp}", sheet=sheet, fingerprint=key_fp)
-    return VerifyResult(ok=True, sheet=sheet, fingerprint=key_fp, trusted=is_trusted)
-
-
-def file_sha256(path: Path) -> str:
-    """SHA-256 (hex) of a file's bytes, read in blocks (trajectories can be large)."""
-    digest = hashlib.sha256()
-    with Path(path).open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def verify_file(
-    path: Path,
-    *,
-    trajectory: Path | None = None,
-    trusted: frozenset[str] | None = None,
-    require_trusted: bool = False,
-) -> VerifyResult:
-    """:func:`verify_sheet` on a file; unreadable files are a FAILED result too."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        return _failed(f"cannot read sheet: {exc.strerror or exc}")
-    traj_sha = None
-    if trajectory is not None:
-        try:
-            traj_sha = file_sha256(trajectory)
-        except OSError as exc:
-            return _failed(f"cannot read trajectory {trajectory}: {exc.strerror or exc}")
-    return verify_sheet(
-        data, trajectory_sha256=traj_sha, trusted=trusted, require_trusted=require_trusted
-    )
+        return getattr(verify, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,9 +1,12 @@
 """Signing service: turn a rater's submitted rating into a signed sheet, and export sheets.
 
 The service reads the rating, its run and its rubric from the store, builds the
-:class:`~reviewer.sheets.sheet.SheetPayload`, signs it, checks that the output folder can be
-written, locks the rating (``mark_signed``), then writes ``<run_id>.<rater>.sheet.json`` and, when a
-renderer was injected, the PDF beside it.
+:class:`~reviewer.sheets.sheet.SheetPayload`, signs it, writes the sheet JSON and (when a
+renderer was injected) the PDF to temporary files in the output folder, and only then locks
+the rating (``mark_signed``) and renames both files into place
+(``<run_id>.<rater>.<short sheet id>.sheet.json`` / ``.pdf``, see
+:func:`~reviewer.sheets.sheet.sheet_file_name`). Every file goes through
+:mod:`reviewer.outfile`.
 ``reviewer`` never imports Qt, so the PDF renderer arrives as a plain callable
 ``(sheet, path) -> None`` (``ui.sheets.sheet_pdf.render_sheet_pdf`` in the app).
 """
@@ -11,8 +14,6 @@ renderer was injected, the PDF beside it.
 from __future__ import annotations
 
 import contextlib
-import os
-import tempfile
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,8 +21,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reviewer.outfile import OutputError, PendingFile
 from reviewer.sheets.keys import RaterKey, quote_arg
 from reviewer.sheets.sheet import (
+    SheetAuditHead,
     SheetBlindItem,
     SheetItem,
     SheetPayload,
@@ -31,6 +34,7 @@ from reviewer.sheets.sheet import (
     SheetScorer,
     SheetStudy,
     SignedSheet,
+    sheet_file_bytes,
     sheet_file_name,
     sign_payload,
 )
@@ -46,6 +50,14 @@ Clock = Callable[[], datetime]
 
 class SigningError(Exception):
     """Signing was refused or failed; the message says why, for a rater to read."""
+
+
+class ExportError(SigningError):
+    """Some sheets could not be written; ``written`` are the ones that were."""
+
+    def __init__(self, message: str, written: list[WrittenSheet]) -> None:
+        super().__init__(message)
+        self.written = written
 
 
 class SheetFilesError(SigningError):
@@ -128,73 +140,100 @@ class SigningService:
         """Sign the rater's submitted rating of the run, lock it, and write the sheet files.
 
         With ``rating_pk``, only that rating is signed, and only while it is the live one
-        (see :meth:`signable_rating`). The store is marked first and the files written
-        after: a sheet file on disk whose rating is not locked in the store would be a
-        signature nobody can trace back. So that a bad ``out_dir`` does not lock a rating
-        without a file, the folder is created and test-written before the store is marked;
-        a write that still fails afterwards raises :class:`SheetFilesError`.
+        (see :meth:`signable_rating`). Both files are written to temporary files in
+        ``out_dir`` *before* the store is marked, so a full disk, a bad folder or a failing
+        PDF renderer leaves the rating unlocked (:class:`SigningError`). After locking only
+        the renames remain; if one still fails, :class:`SheetFilesError` says the rating is
+        signed and ``export`` writes the files again.
         """
         self._check_rater_key(rater_key)
         rating = self.signable_rating(run_pk, rater_key.rater, rating_pk=rating_pk)
         signed = sign_payload(self._payload(rating, rater_key), rater_key)
-        folder = _writable_folder(out_dir)
-        self.store.mark_signed(
-            rating.rating_pk, sheet_id=signed.payload.sheet_id, sheet_json=signed.to_json()
-        )
-        try:
-            return self.write(signed, folder)
-        except Exception as exc:
-            # Any failure here (disk full, the PDF renderer) leaves a locked rating whose
-            # sheet is safe in the store: say so, and how to get the files, not just "failed".
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-            raise SheetFilesError(
-                f"the rating IS signed (sheet {signed.payload.sheet_id}) and kept in the "
-                f"database, but writing its files to {folder} failed: {reason}; write them "
-                f"again with: {_export_command(rater_key.rater)}",
-                signed,
-            ) from exc
+        folder = _folder(out_dir)
+        with contextlib.ExitStack() as stack:
+            try:
+                pending = self._prepare(signed, folder / sheet_file_name(signed.payload), stack)
+            except (OSError, SheetRenderError) as exc:
+                raise SigningError(
+                    f"cannot write sheets to {folder}: {_reason(exc)}; nothing was signed"
+                ) from None
+            self.store.mark_signed(
+                rating.rating_pk, sheet_id=signed.payload.sheet_id, sheet_json=signed.to_json()
+            )
+            try:
+                return _commit(signed, *pending)
+            except OSError as exc:
+                raise SheetFilesError(
+                    f"the rating IS signed (sheet {signed.payload.sheet_id}) and kept in the "
+                    f"database, but writing its files to {folder} failed: {_reason(exc)}; "
+                    f"write them again with: {_export_command(rater_key.rater)}",
+                    signed,
+                ) from exc
 
     # --- export ----------------------------------------------------------------------------
 
     def export(self, out_dir: Path, *, rater: str | None = None) -> list[WrittenSheet]:
         """Write every signed sheet in the store (of one rater, if given) to ``out_dir``.
 
-        A run and rater can have several sheets: a corrected rating, or two versions of a
-        changed file with the same run id, each signed. The latest one gets the plain
-        ``<run_id>.<rater>.sheet.json`` name and every other one carries its sheet id in the
-        name. Names are checked before anything is written: if two would still coincide,
-        :class:`SigningError` and no file is written, never one file over another.
+        Every sheet has its own file name (its short sheet id is part of it). Names are
+        checked before anything is written: if two would still coincide, :class:`SigningError`
+        and no file is written. A sheet whose files cannot be written does not stop the
+        others: :class:`ExportError` then names each failure and lists what was written.
         """
         rows = self.store.signed_sheets(rater=rater)
         sheets = [SignedSheet.from_json(row.sheet_json) for row in rows]
         names = _export_names(sheets)
-        out_dir = _writable_folder(out_dir)
-        written = [self._write_as(s, out_dir / name) for s, name in zip(sheets, names, strict=True)]
+        out_dir = _folder(out_dir)
+        written: list[WrittenSheet] = []
+        failures: list[str] = []
+        for signed, name in zip(sheets, names, strict=True):
+            try:
+                written.append(self._write_as(signed, out_dir / name))
+            except (OSError, SheetRenderError) as exc:
+                failures.append(f"sheet {signed.payload.sheet_id} ({name}): {_reason(exc)}")
         self.store.record_export(
             "sheets",
             {
                 "out_dir": str(out_dir),
                 "rater": rater,
-                "sheet_ids": [s.payload.sheet_id for s in sheets],
+                "sheet_ids": [w.sheet.payload.sheet_id for w in written],
             },
         )
+        if failures:
+            raise ExportError(
+                f"{len(failures)} of {len(sheets)} sheet(s) could not be written: "
+                + "; ".join(failures),
+                written,
+            )
         return written
 
-    def write(self, signed: SignedSheet, out_dir: Path, *, old: bool = False) -> WrittenSheet:
-        """Write one sheet's JSON (and PDF, with a renderer) into ``out_dir``.
-
-        ``old`` puts the sheet id in the name, as for a sheet a later one replaces.
-        """
-        return self._write_as(signed, Path(out_dir) / _file_name(signed, with_id=old))
+    def write(self, signed: SignedSheet, out_dir: Path) -> WrittenSheet:
+        """Write one sheet's JSON (and PDF, with a renderer) into ``out_dir``."""
+        return self._write_as(signed, _folder(out_dir) / sheet_file_name(signed.payload))
 
     def _write_as(self, signed: SignedSheet, json_path: Path) -> WrittenSheet:
-        json_path.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomically(json_path, signed.to_json().encode("utf-8"))
-        pdf_path = None
-        if self.pdf_renderer is not None:
-            pdf_path = json_path.with_suffix(".pdf")
-            self.pdf_renderer(signed, pdf_path)
-        return WrittenSheet(signed, json_path, pdf_path)
+        with contextlib.ExitStack() as stack:
+            return _commit(signed, *self._prepare(signed, json_path, stack))
+
+    def _prepare(
+        self, signed: SignedSheet, json_path: Path, stack: contextlib.ExitStack
+    ) -> tuple[PendingFile, PendingFile | None]:
+        """Both files written to temporary files beside their final names (not yet renamed).
+
+        The temporary files are removed when ``stack`` closes unless they were committed.
+        """
+        json_file = stack.enter_context(PendingFile(json_path))
+        json_file.write_all(sheet_file_bytes(signed))
+        if self.pdf_renderer is None:
+            return json_file, None
+        pdf_file = stack.enter_context(PendingFile(json_path.with_suffix(".pdf")))
+        try:
+            self.pdf_renderer(signed, pdf_file.temp)
+        except OSError:
+            raise
+        except Exception as exc:
+            raise SheetRenderError(f"the PDF could not be drawn: {exc}") from exc
+        return json_file, pdf_file
 
     # --- helpers ---------------------------------------------------------------------------
 
@@ -270,6 +309,7 @@ class SigningService:
                 )
             )
         public = key.public
+        entries, last_hash = self.store.audit_head()
         return SheetPayload(
             sheet_id=self.new_id(),
             supersedes=self._supersedes(rating),
@@ -294,26 +334,16 @@ class SigningService:
                 blind_submitted_at=blind.blind_submitted_at,
                 revealed_at=blind.revealed_at,
             ),
+            audit_head=SheetAuditHead(entries=entries, hash=last_hash),
         )
 
 
-def _file_name(signed: SignedSheet, *, with_id: bool) -> str:
-    p = signed.payload
-    rater = f"{p.rater.name}.{p.sheet_id}" if with_id else p.rater.name
-    return sheet_file_name(p.run.run_id, rater)
-
-
 def _export_names(sheets: list[SignedSheet]) -> list[str]:
-    """One file name per sheet (given in signing order), or :class:`SigningError`.
+    """One file name per sheet, or :class:`SigningError` if two would coincide.
 
-    The last-signed sheet of each plain name keeps it; the others get their sheet id. Names
-    are compared case-folded: on macOS and Windows "Alice" and "alice" are the same file.
+    Names are compared case-folded: on macOS and Windows "Alice" and "alice" are one file.
     """
-    latest = {_file_name(s, with_id=False).casefold(): i for i, s in enumerate(sheets)}
-    names = [
-        _file_name(s, with_id=latest[_file_name(s, with_id=False).casefold()] != i)
-        for i, s in enumerate(sheets)
-    ]
+    names = [sheet_file_name(s.payload) for s in sheets]
     first: dict[str, SignedSheet] = {}
     for name, signed in zip(names, sheets, strict=True):
         other = first.setdefault(name.casefold(), signed)
@@ -325,21 +355,35 @@ def _export_names(sheets: list[SignedSheet]) -> list[str]:
     return names
 
 
+class SheetRenderError(Exception):
+    """The PDF renderer failed (not a file-system error)."""
+
+
+def _commit(
+    signed: SignedSheet, json_file: PendingFile, pdf_file: PendingFile | None
+) -> WrittenSheet:
+    json_path = json_file.commit()
+    pdf_path = pdf_file.commit() if pdf_file is not None else None
+    return WrittenSheet(signed, json_path, pdf_path)
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OutputError):
+        return str(exc)
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc)
+
+
 def _export_command(rater: str) -> str:
     return f"a320-review export --out DIR --rater {quote_arg(rater)}"
 
 
-def _writable_folder(out_dir: Path) -> Path:
-    """``out_dir``, created if missing, once a file could be written in it; else SigningError.
-
-    A test write rather than ``os.access``: root, ACLs and read-only mounts all fool it.
-    """
+def _folder(out_dir: Path) -> Path:
+    """``out_dir``, created if missing; :class:`SigningError` when it cannot be."""
     folder = Path(out_dir)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(dir=folder, prefix=".a320-review-", suffix=".tmp")
-        os.close(fd)
-        os.unlink(probe)
     except FileExistsError:
         raise SigningError(f"cannot write sheets to {folder}: it is a file, not a folder") from None
     except OSError as exc:
@@ -349,15 +393,3 @@ def _writable_folder(out_dir: Path) -> Path:
 
 def _listed(problems: list[tuple[str, str]]) -> str:
     return "; ".join(f"{metric}: {message}" for metric, message in problems)
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    """Replace ``path`` in one step, so a crash never leaves half a sheet behind."""
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-        raise

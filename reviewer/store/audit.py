@@ -90,3 +90,16 @@ def verify(conn: sqlite3.Connection) -> AuditReport:
     return AuditReport(
         ok=True, entries=entries, first_bad=None, message=f"audit chain ok: {entries} entries"
     )
+
+
+def head(conn: sqlite3.Connection) -> tuple[int, str]:
+    """The log's head: how many entries it holds and the hash of the last one.
+
+    ``(0, GENESIS)`` for an empty log. Signed sheets carry it, so a log cut short after a
+    sheet was signed no longer reaches the head that sheet recorded.
+    """
+    row = conn.execute("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1").fetchone()
+    if row is None:
+        return 0, GENESIS
+    (count,) = conn.execute("SELECT count(*) FROM audit_log").fetchone()
+    return int(count), str(row[1])

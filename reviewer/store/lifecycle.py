@@ -104,10 +104,13 @@ def save_overall_comment(
     expected_version: int,
     at: str,
 ) -> Rating:
-    """Autosave the free-text comment on the whole run."""
+    """Autosave the free-text comment on the whole run (bounded by the rubric)."""
     with write_transaction(db):
         h = ratings.head(db.conn, rating_pk)
         _editable(h, expected_version)
+        too_long = rubrics.get(h.rubric_pk).comment_problem(text)
+        if too_long:
+            raise RatingValidationError(f"rating {rating_pk}, overall comment: {too_long}")
         _bump(db, h, at=at, overall_comment=text)
         details = {"rating_pk": rating_pk, "version": h.version + 1, "overall_comment": text}
         audit.append(db.conn, [("rating_comment", h.rater, details)], at=at)

@@ -56,6 +56,9 @@ def import_long(
             first_line[key] = row.line
             for problem in rubric.validate_item(row.metric, row.outcome, row.score, row.comment):
                 errors.append((row.line, f"{row.run_id}, {row.metric}: {problem}"))
+            too_long = rubric.comment_problem(row.overall_comment)
+            if too_long:
+                errors.append((row.line, f"{row.run_id}, overall_comment: {too_long}"))
             run_pk = run_pks[row.run_id]
             if run_pk is not None:
                 groups.setdefault(run_pk, []).append(row)

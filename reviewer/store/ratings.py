@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from reviewer.raters import RaterNameError, check_rater_name
 from reviewer.rubric import RatingItem
 from reviewer.store import audit
 from reviewer.store.connection import read_transaction
@@ -28,7 +29,6 @@ SELECT g.rating_pk, g.run_pk, ra.name, g.status, g.version, g.rubric_pk, g.overa
 FROM ratings g JOIN raters ra ON ra.rater_pk = g.rater_pk
 """
 _LIVE = "NOT EXISTS (SELECT 1 FROM ratings s WHERE s.supersedes_pk = g.rating_pk)"
-MAX_NAME = 200
 
 
 @dataclass(frozen=True)
@@ -152,11 +152,11 @@ def get_rater(conn: sqlite3.Connection, name: str) -> Rater | None:
 
 
 def check_name(name: str) -> str:
-    """A rater name as stored: trimmed, one line, not empty."""
-    clean = name.strip()
-    if not clean or "\n" in clean or "\r" in clean or len(clean) > MAX_NAME:
-        raise StoreError(f"a rater name is one line of 1–{MAX_NAME} characters; got {name!r}")
-    return clean
+    """A rater name as stored: trimmed, then held to :func:`reviewer.raters.check_rater_name`."""
+    try:
+        return check_rater_name(name.strip())
+    except RaterNameError as exc:
+        raise StoreError(str(exc)) from None
 
 
 def add_rater(conn: sqlite3.Connection, name: str, *, at: str) -> Rater:

@@ -311,8 +311,87 @@ BEGIN
 END;
 """
 
+# Views for analysts (docs/database.md). A rater's live decision on a run is the newest
+# non-draft rating of the (run, rater) chain: a draft correction at the head leaves the rating
+# it corrects in force, exactly as ``ratings export`` reads it. Columns get names that need
+# no quoting and mean one thing: runs."order" is order_score, runs.version is file_version,
+# ratings.version (bumped on every draft edit) is edit_count. Judges (rater_kind) and
+# blind-protocol values ride along so an analyst can filter them. A later migration extends a
+# view with DROP VIEW + CREATE VIEW; nothing in the application reads them.
+_V_ANALYST_VIEWS = """
+CREATE VIEW current_ratings AS
+SELECT
+    g.rating_pk,
+    g.run_pk,
+    r.run_id,
+    r.scenario_id,
+    r.model,
+    ra.name AS rater,
+    g.status,
+    g.overall_comment,
+    g.version AS edit_count,
+    ru.rubric_id,
+    ru.version AS rubric_version,
+    ru.sha256 AS rubric_sha256,
+    g.created_at,
+    g.updated_at,
+    g.submitted_at,
+    g.signed_at,
+    g.supersedes_pk,
+    (SELECT sh.sheet_id FROM sheets sh WHERE sh.rating_pk = g.rating_pk) AS sheet_id,
+    r.path,
+    r.version AS file_version,
+    r.sha256 AS file_sha256,
+    r.status AS run_status,
+    r.scorer_version,
+    r.scalar,
+    r.coverage,
+    r."order" AS order_score,
+    r.end_state,
+    r.unsafe,
+    ra.kind AS rater_kind,
+    (SELECT st.name FROM studies st WHERE st.study_pk = g.study_pk) AS study,
+    g.blind_submitted_at,
+    g.revealed_at,
+    g.collected_at
+FROM ratings g
+JOIN raters ra ON ra.rater_pk = g.rater_pk
+JOIN runs r ON r.run_pk = g.run_pk
+JOIN rubrics ru ON ru.rubric_pk = g.rubric_pk
+WHERE g.status <> 'draft'
+  AND NOT EXISTS (
+    SELECT 1 FROM ratings s WHERE s.supersedes_pk = g.rating_pk AND s.status <> 'draft');
+CREATE VIEW current_rating_items AS
+SELECT
+    c.run_id,
+    c.scenario_id,
+    c.model,
+    c.rater,
+    i.metric_id AS metric,
+    i.outcome,
+    i.score,
+    i.comment,
+    c.status,
+    c.rubric_id,
+    c.rubric_version,
+    c.file_version,
+    c.scorer_version,
+    c.rating_pk,
+    c.run_pk,
+    i.updated_at,
+    c.rater_kind,
+    c.study,
+    i.blind_outcome,
+    i.blind_score,
+    i.blind_comment,
+    i.revision_reason
+FROM current_ratings c
+JOIN rating_items i ON i.rating_pk = c.rating_pk;
+"""
+
+
 #: ``MIGRATIONS[i]`` brings a database from schema version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V_JUDGE, _V_STUDIES)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V_JUDGE, _V_STUDIES, _V_ANALYST_VIEWS)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -349,3 +349,8 @@ class ReviewStore(StudiesFacade):
         """Model, prompt hash, tokens and cost of each of ``judge``'s live ratings."""
         with read_transaction(self._db.conn):
             return judge_ratings.live_judge_ratings(self._db.conn, judge)
+
+    def audit_head(self) -> tuple[int, str]:
+        """The audit log's entry count and last hash (see :func:`audit.head`)."""
+        with read_transaction(self._db.conn):
+            return audit.head(self._db.conn)

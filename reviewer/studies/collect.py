@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reviewer.rubric import RatingItem
-from reviewer.sheets import keys
 from reviewer.sheets.sheet import SignedSheet, verify_file
+from reviewer.sheets.trust import load_trust_file
 from reviewer.store.collecting import CollectedItem, CollectedRating
 from reviewer.store.models import CollectResult
 
@@ -32,15 +32,9 @@ class TrustList:
 
     @classmethod
     def load(cls, path: Path) -> TrustList:
-        """Read a trust list (``keys.load_trust_file`` format); ``KeyStoreError`` if bad."""
-        fingerprints = keys.load_trust_file(path)
-        names: dict[str, str | None] = dict.fromkeys(fingerprints)
-        for line in Path(path).read_text(encoding="utf-8").splitlines():
-            entry = line.strip()
-            if entry.startswith(keys.KEY_TYPE):
-                key = keys.parse_public_key_line(entry)
-                names[key.fingerprint] = key.rater
-        return cls(names)
+        """Read a trust list (:func:`reviewer.sheets.trust.load_trust_file`, which binds each
+        key to its name); ``KeyStoreError`` if bad."""
+        return cls(dict(load_trust_file(path)))
 
 
 def trust_problem(

@@ -258,4 +258,4 @@ def test_aggregate_names_unreadable_files_and_leaves_them_out(corpus, tmp_path, 
     assert main(["aggregate", str(corpus), "--format", "json"]) == 1
     out = capsys.readouterr()
     assert [(row["model"], row["n"]) for row in json.loads(out.out)] == [("m1", 3), ("m2", 2)]
-    assert f"unreadable: {bad}:1 " in out.err
+    assert f"unreadable: {bad}:1: " in out.err

@@ -52,7 +52,7 @@ def _sheet_file(tmp_path: Path, rater: str = "alice") -> tuple[Path, keys.RaterK
         }
     )
     signed = sheet.sign_payload(payload, key)
-    path = tmp_path / sheet.sheet_file_name("run-1", rater)
+    path = tmp_path / sheet.sheet_file_name(payload)
     path.write_text(signed.to_json(), encoding="utf-8")
     return path, key
 
@@ -110,20 +110,26 @@ def test_verify_ok_untrusted_and_trusted(
     trajectory = tmp_path / "run-1.jsonl"
     trajectory.write_bytes(TRAJECTORY)
     assert main(["verify", str(path), "--trajectory", str(trajectory)]) == 0
-    assert capsys.readouterr().out == (f"{path}: OK (key {key.fingerprint}, no trust list given)\n")
+    assert capsys.readouterr().out == (
+        f"{path}: OK: signed by alice ({key.fingerprint}), no trust list given\n"
+    )
 
     trust = tmp_path / "trusted.txt"
     trust.write_text(key.public.line() + "\n")
     assert main(["verify", str(path), "--trust", str(trust), "--require-trusted"]) == 0
-    assert capsys.readouterr().out == f"{path}: OK\n"
+    assert capsys.readouterr().out == f"{path}: OK: signed by alice ({key.fingerprint}), trusted\n"
 
     (tmp_path / "other").mkdir()
     _, other = _sheet_file(tmp_path / "other", "mallory")
     trust.write_text(other.public.line() + "\n")
     assert main(["verify", str(path), "--trust", str(trust)]) == 0
-    assert capsys.readouterr().out == f"{path}: OK (untrusted key {key.fingerprint})\n"
+    assert capsys.readouterr().out == (
+        f"{path}: OK: signed by alice ({key.fingerprint}), key not in the trust list\n"
+    )
     assert main(["verify", str(path), "--trust", str(trust), "--require-trusted"]) == 1
-    assert capsys.readouterr().out == f"{path}: FAILED: key not trusted: {key.fingerprint}\n"
+    assert capsys.readouterr().out == (
+        f"{path}: FAILED: key not trusted: {key.fingerprint} (sheet signed as 'alice')\n"
+    )
 
 
 def test_verify_reports_each_sheet_and_fails_if_any_does(
@@ -139,14 +145,16 @@ def test_verify_reports_each_sheet_and_fails_if_any_does(
     trajectory = tmp_path / "other.jsonl"
     trajectory.write_bytes(b"something else\n")
 
-    assert main(["verify", str(good), str(bad), str(tmp_path / "missing.json")]) == 1
+    assert main(["verify", str(good), str(bad)]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith(f"{good}: OK")
     assert lines[1] == f"{bad}: FAILED: signature does not match payload"
-    assert (
-        lines[2]
-        == f"{tmp_path / 'missing.json'}: FAILED: cannot read sheet: No such file or directory"
-    )
+    # A missing input file is a usage error before any sheet is checked, as in every verb.
+    missing = tmp_path / "missing.json"
+    assert main(["verify", str(good), str(missing)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"a320-review verify: error: no such file or folder: {missing}\n"
 
     assert main(["verify", str(good), "--trajectory", str(trajectory)]) == 1
     assert "FAILED: trajectory sha256 differs" in capsys.readouterr().out
@@ -159,9 +167,9 @@ def test_verify_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     bad_trust = tmp_path / "trust.txt"
     bad_trust.write_text("not a key\n")
     assert main(["verify", str(good), "--trust", str(bad_trust)]) == 1
-    assert "line 1: not a public key line" in capsys.readouterr().err
-    assert main(["verify", str(good), "--trajectory", str(tmp_path / "nope.jsonl")]) == 1
-    assert "no trajectory file" in capsys.readouterr().err
+    assert "trust.txt:1: not a public key line" in capsys.readouterr().err
+    assert main(["verify", str(good), "--trajectory", str(tmp_path / "nope.jsonl")]) == 2
+    assert "no such file or folder" in capsys.readouterr().err
 
 
 # --- sign and export against a real database ------------------------------------------------
@@ -209,17 +217,19 @@ def test_sign_then_verify_from_the_command_line(
         == 0
     )
     printed = capsys.readouterr().out
-    sheet_path = out / "run-cli.alice.sheet.json"
+    [sheet_path] = out.glob("run-cli.alice.*.sheet.json")
     assert f"wrote {sheet_path}" in printed
     assert f"key {key.fingerprint}" in printed
-    assert "no PDF for run-cli.alice.sheet.json: this entry point has no PDF renderer" in printed
+    assert f"no PDF for {sheet_path.name}: this entry point has no PDF renderer" in printed
 
     trust = tmp_path / "trusted.txt"
     assert main(["whoami", "--rater", "alice", "--public-key"]) == 0
     trust.write_text(capsys.readouterr().out)
     args = ["verify", str(sheet_path), "--trajectory", str(trajectory), "--trust", str(trust)]
     assert main([*args, "--require-trusted"]) == 0
-    assert capsys.readouterr().out == f"{sheet_path}: OK\n"
+    assert capsys.readouterr().out == (
+        f"{sheet_path}: OK: signed by alice ({key.fingerprint}), trusted\n"
+    )
 
     # Signed is final: signing again from the command line is refused, and the store agrees.
     assert (
@@ -309,8 +319,8 @@ def test_export_every_signed_sheet(
     out = tmp_path / "export"
     assert main(["export", "--out", str(out), "--db", str(db)]) == 0
     assert "exported 1 signed sheet(s) to" in capsys.readouterr().out
-    exported = out / "run-cli.alice.sheet.json"
-    assert exported.read_bytes() == (tmp_path / "a" / "run-cli.alice.sheet.json").read_bytes()
+    [exported] = out.glob("run-cli.alice.*.sheet.json")
+    assert exported.read_bytes() == (tmp_path / "a" / exported.name).read_bytes()
     assert main(["export", "--out", str(tmp_path / "none"), "--db", str(db), "--rater", "bob"]) == 0
     assert "exported 0 signed sheet(s) by bob" in capsys.readouterr().out
 
@@ -330,8 +340,11 @@ def test_pdf_renderer_injected_through_main(
 
     argv = ["sign", "--run", "run-cli", "--rater", "alice", "--db", str(db), "--out", str(tmp_path)]
     assert main(argv, pdf_renderer=renderer) == 0  # type: ignore[call-arg]
-    assert rendered == [tmp_path / "run-cli.alice.sheet.pdf"]
-    assert f"wrote {rendered[0]}" in capsys.readouterr().out
+    # Drawn into a temporary file in the folder, then renamed to the sheet's PDF name.
+    [pdf] = tmp_path.glob("run-cli.alice.*.sheet.pdf")
+    assert [p.parent for p in rendered] == [tmp_path] and not rendered[0].exists()
+    assert pdf.read_bytes() == b"%PDF-fake"
+    assert f"wrote {pdf}" in capsys.readouterr().out
 
 
 def test_sign_into_a_file_is_refused_without_locking(
@@ -352,7 +365,7 @@ def test_sign_into_a_file_is_refused_without_locking(
 
 
 def test_sign_that_cannot_write_its_files_says_how_to_get_them(
-    rated_db: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    rated_db: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch
 ) -> None:
     db, _ = rated_db
     keys.generate_key("alice")
@@ -361,7 +374,19 @@ def test_sign_that_cannot_write_its_files_says_how_to_get_them(
         raise OSError(28, "No space left on device", str(path))
 
     argv = ["sign", "--run", "run-cli", "--rater", "alice", "--db", str(db), "--out", str(tmp_path)]
+    # Drawing fails before the rating is locked: nothing is signed, the rater can retry.
     assert main(argv, pdf_renderer=disk_full) == 1
+    captured = capsys.readouterr()
+    assert "No space left on device; nothing was signed" in captured.err
+    assert "Traceback" not in captured.err + captured.out
+
+    # A failure after locking (the rename) says the rating is signed and how to get files.
+    def rename_fails(src: object, dst: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as patched:
+        patched.setattr("reviewer.outfile.os.replace", rename_fails)
+        assert main(argv) == 1
     captured = capsys.readouterr()
     assert "the rating IS signed" in captured.err
     assert "a320-review export --out DIR --rater alice" in captured.err
@@ -370,7 +395,7 @@ def test_sign_that_cannot_write_its_files_says_how_to_get_them(
     err = capsys.readouterr().err
     assert "already signed" in err and "a320-review export --out DIR" in err
     assert main(["export", "--out", str(tmp_path / "again"), "--db", str(db)]) == 0
-    assert (tmp_path / "again" / "run-cli.alice.sheet.json").is_file()
+    assert len(list((tmp_path / "again").glob("run-cli.alice.*.sheet.json"))) == 1
 
 
 @pytest.mark.parametrize("verb", ["sign", "export"])
@@ -399,3 +424,111 @@ def test_a_bad_database_is_one_line_not_a_traceback(
     assert err.startswith(f"a320-review {verb}: ") and message in err
     assert err.count("\n") == 1
     assert not (tmp_path / "missing.db").exists()  # a typo never creates a database
+
+
+# --- hardening (issue 8) ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name", ["alice\nssh-ed25519 AAAA mallory", "a\rb", "tab\there", "x" * 101, "   ", "\u202eevil"]
+)
+@pytest.mark.parametrize("verb", ["keygen", "whoami", "sign", "export"])
+def test_every_verb_refuses_a_bad_rater_name(
+    verb: str, name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = {
+        "keygen": ["keygen", "--rater", name],
+        "whoami": ["whoami", "--rater", name],
+        "sign": ["sign", "--run", "r", "--rater", name, "--db", str(tmp_path / "x.db")],
+        "export": ["export", "--out", str(tmp_path), "--rater", name, "--db", str(tmp_path / "x")],
+    }[verb]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"a320-review {verb}: error: --rater: the rater name ")
+    assert err.count("\n") == 1
+    assert keys.list_raters() == []
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_a_key_file_that_is_a_device_is_refused_not_read(
+    rated_db: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, _ = rated_db
+    key_path, _ = keys.key_paths("alice")
+    key_path.parent.mkdir(parents=True, exist_ok=True)
+    key_path.symlink_to("/dev/zero")  # sign hung reading it before
+    assert main(["sign", "--run", "run-cli", "--rater", "alice", "--db", str(db)]) == 1
+    assert "it is not a regular file" in capsys.readouterr().err
+
+
+def test_whoami_shows_the_key_that_signs_when_the_pub_file_was_swapped(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    alice = keys.generate_key("alice")
+    mallory = keys.generate_key("mallory")
+    _, pub = keys.key_paths("alice")
+    pub.write_text(mallory.public.line().replace("mallory", "alice") + "\n")
+    assert main(["whoami", "--rater", "alice"]) == 1
+    captured = capsys.readouterr()
+    assert f"fingerprint: {alice.fingerprint}" in captured.out
+    assert mallory.fingerprint not in captured.out
+    assert f"holds another key ({mallory.fingerprint})" in captured.err
+    assert main(["whoami", "--rater", "alice", "--public-key"]) == 1
+    assert capsys.readouterr().out == alice.public.line() + "\n"
+
+
+def test_whoami_of_a_protected_key_checks_the_pub_file_with_the_passphrase(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    alice = keys.generate_key("alice", passphrase=b"pw")
+    mallory = keys.generate_key("mallory")
+    _, pub = keys.key_paths("alice")
+    pub.write_text(mallory.public.line() + "\n")
+    assert main(["whoami", "--rater", "alice"]) == 0  # no passphrase: says it did not check
+    assert "not checked" in capsys.readouterr().out
+    secret = tmp_path / "pw.txt"
+    secret.write_text("pw\n")
+    assert main(["whoami", "--rater", "alice", "--passphrase-file", str(secret)]) == 1
+    assert f"fingerprint: {alice.fingerprint}" in capsys.readouterr().out
+
+
+def test_verify_flags_a_trusted_key_signing_under_another_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, key = _sheet_file(tmp_path, "alice")
+    trust = tmp_path / "trusted.txt"
+    # The trust list knows this key as "A. Martin"; the sheet says "alice".
+    trust.write_text(f"{keys.KEY_TYPE} {key.public.b64} A. Martin\n")
+    assert main(["verify", str(path), "--trust", str(trust)]) == 1
+    assert capsys.readouterr().out.startswith(f"{path}: FLAGGED: signed by key {key.fingerprint}")
+    assert main(["verify", str(path), "--trust", str(trust), "--require-trusted"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"{path}: FAILED: ") and "binds that key to 'A. Martin'" in out
+
+
+def test_verify_a_deeply_nested_sheet_is_one_failed_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deep = tmp_path / "deep.sheet.json"
+    deep.write_text('{"a":' * 100_000 + "1" + "}" * 100_000)
+    assert main(["verify", str(deep)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == f"{deep}: FAILED: malformed sheet: JSON nested too deeply\n"
+    assert "Traceback" not in captured.err
+
+
+def test_keygen_on_a_full_disk_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import errno
+
+    from reviewer import outfile
+
+    def disk_full(*_args: object) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(outfile.os, "write", disk_full)
+    assert main(["keygen", "--rater", "alice"]) == 1
+    err = capsys.readouterr().err
+    assert "No space left on device" in err and err.count("\n") == 1
+    assert keys.list_raters() == []

@@ -181,3 +181,33 @@ def test_summarize_skips_not_applicable_and_not_observed_in_means() -> None:
     assert safety.score_counts == {0: 0, 1: 1, 2: 0, 3: 1}
     assert by_id["communication"].n == 0 and by_id["communication"].mean is None
     assert list(by_id) == list(DEFAULT_IDS)
+
+
+def test_comments_are_bounded_by_the_rubric(tmp_path: Path) -> None:
+    from reviewer.rubric import DEFAULT_MAX_COMMENT_CHARS, default_rubric
+
+    rubric = default_rubric()
+    assert rubric.max_comment_chars == DEFAULT_MAX_COMMENT_CHARS == 20_000
+    metric = rubric.metric_ids[0]
+    ok = rubric.validate_item(metric, "applicable", 3, "x" * 20_000, complete=False)
+    assert ok == []
+    # Too long is structural: even a draft may not hold it.
+    [problem] = rubric.validate_item(metric, "applicable", 3, "x" * 20_001, complete=False)
+    assert problem == "the comment has 20,001 characters; rubric default v1 allows at most 20,000"
+    assert rubric.comment_problem("y" * 20_001) == problem
+
+
+def test_the_bound_is_in_the_rubric_file_and_the_default_keeps_the_hash(tmp_path: Path) -> None:
+    from reviewer.rubric import default_rubric
+
+    text = yaml.safe_load(
+        (Path(__file__).parents[2] / "resources/rubrics/default.yaml").read_text()
+    )
+    assert text["max_comment_chars"] == 20000
+    rubric = default_rubric()
+    # Rubrics stored before the bound existed (no field) keep their hash and their ratings.
+    data = rubric.model_dump(mode="json", exclude={"sha256", "max_comment_chars"})
+    assert type(rubric).model_validate(data).sha256 == rubric.sha256
+    stricter = type(rubric).model_validate({**data, "max_comment_chars": 10})
+    assert stricter.sha256 != rubric.sha256
+    assert stricter.comment_problem("x" * 11) is not None

@@ -14,6 +14,7 @@ from studyhelpers import choose_study, make_study, open_queue_row, rate_all
 
 from ui.queue.run_queue_model import HIDDEN_TIP, Column, RunRowRole
 from ui.run.scorecard_panel import HIDDEN_NOTE
+from ui.run.timeline_model import COL_CLASS
 
 
 def _activate(qtbot, window) -> None:
@@ -101,7 +102,7 @@ def test_the_blind_rating_is_frozen_and_the_reveal_follows(qtbot, blind):
         "Revealed: confirm or revise; a change needs a reason" in window.rubric.phase_banner.text()
     )
     assert "Scalar" in window.scorecard.toPlainText()
-    assert not window.run_view.timeline.isColumnHidden(4)
+    assert not window.run_view.timeline.isColumnHidden(COL_CLASS)
     row = window.queue.model.row_of(run_pk)
     assert window.queue.model.index(row, Column.SCORE).data() not in ("—", "")
     with pytest.raises(sqlite3.IntegrityError, match="frozen"):

@@ -49,6 +49,7 @@ def test_typing_digits_in_a_comment_does_not_score(qtbot, demo_app):
     with qtbot.waitSignal(controller.run_opened, timeout=10000):
         window.queue.select_next_unrated()
     qtbot.keyClick(window, Qt.Key.Key_O)  # not observed: the form asks for a comment
+    qtbot.keyClick(window, Qt.Key.Key_C)
     comment = window.rubric.editor.comment
     qtbot.waitUntil(comment.hasFocus)
     qtbot.keyClicks(comment, "3 reads")

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QStyledItemDelegate,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -46,6 +47,25 @@ _RATING_ORDER = list(RATING_LABELS)
 _MAX_COLUMN_WIDTH = 240
 _MIN_ELASTIC = 44
 _ELASTIC = (Column.SCENARIO, Column.MODEL, Column.RUN, Column.STATUS)
+_GIVE_WAY = (Column.STATUS, Column.MODEL)
+
+
+#: Where each cut column keeps its distinguishing part: scenario ids differ at their start
+#: ("elec-apu…", "hyd-blue…"), models at their end ("claude…4-5"), run ids at their time and
+#: suffix ("…08:23 f18f09"). The full text is in each cell's tooltip.
+_ELIDE = {
+    Column.SCENARIO: Qt.TextElideMode.ElideRight,
+    Column.MODEL: Qt.TextElideMode.ElideMiddle,
+    Column.RUN: Qt.TextElideMode.ElideLeft,
+}
+
+
+class _ElidingDelegate(QStyledItemDelegate):
+    """Cuts each column's text where it loses the least (see ``_ELIDE``)."""
+
+    def initStyleOption(self, option, index) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = _ELIDE.get(index.column(), Qt.TextElideMode.ElideRight)
 
 
 class QueuePanel(QWidget):
@@ -53,6 +73,8 @@ class QueuePanel(QWidget):
     changes."""
 
     run_selected = Signal(int)
+    #: Enter or Esc in the filter: the rater is done filtering (the window moves focus on).
+    filter_finished = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -84,6 +106,8 @@ class QueuePanel(QWidget):
         self.filter_edit.setPlaceholderText("Filter runs… (Ctrl+F)")
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.textChanged.connect(self._on_text)
+        self.filter_edit.returnPressed.connect(self.filter_finished)
+        self.filter_edit.installEventFilter(self)  # Esc also leaves the filter
 
         self.view = QTableView(self)
         self.view.setModel(self.proxy)
@@ -101,9 +125,12 @@ class QueuePanel(QWidget):
         header = self.view.horizontalHeader()
         header.setHighlightSections(False)
         header.setMinimumSectionSize(_MIN_ELASTIC)
+        # Left-aligned: a cut header keeps its first letters ("Scena…", never "cenari").
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         header.sectionResized.connect(self._on_section_resized)
-        # Scenario and model ids are told apart by their start ("elec-apu…", "gpt-5…").
+        # Each column is cut where it loses least: see _ELIDE and _ElidingDelegate.
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.view.setItemDelegate(_ElidingDelegate(self.view))
         self.view.viewport().installEventFilter(self)  # width changes re-fit the columns
         self._natural: dict[Column, int] = {}
         self._sizing = False
@@ -145,6 +172,13 @@ class QueuePanel(QWidget):
         # makes it a draft); Qt would make a neighbour current, and open it.
         with self._keeping_open_run():
             self.model.update_rating_state(run_pk, state)
+
+    def natural_width(self) -> int:
+        """The width at which every column shows its text whole (the window's first split)."""
+        if not self._natural:
+            return 0  # no rows yet: unknown
+        bar = self.view.verticalScrollBar().sizeHint().width()
+        return sum(self._natural.values()) + bar + 2 * self.view.frameWidth()
 
     def current_run_pk(self) -> int | None:
         index = self.view.currentIndex()
@@ -246,15 +280,27 @@ class QueuePanel(QWidget):
             w for c, w in widths.items() if c not in _ELASTIC and not self.view.isColumnHidden(c)
         )
         room = self.view.viewport().width() - fixed
-        wanted = sum(widths[c] for c in _ELASTIC)
+        # On a small screen Status, then Model, give way (both are in the Scenario tooltip
+        # and the filters) so Score, Safety and Rating stay in view.
+        hidden = set()
+        for column in _GIVE_WAY:
+            if room >= _MIN_ELASTIC * (len(_ELASTIC) - len(hidden)):
+                break
+            hidden.add(column)
+        for column in _ELASTIC:
+            self.view.setColumnHidden(column, column in hidden)
+            if column in hidden:
+                widths.pop(column)
+        elastic = [c for c in _ELASTIC if c not in hidden]
+        wanted = sum(widths[c] for c in elastic)
         if room >= wanted:
             widths[Column.SCENARIO] += room - wanted
         else:
             # Trim the widest first, to one common cap: short columns stay whole.
-            cap = max(widths[c] for c in _ELASTIC)
-            while cap > _MIN_ELASTIC and sum(min(widths[c], cap) for c in _ELASTIC) > room:
+            cap = max(widths[c] for c in elastic)
+            while cap > _MIN_ELASTIC and sum(min(widths[c], cap) for c in elastic) > room:
                 cap -= 4
-            for column in _ELASTIC:
+            for column in elastic:
                 widths[column] = max(_MIN_ELASTIC, min(widths[column], cap))
         self._sizing = True
         try:
@@ -271,6 +317,13 @@ class QueuePanel(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.view.viewport() and event.type() == QEvent.Type.Resize:
             self._layout_columns()
+        elif (
+            watched is self.filter_edit
+            and event.type() == QEvent.Type.KeyPress
+            and event.key() == Qt.Key.Key_Escape
+        ):
+            self.filter_finished.emit()
+            return True
         return super().eventFilter(watched, event)
 
     def _on_facet(self, facet: str, index: int) -> None:

@@ -19,6 +19,8 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFont
 
+from ui.theme import plain_tooltip
+
 RunRowRole: Final = Qt.ItemDataRole.UserRole + 1
 """Returns the RunRow object of the row, for delegates and the panel."""
 SortRole: Final = Qt.ItemDataRole.UserRole + 2
@@ -254,14 +256,20 @@ class RunQueueModel(QAbstractTableModel):
 
     @staticmethod
     def _tooltip(row: Any, column: int) -> str | None:
+        # Every text here comes from a trajectory file: plain_tooltip shows it literally.
         if column == Column.SAFETY and row.unsafe:
             return UNSAFE_TIP
         if column == Column.RUN:
-            return f"{row.run_id}\n{row.path}" if row.path else row.run_id
+            return plain_tooltip(f"{row.run_id}\n{row.path}" if row.path else row.run_id)
         if column == Column.STATUS and row.reason:
-            return f"{_display(row, column)}: {row.reason}"
+            return plain_tooltip(f"{_display(row, column)}: {row.reason}")
         if column == Column.IN and row.per_run is not None:
             return IN_TIP.format(n=row.ratings_in or 0, k=row.per_run)
+        if column in (Column.SCENARIO, Column.MODEL):
+            # Narrow columns are cut: the whole run in one tooltip (and Status/Model may be
+            # hidden on a small screen, see QueuePanel._layout_columns).
+            status = STATUS_LABELS.get(row.status, row.status)
+            return plain_tooltip(f"{row.scenario_id}\n{row.model or '—'}\n{row.run_id}\n{status}")
         return None
 
 

@@ -81,7 +81,9 @@ class MetricEditor(QFrame):
         self.scores.idClicked.connect(self.score_clicked)
 
         self.anchor = _label(self, "anchorText", wrap=True)
-        self.anchor.setMinimumHeight(self.fontMetrics().lineSpacing() * 3)
+        self.anchor.setTextFormat(Qt.TextFormat.RichText)  # its rubric text is escaped
+        # Fixed heights: the panes must not shift as anchors and problems come and go.
+        self.anchor.setFixedHeight(self.fontMetrics().lineSpacing() * 4 + 2)
         self.anchor.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.comment = QPlainTextEdit(self)
         self.comment.setPlaceholderText(COMMENT_PLACEHOLDER)
@@ -95,6 +97,8 @@ class MetricEditor(QFrame):
         policy = self.problem.sizePolicy()
         policy.setRetainSizeWhenHidden(True)  # the form must not jump as problems come and go
         self.problem.setSizePolicy(policy)
+        self.problem.setFixedHeight(self.fontMetrics().lineSpacing() * 2 + 4)
+        self.problem.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
 
         heading = QHBoxLayout()
         heading.addWidget(self.title, 1)
@@ -129,10 +133,9 @@ class MetricEditor(QFrame):
         if comment:
             set_text(self.comment, getattr(item, "comment", "") or "")
         self._show_anchor(getattr(item, "score", None))
-        untouched = outcome is None
         # Read-only ratings are settled: a rater cannot act on a problem there.
         self.problem.setVisible(problem is not None and metric is not None and self._editable)
-        self.problem.setText("Not rated yet: press 0–3, N or O." if untouched else f"⚠ {problem}")
+        self.problem.setText(problem_text(problem, item))
 
     def set_editable(self, editable: bool) -> None:
         self._editable = editable
@@ -160,6 +163,16 @@ class MetricEditor(QFrame):
         self.anchor.setForegroundRole(QPalette.ColorRole.WindowText)
 
 
+def problem_text(problem: str | None, item: Any) -> str:
+    """What the editor says a metric still needs, with the key that does it."""
+    if getattr(item, "outcome", None) is None:
+        return "Not rated yet: press 0–3, N or O."
+    needs_comment = getattr(item, "score", None) is not None or item.outcome == "not_observed"
+    if needs_comment and not (getattr(item, "comment", "") or "").strip():
+        return f"⚠ Comment needed — press C to write it ({problem})"
+    return f"⚠ {problem}"
+
+
 def _label(parent: QWidget, name: str, *, point_delta: int = 0, bold=False, wrap=False) -> QLabel:
     label = QLabel(parent)
     label.setObjectName(name)
@@ -168,6 +181,8 @@ def _label(parent: QWidget, name: str, *, point_delta: int = 0, bold=False, wrap
     font.setBold(bold)
     label.setFont(font)
     label.setWordWrap(wrap)
+    # Rubric text comes from a file: plain unless a label opts into markup (the anchor).
+    label.setTextFormat(Qt.TextFormat.PlainText)
     return label
 
 

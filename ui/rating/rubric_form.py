@@ -29,6 +29,7 @@ from ui.rating.metric_editor import MetricEditor, set_text
 from ui.rating.others_panel import OthersPanel
 from ui.rating.revision_box import RevisionBox
 from ui.rating.rubric_model import Column, RubricModel
+from ui.theme import plain_tooltip
 
 COMMENT_DEBOUNCE_MS = 400
 READ_ONLY_NOTE = "Submitted ratings are corrected by superseding them."
@@ -103,6 +104,7 @@ class RubricForm(QWidget):
         self.editor.score_clicked.connect(lambda score: self._edit("applicable", score))
         self.editor.comment.textChanged.connect(self._on_comment_changed)
         self.editor.comment.installEventFilter(self)
+        self.editor.comment.setObjectName("metricComment")
         self.revision = RevisionBox(self)
         self.revision.reason.textChanged.connect(self._on_reason_changed)
         self.revision.reason.installEventFilter(self)
@@ -122,6 +124,14 @@ class RubricForm(QWidget):
         self.overall.textChanged.connect(self._on_overall_changed)
         self.overall.installEventFilter(self)
 
+        # A correction says so above everything, so a rater never mistakes it for a first
+        # rating (issue: Ctrl+E once started a correction with no sign of it).
+        self.banner = QLabel(self)
+        self.banner.setObjectName("banner")
+        self.banner.setProperty("kind", "correction")
+        self.banner.setWordWrap(True)
+        self.banner.setTextFormat(Qt.TextFormat.PlainText)
+        self.banner.hide()
         self.note = QLabel(READ_ONLY_NOTE, self)
         # The shared stylesheet's info banner (resources/style.qss).
         self.note.setObjectName("banner")
@@ -139,6 +149,7 @@ class RubricForm(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(8)
+        layout.addWidget(self.banner)
         layout.addWidget(self.phase_banner)
         layout.addWidget(self.table)
         layout.addWidget(self.editor)
@@ -230,6 +241,11 @@ class RubricForm(QWidget):
         self.phase_banner.hide()
         self.submit_button.setText("Submit and next (Ctrl+Enter)")
 
+    def set_banner(self, text: str | None) -> None:
+        """Show ``text`` above the metrics (a correction in progress), or hide it."""
+        self.banner.setText(text or "")
+        self.banner.setVisible(bool(text))
+
     # ---- keyboard API (the window binds these; the form handles them when focused) -----
     def score_current(self, score: int) -> None:
         """Score the current metric; then ask for the comment it needs, or move on."""
@@ -254,15 +270,23 @@ class RubricForm(QWidget):
         return self.model.metric_at(index.row()).id if index.isValid() else None
 
     def focus_comment(self) -> None:
+        """Put the caret in the current metric's comment (C); Esc comes back."""
         metric_id = self.current_metric_id()
         if self.model.is_revised(metric_id) and not self.model.reason(metric_id).strip():
             # What a revised metric needs first is its reason: C asks for it.
             self.focus_reason()
             return
-        self.editor.comment.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if metric_id is not None and self._editable:
+            self.editor.comment.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def focus_metrics(self) -> None:
+        """Give the keys back to the metric list (after a new run, a submit, Esc...)."""
+        self.flush()
         self.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def is_typing(self) -> bool:
+        """True while a comment box of this form has the keyboard focus."""
+        return self.editor.comment.hasFocus() or self.overall.hasFocus()
 
     def request_submit(self) -> None:
         """Send pending edits, then ask to submit (only when the rating is complete)."""
@@ -347,12 +371,11 @@ class RubricForm(QWidget):
         self._refresh_editor(comment=False)
 
     def _after_key(self) -> None:
-        metric_id = self.current_metric_id()
-        item = self.model.item(metric_id)
-        if self.model.problem_of(metric_id) is None:
+        # One comment model: focus enters a comment box only when the rater presses C
+        # (or Enter, or clicks it). A metric that still needs its comment stays current and
+        # the editor says "press C": a key pressed as a command never becomes text.
+        if self.model.problem_of(self.current_metric_id()) is None:
             self.next_metric()
-        elif item.score is not None or item.outcome == "not_observed":
-            self.focus_comment()  # all that is missing is the comment
 
     # ---- view refresh ---------------------------------------------------------------------
     def _start_row(self, metric_id: str | None) -> int:
@@ -422,7 +445,7 @@ class RubricForm(QWidget):
             tip = "Freeze your blind rating for good, then see the automatic score."
         else:
             tip = "Submit this rating and open the next unrated run."
-        self.submit_button.setToolTip(tip)
+        self.submit_button.setToolTip(plain_tooltip(tip))
         self._refresh_status()
 
     def _refresh_status(self) -> None:
@@ -464,6 +487,13 @@ class RubricForm(QWidget):
     # ---- keys when the form itself has focus ----------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
+        if watched is self.editor.comment and kind in (
+            QEvent.Type.FocusIn,
+            QEvent.Type.FocusOut,
+        ):
+            # The metric row says it is being commented, as the focus frame does the box.
+            commenting = kind == QEvent.Type.FocusIn
+            self.model.set_commenting(self.current_metric_id() if commenting else None)
         if watched in (self.editor.comment, self.overall, self.revision.reason) and (
             kind in _TEXT_EVENTS
         ):

@@ -12,6 +12,8 @@ from typing import Any, Final
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from ui.theme import plain_tooltip
+
 MetricRole: Final = Qt.ItemDataRole.UserRole + 1
 """Returns the rubric's Metric of the row."""
 ItemRole: Final = Qt.ItemDataRole.UserRole + 2
@@ -30,6 +32,8 @@ SCORE_LABELS: Final = {
     3: "Exemplary",
 }
 OK_MARK: Final = "✓"
+#: Shown in the Comment column of the metric whose comment is being typed.
+COMMENTING_MARK: Final = "✎ typing…"
 # A muted amber: readable on light and dark palettes, and the text says the problem anyway.
 WARNING_COLOUR: Final = QColor("#b26a00")
 OK_COLOUR: Final = QColor("#2e7d32")
@@ -59,6 +63,7 @@ class RubricModel(QAbstractTableModel):
         # After a blind study's reveal: the frozen blind items and the revision reasons.
         self._blind: dict[str, Any] = {}
         self._reasons: dict[str, str] = {}
+        self._commenting: str | None = None  # the metric whose comment has the focus
         self.editable = False
 
     # ---- Qt model API -------------------------------------------------------------------
@@ -81,16 +86,17 @@ class RubricModel(QAbstractTableModel):
         if role == ItemRole:
             return item
         if role == Qt.ItemDataRole.ToolTipRole:
+            # Comments are user text, the rubric a file: tooltips show them literally.
             if column == Column.METRIC:
-                return metric.question
+                return plain_tooltip(metric.question)
             if column == Column.COMMENT and item is not None and item.comment:
-                return item.comment
+                return plain_tooltip(item.comment)
             if column in (Column.OUTCOME, Column.SCORE) and self.is_revised(metric.id):
-                return self._revision_tip(metric.id)
+                return plain_tooltip(self._revision_tip(metric.id))
             if column == Column.SCORE and item is not None and item.score is not None:
-                return metric.anchors.get(item.score)
+                return plain_tooltip(metric.anchors.get(item.score) or "")
             if column == Column.CHECK:
-                return self._problem_of.get(metric.id, "Complete")
+                return plain_tooltip(self._problem_of.get(metric.id, "Complete"))
         if role == Qt.ItemDataRole.ForegroundRole and column == Column.CHECK:
             return WARNING_COLOUR if metric.id in self._problem_of else OK_COLOUR
         if role == Qt.ItemDataRole.TextAlignmentRole and column == Column.SCORE:
@@ -165,6 +171,15 @@ class RubricModel(QAbstractTableModel):
         now = (None, None) if item is None else (item.outcome, item.score)
         return now != (blind.outcome, blind.score)
 
+    def set_commenting(self, metric_id: str | None) -> None:
+        """Mark the metric whose comment box has the keyboard focus (None: none)."""
+        rows = [self.row_of(m) for m in (self._commenting, metric_id) if m is not None]
+        self._commenting = metric_id
+        for row in rows:
+            if row is not None:
+                cell = self.index(row, Column.COMMENT)
+                self.dataChanged.emit(cell, cell)
+
     def problems(self) -> list[tuple[str, str]]:
         """``rubric.problems(items)`` for the current items, as (metric_id, message)."""
         return list(self._problems)
@@ -212,6 +227,9 @@ class RubricModel(QAbstractTableModel):
             return metric.title
         if column == Column.CHECK:
             return self._problem_of.get(metric.id, OK_MARK)
+        if column == Column.COMMENT and metric.id == self._commenting:
+            first = (item.comment.strip().splitlines() or [""])[0] if item else ""
+            return f"{COMMENTING_MARK} {first}".rstrip()
         if item is None:
             return "—" if column == Column.OUTCOME else ""
         if column == Column.OUTCOME:

@@ -2,8 +2,29 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QStringListModel
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QDockWidget, QListView
+
+from ui.theme import plain_tooltip
+
+
+def relative_name(path: str, roots: Sequence[Path]) -> str:
+    """``path`` as seen from the folder that was imported (a file given by itself: its name).
+
+    The machine's absolute paths say nothing to a rater and leak into screenshots; the
+    full path stays in the tooltip.
+    """
+    target = Path(path)
+    for root in roots:
+        base = root if root.is_dir() else root.parent
+        try:
+            return str(target.relative_to(base))
+        except ValueError:
+            continue
+    return target.name or path
 
 
 class ImportProblemsDock(QDockWidget):
@@ -12,7 +33,7 @@ class ImportProblemsDock(QDockWidget):
     def __init__(self, parent=None) -> None:
         super().__init__("Import problems", parent)
         self.setObjectName("importProblems")
-        self.model = QStringListModel(self)
+        self.model = QStandardItemModel(self)
         view = QListView()
         view.setModel(self.model)
         view.setWordWrap(True)
@@ -21,9 +42,20 @@ class ImportProblemsDock(QDockWidget):
         view.setMaximumHeight(64)
         self.setWidget(view)
 
-    def show_report(self, report) -> None:
-        """Show the unreadable files of ``report``; hide the dock when there are none."""
-        lines = [f"{path}: {message}" for path, message in report.unreadable]
-        self.model.setStringList(lines)
-        self.setWindowTitle(f"Import problems ({len(lines)} unreadable, skipped)")
-        self.setVisible(bool(lines))
+    def show_report(self, report, roots: Sequence[Path] = ()) -> None:
+        """Show the unreadable files of ``report`` (paths relative to ``roots``, the
+        imported folders); hide the dock when there are none."""
+        self.model.clear()
+        for path, message in report.unreadable:
+            # Display text is plain in a list view: a file name cannot inject markup.
+            item = QStandardItem(f"{relative_name(path, roots)}: {message}")
+            item.setToolTip(plain_tooltip(f"{path}: {message}"))
+            item.setEditable(False)
+            self.model.appendRow(item)
+        count = self.model.rowCount()
+        self.setWindowTitle(f"Import problems ({count} unreadable, skipped)")
+        self.setVisible(bool(count))
+
+    def lines(self) -> list[str]:
+        """The texts shown, top to bottom."""
+        return [self.model.item(row).text() for row in range(self.model.rowCount())]

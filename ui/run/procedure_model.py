@@ -14,7 +14,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelInde
 from PySide6.QtGui import QFont
 
 from scoring import ScoreCard, Trajectory
-from ui.theme import STYLES, icon
+from ui.theme import STYLES, icon, plain_tooltip
 
 NodeRole = Qt.ItemDataRole.UserRole + 1  # the Node
 COLUMNS = ("Ground truth", "This run", "Rationale")
@@ -219,9 +219,11 @@ class ProcedureModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return (node.label, node.run_text, node.rationale)[column]
         if role == Qt.ItemDataRole.ToolTipRole:
+            # Scenario text: shown literally, never as HTML.
             if column == COL_RUN and node.style:
-                return node.tooltip or STYLES[node.style].meaning
-            return node.rationale or None
+                style = STYLES[node.style]
+                return plain_tooltip(node.tooltip or f"{style.label}: {style.meaning}")
+            return plain_tooltip(node.rationale) or None
         if role == Qt.ItemDataRole.DecorationRole and column == COL_RUN and node.style:
             return icon(STYLES[node.style].icon)
         if role == Qt.ItemDataRole.BackgroundRole and column == COL_RUN and node.style:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QGridLayout,
     QHeaderView,
     QLabel,
     QPlainTextEdit,
+    QSizePolicy,
     QSplitter,
     QTableView,
     QTreeView,
@@ -36,32 +38,55 @@ from ui.run.timeline_model import (
     VerdictRole,
     summary,
 )
-from ui.theme import LEGEND_ORDER, STYLES, style_key
+from ui.theme import LEGEND_ORDER, STYLES, plain_tooltip, style_key
 
 ROW_HEIGHT = 22
+#: Below this width the run view stacks its panes (see RunView.resizeEvent).
+NARROW_WIDTH = 860
 
 
-class LegendBar(QLabel):
+class LegendBar(QWidget):
     """Icon + label of every class, so colour is never the only cue.
 
-    One word-wrapping rich-text label: it flows onto as many lines as the width needs, so
-    the legend never sets the window's minimum width.
+    One small label per entry in a grid that re-flows with the width: an entry never breaks
+    across lines, and the legend never sets the window's minimum width.
     """
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.setWordWrap(True)
-        entries = []
+        self.entries: list[QLabel] = []
         for key in LEGEND_ORDER:
             style = STYLES[key]
-            words = style.label.lstrip("✓○⚠+✗?⇅ ").strip().replace(" ", "&nbsp;")
+            words = style.column_text.lstrip("✓○⚠+✗?⇅↻◌ ").strip().replace(" ", "&nbsp;")
             with assets.as_file("icons", f"{style.icon}.svg") as file:
                 img = f"<img src='{file.as_uri()}' width='13' height='13'>"
-            entries.append(f"<span style='white-space:nowrap'>{img}&nbsp;{words}</span>")
-        self.setText("&nbsp;&nbsp; ".join(entries))
-        self.setToolTip(
-            "<br>".join(f"<b>{STYLES[k].label}</b>: {STYLES[k].meaning}" for k in LEGEND_ORDER)
-        )
+            entry = QLabel(f"{img}&nbsp;{words}", self)
+            entry.setToolTip(f"<b>{style.label}</b>: {style.meaning}")
+            self.entries.append(entry)
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setHorizontalSpacing(14)
+        self._grid.setVerticalSpacing(2)
+        self._columns = 0
+        self._reflow(len(self.entries))
+
+    def minimumSizeHint(self) -> QSize:
+        widest = max(e.sizeHint().width() for e in self.entries)
+        return QSize(widest, super().minimumSizeHint().height())
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        widest = max(e.sizeHint().width() for e in self.entries) + self._grid.horizontalSpacing()
+        self._reflow(max(1, min(len(self.entries), event.size().width() // widest)))
+
+    def _reflow(self, columns: int) -> None:
+        if columns == self._columns:
+            return
+        self._columns = columns
+        for entry in self.entries:
+            self._grid.removeWidget(entry)
+        for n, entry in enumerate(self.entries):
+            self._grid.addWidget(entry, n // columns, n % columns)
 
 
 class RunView(QWidget):
@@ -78,10 +103,17 @@ class RunView(QWidget):
         self._syncing = False
         self._scorer_visible = True
 
+        # Both show text from the trajectory file (scenario, model, run id, a reader's error):
+        # plain text always, so a file cannot paint "APPROVED" or load an image.
         self.banner = QLabel(objectName="banner", wordWrap=True)
+        self.banner.setTextFormat(Qt.TextFormat.PlainText)
         self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.banner.hide()
         self.title = QLabel(objectName="panelTitle")
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
+        # A long run title must not set the window's minimum width: it is cut at the
+        # pane's edge and shown in full in the tooltip.
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.timeline = self._make_timeline()
         self.procedure = self._make_procedure()
         self.details = QPlainTextEdit(readOnly=True)
@@ -91,9 +123,11 @@ class RunView(QWidget):
         # over whatever the window puts there (the ScoreCard), so both read side by side.
         left = _stacked(_titled("Trajectory", self.timeline), self.details, (5, 1))
         right = _titled("Ground truth", self.procedure)
+        self._right: QSplitter | None = None
         if under_procedure is not None:
-            right = _stacked(right, under_procedure, (2, 3))
+            right = self._right = _stacked(right, under_procedure, (2, 3))
         sides = QSplitter(Qt.Orientation.Horizontal)
+        self.sides = sides
         sides.addWidget(left)
         sides.addWidget(right)
         sides.setStretchFactor(0, 3)
@@ -105,6 +139,22 @@ class RunView(QWidget):
         self.legend = LegendBar()
         layout.addWidget(self.legend)
         layout.addWidget(sides, 1)
+
+    def resizeEvent(self, event) -> None:
+        """Narrow (a 1366 or 1280 px screen): the trajectory goes above, ground truth and
+        ScoreCard side by side below it, so every key column keeps its width."""
+        super().resizeEvent(event)
+        narrow = event.size().width() < NARROW_WIDTH
+        wanted = Qt.Orientation.Vertical if narrow else Qt.Orientation.Horizontal
+        if self.sides.orientation() != wanted:
+            self.sides.setOrientation(wanted)
+            if self._right is not None:
+                inner = Qt.Orientation.Horizontal if narrow else Qt.Orientation.Vertical
+                self._right.setOrientation(inner)
+                if narrow:  # side by side: the ground truth's "This run" needs the room
+                    total = sum(self._right.sizes())
+                    self._right.setSizes([total * 3 // 5, total - total * 3 // 5])
+            self.procedure.setColumnWidth(0, 110 if narrow else 150)
 
     def _make_timeline(self) -> QTableView:
         view = QTableView()
@@ -122,9 +172,12 @@ class RunView(QWidget):
         vh.setDefaultSectionSize(ROW_HEIGHT)
         hh = view.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate((40, 52, 90, 300, 160)):
+        for column, width in enumerate((40, 52, 90, 300, 150)):
             view.setColumnWidth(column, width)
         hh.setSectionResizeMode(COL_DETAILS, QHeaderView.ResizeMode.Stretch)
+        # Class is shown before Details: on a narrow pane the verdict stays in view and
+        # the details are cut instead (they are in full below the timeline).
+        hh.moveSection(hh.visualIndex(COL_CLASS), hh.visualIndex(COL_DETAILS))
         view.selectionModel().currentRowChanged.connect(self._timeline_moved)
         return view
 
@@ -134,8 +187,14 @@ class RunView(QWidget):
         view.setUniformRowHeights(True)
         view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        view.setColumnWidth(0, 190)
-        view.setColumnWidth(1, 210)
+        # "This run" is what a rater reads: it fits its text and comes second, so it stays
+        # in view; the action's name is cut at 150 px (in full in the tooltip) and the
+        # rationale takes the rest, and is in every row's tooltip.
+        header = view.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        view.setColumnWidth(0, 150)
         view.selectionModel().currentRowChanged.connect(self._procedure_moved)
         return view
 
@@ -144,6 +203,7 @@ class RunView(QWidget):
         """Show one run; ``warning`` goes into the banner."""
         self._card, self._traj = card, traj
         self.title.setText(title)
+        self.title.setToolTip(plain_tooltip(title))
         self._fill()
         self.details.clear()
         self._set_banner(warning, "warning")

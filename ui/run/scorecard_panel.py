@@ -27,7 +27,11 @@ def _num(value: float | None, digits: int = 2) -> str:
 
 def _row(label: str, value: str, note: str = "") -> str:
     note_html = f"<td style='color:{MUTED}'>{note}</td>" if note else "<td></td>"
-    return f"<tr><td>{label}</td><td align='right'><b>{value}</b></td>{note_html}</tr>"
+    # Labels never break inside a word: the note column wraps instead.
+    return (
+        f"<tr><td style='white-space:nowrap'>{label}</td>"
+        f"<td align='right'><b>{value}</b></td>{note_html}</tr>"
+    )
 
 
 def render_scorecard(card: ScoreCard, traj: Trajectory | None = None) -> str:
@@ -132,7 +136,7 @@ def _harness_html(card: ScoreCard, traj: Trajectory | None) -> str:
             )
             observed = escape(check.observed or check.error or "—")
             html += (
-                f"<tr><td>{escape(check.label)}</td><td>{escape(check.expected)}</td>"
+                f"<tr><td>{_breaks_at_underscores(escape(check.label))}</td><td>{escape(check.expected)}</td>"
                 f"<td>{observed}</td><td>{mark}</td></tr>"
             )
         html += "</table>"
@@ -204,3 +208,9 @@ class ScorecardPanel(QTextBrowser):
         if visible != self._scorer_visible:
             self._scorer_visible = visible
             self.show_card(*self._shown)
+
+
+def _breaks_at_underscores(name: str) -> str:
+    """A harness check name (``ELEC_AC_1_BUS_IS_POWERED``) that may wrap only after an
+    underscore, never inside a word."""
+    return name.replace("_", "_\u200b")

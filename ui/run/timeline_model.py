@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from scoring import CommandVerdict, ScoreCard, Trajectory
 from scoring.records import Assistant, Nudge, ProviderError, ToolCall
-from ui.theme import STYLES, icon, style_key
+from ui.theme import STYLES, icon, plain_tooltip, style_key
 
 EventRole = Qt.ItemDataRole.UserRole + 1  # the record behind the row (or None)
 VerdictRole = Qt.ItemDataRole.UserRole + 2  # the CommandVerdict of a command row
@@ -178,7 +178,7 @@ class TimelineModel(QAbstractTableModel):
             text = summary(row)
             return text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…"
         if column == COL_CLASS:
-            return STYLES[row.style].label if row.style else _quiet_class(row)
+            return STYLES[row.style].column_text if row.style else _quiet_class(row)
         return None
 
 
@@ -240,8 +240,12 @@ def compact(value: Any) -> str:
 
 def _tooltip(row: Row) -> str | None:
     text = summary(row)
-    return text[:1500] if len(text) > CELL_CHARS else None
+    # Trajectory text: shown literally, never as HTML.
+    return plain_tooltip(text[:1500]) if len(text) > CELL_CHARS else None
 
 
 def _class_tooltip(row: Row) -> str | None:
-    return STYLES[row.style].meaning if row.style else None
+    if not row.style:
+        return None
+    style = STYLES[row.style]
+    return f"{style.label}: {style.meaning}"

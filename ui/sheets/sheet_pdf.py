@@ -11,13 +11,16 @@ the command line.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import itertools
+import re
 import shlex
 from pathlib import Path
 
 from PySide6.QtCore import QMarginsF, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
     QFont,
     QGuiApplication,
     QPageLayout,
@@ -25,14 +28,18 @@ from PySide6.QtGui import (
     QPaintDevice,
     QPainter,
     QPdfWriter,
+    QTextCharFormat,
+    QTextCursor,
     QTextDocument,
+    QTextOption,
     QTextTable,
 )
 
-from reviewer.sheets.sheet import SignedSheet, sheet_file_name
+from reviewer.sheets.sheet import SignedSheet, sheet_file_bytes, sheet_file_name
 
 _DPI = 300
 _FOOTER_MM = 8.0
+_EDGE = 12.0  # device pixels (1 mm at 300 dpi): less than any line's height
 
 _CSS = """
 body { font-family: 'DejaVu Sans', sans-serif; font-size: 9.5pt; color: #1a1a1a; }
@@ -50,11 +57,32 @@ table.grid td, table.grid th { border: 1px solid #b8c2cc; padding: 4px; }
 """
 
 
+#: Runs of non-space characters at least this long get break opportunities (see _e).
+_LONG_RUN = 80
+_LONG_RUN_RE = re.compile(rf"\S{{{_LONG_RUN},}}")
+_BREAK_EVERY = 10
+
+
+def _breakable(text: str) -> str:
+    """``text`` with a zero-width space every 10 characters of a very long unbroken run.
+
+    Qt lays out one 400 KB "word" in tens of seconds (it re-shapes the run for every line
+    it breaks); with break opportunities it takes a fraction of a second, and the text
+    still wraps where the column ends. Ordinary words, hashes and keys are left alone.
+    """
+
+    def split(match: re.Match[str]) -> str:
+        run = match.group(0)
+        return "\u200b".join(run[i : i + _BREAK_EVERY] for i in range(0, len(run), _BREAK_EVERY))
+
+    return _LONG_RUN_RE.sub(split, text)
+
+
 def _e(value: object) -> str:
     """Escaped text; ``None`` shows as an em dash so empty cells read as 'nothing'."""
     if value is None or value == "":
         return "—"
-    return html.escape(str(value))
+    return html.escape(_breakable(str(value)))
 
 
 def _multiline(text: str) -> str:
@@ -77,7 +105,8 @@ def _format_value(value: object) -> str:
 def sheet_html(sheet: SignedSheet) -> str:
     """The sheet as the HTML subset ``QTextDocument`` understands."""
     p = sheet.payload
-    json_name = sheet_file_name(p.run.run_id, p.rater.name)
+    json_name = sheet_file_name(p)
+    json_sha256 = hashlib.sha256(sheet_file_bytes(sheet)).hexdigest()
     signed_at = p.signed_at.strftime("%Y-%m-%d %H:%M:%S UTC")
     parts = [
         f"<html><head><style>{_CSS}</style></head><body>",
@@ -85,6 +114,9 @@ def sheet_html(sheet: SignedSheet) -> str:
         f"<p class='run'>{_e(p.run.run_id)}</p>",
         f"<p class='sub'>Signed by <b>{_e(p.rater.name)}</b> on {signed_at}"
         f" · sheet {_e(p.sheet_id)}</p>",
+        # A forged PDF can copy any fingerprint: only the JSON file's signature counts.
+        f"<p class='sub'><b>Not signed:</b> a rendering of the signed record {_e(json_name)}"
+        " (its SHA-256 is under Signature).</p>",
     ]
     if p.supersedes:
         parts.append(f"<p><b>Correction:</b> this sheet supersedes sheet {_e(p.supersedes)}.</p>")
@@ -130,7 +162,7 @@ def sheet_html(sheet: SignedSheet) -> str:
         ("Rater", p.rater.name),
         ("Key fingerprint", p.rater.fingerprint),
         ("Public key", f"ed25519 {p.rater.public_key}"),
-        ("Signature SHA-256", sheet.signature_digest),
+        ("Sheet file SHA-256", json_sha256),
         ("Signed at", signed_at),
     ):
         cls = "" if label in ("Rater", "Signed at") else " class='mono'"
@@ -147,7 +179,7 @@ def sheet_html(sheet: SignedSheet) -> str:
     )
     parts.append(
         "<h2>How to verify</h2>"
-        "<p>This PDF is a readable copy. The signed record is the file "
+        "<p>This PDF is a rendering and is not signed. The signed record is the file "
         f"<span class='mono'>{_e(json_name)}</span>: an Ed25519 signature over the "
         "canonical JSON of everything above. Anyone can check it offline:</p>"
         f"<table class='box' width='100%' cellpadding='6'><tr><td><pre class='mono'>"
@@ -155,8 +187,9 @@ def sheet_html(sheet: SignedSheet) -> str:
         "<p>It prints <b>OK</b> when the signature matches, the trajectory file is the one "
         "that was rated, and the key is in your trust list (one line per rater, as "
         "<span class='mono'>a320-review whoami</span> prints it). Check that the "
-        "fingerprint above is the one the rater gave you, and that the signature SHA-256 "
-        "matches the sheet file.</p>"
+        "fingerprint above is the one the rater gave you, and that "
+        f"<span class='mono'>sha256sum {_e(json_name)}</span> prints the sheet file SHA-256 "
+        "above: this PDF is a rendering, the JSON file is the signed record.</p>"
     )
     parts.append("</body></html>")
     return "".join(parts)
@@ -171,6 +204,7 @@ def render_sheet_pdf(sheet: SignedSheet, path: Path) -> None:
     writer.setResolution(_DPI)
     writer.setTitle(f"Rating sheet {p.run.run_id} ({p.rater.name})")
     writer.setCreator("a320-review")
+    writer.setAuthor(p.rater.name)
     writer.setPageLayout(
         QPageLayout(
             QPageSize(QPageSize.PageSizeId.A4),
@@ -186,7 +220,7 @@ def render_sheet_pdf(sheet: SignedSheet, path: Path) -> None:
     doc = sheet_document(sheet, writer, body.width())
     pages = _Pager(doc, body.height()).pages()
 
-    footer_font = QFont("DejaVu Sans", 7)
+    footer_font = _no_ligatures(QFont("DejaVu Sans", 7))
     painter = QPainter(writer)
     try:
         for index, (start, end, header) in enumerate(pages):
@@ -221,18 +255,53 @@ def sheet_document(sheet: SignedSheet, device: QPaintDevice, width: float) -> QT
     """
     doc = QTextDocument()
     doc.documentLayout().setPaintDevice(device)
-    doc.setDefaultFont(QFont("DejaVu Sans", 9))
+    doc.setDefaultFont(_no_ligatures(QFont("DejaVu Sans", 9)))
+    # A comment may hold one long unbroken "word" (a pasted hash, a key held down): it
+    # wraps anywhere instead of widening its column (and taking minutes to lay out).
+    option = QTextOption(doc.defaultTextOption())
+    option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    doc.setDefaultTextOption(option)
     doc.setDocumentMargin(0)
     doc.setHtml(sheet_html(sheet))
+    _drop_ligatures(doc)
     doc.setTextWidth(width)
     return doc
+
+
+_NO_LIGATURES = {QFont.Tag(tag): 0 for tag in ("liga", "clig", "dlig", "hlig")}
+
+
+def _no_ligatures(font: QFont) -> QFont:
+    """``font`` without ligatures: "fi" must extract as typed, so a search for
+    "fingerprint" or "offline" finds it in the PDF."""
+    for tag, value in _NO_LIGATURES.items():
+        font.setFeature(tag, value)
+    return font
+
+
+def _drop_ligatures(doc: QTextDocument) -> None:
+    # The HTML's CSS sets fonts per fragment, over the default font: turn the features
+    # off on every character too.
+    cursor = QTextCursor(doc)
+    cursor.select(QTextCursor.SelectionType.Document)
+    fmt = QTextCharFormat()
+    fmt.setFontFeatures(_NO_LIGATURES)
+    cursor.mergeCharFormat(fmt)
 
 
 def _draw_slice(painter: QPainter, doc: QTextDocument, start: float, end: float, y: float) -> None:
     """Paint the document's band ``[start, end)`` with its top at ``y`` on the page."""
     painter.save()
     painter.translate(0, y - start)
-    doc.drawContents(painter, QRectF(0, start, doc.textWidth(), end - start))
+    width = doc.textWidth()
+    painter.setClipRect(QRectF(0, start, width, end - start))
+    # What is drawn is chosen on a band a little inside the page's: Qt draws every line
+    # that comes near it, and a line drawn on two pages, clipped out of sight on one,
+    # still stays in the PDF's text (a second, invisible "Overall comment" at the foot of
+    # page 1; a comment line twice). Cuts fall between lines, so nothing visible is lost.
+    context = QAbstractTextDocumentLayout.PaintContext()
+    context.clip = QRectF(0, start + _EDGE, width, max(end - start - 2 * _EDGE, 0.0))
+    doc.documentLayout().draw(painter, context)
     painter.restore()
 
 
@@ -254,6 +323,9 @@ class _Pager:
         self.height = page_height
         self.layout = doc.documentLayout()
         self.cuts: set[float] = set()
+        # Line tops inside table cells: used only for a row taller than a page, which
+        # then breaks between lines, never through one.
+        self.line_cuts: set[float] = set()
         self.bleed: dict[float, float] = {}
         self.tables: list[tuple[_Band, float]] = []  # (header band, table bottom)
         headings: list[float] = []
@@ -298,6 +370,19 @@ class _Pager:
         self.bleed.update(dict.fromkeys(rows[header_rows + 1 :], cell.topBorder() * scale))
         if header_rows:
             self.tables.append(((rows[0], rows[header_rows]), box.bottom()))
+        for row in range(header_rows, table.rows()):
+            for column in range(table.columns()):
+                self._cell_lines(table.cellAt(row, column))
+
+    def _cell_lines(self, cell) -> None:
+        it = cell.begin()
+        while not it.atEnd():
+            block = it.currentBlock()
+            if block.isValid():
+                top = self.layout.blockBoundingRect(block).top()
+                lines = block.layout()
+                self.line_cuts.update(top + lines.lineAt(n).y() for n in range(lines.lineCount()))
+            it += 1
 
     def _text_top(self, table: QTextTable, row: int) -> float:
         blocks = (
@@ -321,7 +406,9 @@ class _Pager:
                 pages.append((start, self.end, header))
                 break
             fitting = [c for c in self.cuts if start < c <= start + room]
-            # A single row taller than a page has no clean cut: cut it at the page end.
+            if not fitting:
+                # A single row taller than a page: cut it between two of its lines.
+                fitting = [c for c in self.line_cuts if start < c <= start + room]
             cut = max(fitting) if fitting else start + room
             pages.append((start, cut + self.bleed.get(cut, 0.0), header))
             start = cut

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMessageBox, QWidget
 
 from reviewer import home
@@ -43,6 +43,21 @@ def _confirm(parent: QWidget, text: str) -> str | None:
     return "yes" if answer == QMessageBox.StandardButton.Yes else None
 
 
+def _alert(parent: QWidget, text: str) -> str | None:
+    box = QMessageBox(QMessageBox.Icon.Warning, "Signing key", text, parent=parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)  # names and paths are user text
+    box.exec()
+    return None
+
+
+def _inform(parent: QWidget, text: str) -> str | None:
+    box = QMessageBox(QMessageBox.Icon.Information, "Signing key", text, parent=parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    box.exec()
+    return None
+
+
 class SignFlow(QObject):
     """The window's "Sign and export" and "Verify sheet" actions."""
 
@@ -53,12 +68,16 @@ class SignFlow(QObject):
         ask_passphrase: Ask = _ask_passphrase,
         choose_dir: Ask = _choose_dir,
         confirm: Ask = _confirm,
+        alert: Ask = _alert,
+        inform: Ask = _inform,
     ) -> None:
         super().__init__()
         self.controller = controller
         self.ask_passphrase = ask_passphrase
         self.choose_dir = choose_dir
         self.confirm = confirm
+        self.alert = alert  # a failure the rater must see (a wrong passphrase): a dialog
+        self.inform = inform
         self.last_written: WrittenSheet | None = None
 
     def sign_current(self, window: QWidget) -> WrittenSheet | None:
@@ -103,22 +122,47 @@ class SignFlow(QObject):
         c.rating_was_signed()
         if c.current is None or c.current.run_pk != run_pk:
             c.reload_runs()  # another run is open by now: refresh the queue's rating states
-        say(f"Signed {run_id}. Wrote {written.json_path} and {written.pdf_path}.")
+        # File names, and the folder by its name: the machine's absolute paths say nothing
+        # to a rater and would leak into screenshots (the folder is the one just chosen).
+        folder_name = written.json_path.parent.name
+        say(
+            f"Signed {run_id}. Wrote {written.json_path.name} and {written.pdf_path.name} "
+            f"in the folder '{folder_name}'."
+        )
         return written
 
     def _key(self, window: QWidget) -> keys.RaterKey | None:
-        rater, say = self.controller.rater, self.controller.message_posted.emit
+        rater = self.controller.rater
+        if not keys.has_key(rater):
+            return self._create_key(window, "No signing key yet for {rater}: one is created now.")
+        return self._unlock(window)
+
+    def _create_key(self, window: QWidget, intro: str) -> keys.RaterKey | None:
+        """A new key for the rater, its passphrase asked twice (a typo would lock it)."""
+        rater = self.controller.rater
+        while True:
+            first = self.ask_passphrase(
+                window,
+                intro.format(rater=rater) + "\nPassphrase to protect it (leave empty for none):",
+            )
+            if first is None:
+                return None
+            second = self.ask_passphrase(window, "The same passphrase again, to be sure:")
+            if second is None:
+                return None
+            if first == second:
+                break
+            self.alert(window, "The two passphrases differ. Please type them again.")
         try:
-            if not keys.has_key(rater):
-                passphrase = self.ask_passphrase(
-                    window,
-                    f"No signing key yet for {rater}: one will be created now.\n"
-                    "Passphrase to protect it (leave empty for none):",
-                )
-                if passphrase is None:
-                    return None
-                # The signing service records the public key in the store on first use.
-                return keys.generate_key(rater, passphrase=passphrase.encode() or None)
+            # The signing service records the public key in the store on first use.
+            return keys.generate_key(rater, passphrase=first.encode() or None)
+        except keys.KeyStoreError as exc:
+            self.alert(window, f"No key created: {exc}")
+            return None
+
+    def _unlock(self, window: QWidget) -> keys.RaterKey | None:
+        rater = self.controller.rater
+        try:
             passphrase = None
             if keys.is_encrypted(rater):
                 answer = self.ask_passphrase(window, f"Passphrase of {rater}'s signing key:")
@@ -127,8 +171,33 @@ class SignFlow(QObject):
                 passphrase = answer.encode()
             return keys.load_key(rater, passphrase=passphrase)
         except keys.KeyStoreError as exc:
-            say(f"Not signed: {exc}")
+            self.alert(window, f"The signing key cannot be used: {exc}")
             return None
+
+    def manage_key(self, window: QWidget) -> keys.RaterKey | None:
+        """Rating → Signing key…: show the rater's key and fingerprint, or create one."""
+        rater = self.controller.rater
+        if keys.has_key(rater):
+            # The fingerprint shown is that of the key that signs (its private half), not
+            # of a .pub file next to it, which could have been swapped.
+            key = self._unlock(window)
+            if key is not None:
+                self.inform(
+                    window,
+                    f"Signing key of {rater}\n\nFingerprint: {key.fingerprint}\n"
+                    f"Public key: {key.public.line()}\n\nPrivate key: {key.path}\n\n"
+                    "Give the public key line to whoever verifies your sheets "
+                    "(their trust list).",
+                )
+            return key
+        key = self._create_key(window, "{rater} has no signing key yet: create one now.")
+        if key is not None:
+            self.inform(
+                window,
+                f"Created the signing key of {rater}.\n\nFingerprint: {key.fingerprint}\n"
+                f"Private key: {key.path}",
+            )
+        return key
 
     def verify_dialog(self, window: QWidget) -> VerifyDialog:
         """Open the Verify sheet dialog (non-modal: rating can go on beside it)."""

@@ -8,8 +8,10 @@ input changes; there is no database involved.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFont
@@ -32,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from reviewer.sheets.keys import KeyStoreError, load_trust_file
 from reviewer.sheets.sheet import VerifyResult, verify_file
+from ui.theme import plain_tooltip
 
 _Index = QModelIndex | QPersistentModelIndex
 _OK = QColor("#1b7f3b")
@@ -48,11 +51,19 @@ class VerifyResultModel(QAbstractTableModel):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._rows: list[tuple[Path, VerifyResult]] = []
+        self._context = _Context()
 
-    def set_results(self, rows: Iterable[tuple[Path, VerifyResult]]) -> None:
-        """Replace every row."""
+    def set_results(
+        self,
+        rows: Iterable[tuple[Path, VerifyResult]],
+        *,
+        trajectory_checked: bool = False,
+        trust_unreadable: bool = False,
+    ) -> None:
+        """Replace every row; the flags say what the checks covered, for the Details."""
         self.beginResetModel()
         self._rows = list(rows)
+        self._context = _Context(trajectory_checked, trust_unreadable)
         self.endResetModel()
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
@@ -78,9 +89,10 @@ class VerifyResultModel(QAbstractTableModel):
         if role == self.ResultRole:
             return result
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(path, result, column)
+            return self._display(path, result, column, self._context)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return str(path) if column == 1 else self._display(path, result, column)
+            text = str(path) if column == 1 else self._display(path, result, column, self._context)
+            return plain_tooltip(text)  # names and reasons come from files
         if role == Qt.ItemDataRole.ForegroundRole and column == 0:
             return _OK if result.ok else _FAILED
         if role == Qt.ItemDataRole.FontRole and column == 0:
@@ -90,22 +102,39 @@ class VerifyResultModel(QAbstractTableModel):
         return None
 
     @staticmethod
-    def _display(path: Path, result: VerifyResult, column: int) -> str:
+    def _display(path: Path, result: VerifyResult, column: int, context: _Context) -> str:
         payload = result.sheet.payload if result.sheet is not None else None
         if column == 0:
-            return "OK" if result.ok else "FAILED"
+            return "OK" if result.ok else ("FLAGGED" if result.flagged else "FAILED")
         if column == 1:
             return path.name
         if column == 2:
             return payload.run.run_id if payload else ""
         if column == 3:
             return payload.rater.name if payload else ""
-        # Details: the reason of a failure, or which key an OK rests on.
+        # Details: the reason of a failure, or everything an OK rests on.
         if not result.ok:
             return result.reason or ""
-        if result.trusted is None:
-            return f"key {result.fingerprint} (no trust list given)"
-        return f"{'trusted' if result.trusted else 'untrusted'} key {result.fingerprint}"
+        if context.trust_unreadable:
+            key = (
+                f"signed by {result.signer} ({result.fingerprint}); trust NOT checked "
+                "(the trust list could not be read)"
+            )
+        else:
+            key = result.summary().removeprefix("OK: ")
+        parts = [key]
+        if context.trajectory_checked:
+            parts.append("the trajectory matches")
+        if payload is not None and payload.supersedes:
+            parts.append(f"supersedes sheet {payload.supersedes}")
+        return "; ".join(parts)
+
+
+class _Context(NamedTuple):
+    """What the last check covered (it shapes the Details text)."""
+
+    trajectory_checked: bool = False
+    trust_unreadable: bool = False
 
 
 class _PathField(QWidget):
@@ -159,7 +188,7 @@ class VerifyDialog(QDialog):
         self._sheets: list[Path] = []
         self._start_dir = str(start_dir or Path.home())
         self._trust_error: str | None = None
-        self._trusted: frozenset[str] | None = None
+        self._trusted: dict[str, str | None] | None = None
 
         self.model = VerifyResultModel(self)
         self.table = QTableView()
@@ -271,14 +300,18 @@ class VerifyDialog(QDialog):
             )
             for path in self._sheets
         ]
-        self.model.set_results(rows)
+        self.model.set_results(
+            rows,
+            trajectory_checked=self.trajectory.path is not None,
+            trust_unreadable=self._trust_error is not None,
+        )
         failed = sum(not result.ok for _, result in rows)
         self._show_summary(len(rows), failed)
         self.verified.emit(failed)
 
     def _show_summary(self, total: int, failed: int) -> None:
         if self._trust_error:
-            text = f"<span style='color:{_FAILED.name()}'>{self._trust_error}</span>"
+            text = f"<span style='color:{_FAILED.name()}'>{html.escape(self._trust_error)}</span>"
         elif not total:
             text = "Add the .sheet.json files to check."
         elif failed:
@@ -305,8 +338,9 @@ class VerifyDialog(QDialog):
             return
         try:
             self._trusted = load_trust_file(self.trust.path)
-        except KeyStoreError as exc:
-            # An unreadable trust list must not quietly turn into "no trust list".
+        except (KeyStoreError, OSError, ValueError) as exc:
+            # An unreadable trust list must not quietly turn into "no trust list": under
+            # "fail untrusted" every sheet fails; otherwise each says trust was not checked.
             self._trusted = frozenset()
             self._trust_error = f"Trust list not used: {exc}"
 

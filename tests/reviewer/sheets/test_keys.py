@@ -131,14 +131,14 @@ def test_trust_file_reads_key_lines_and_fingerprints(tmp_path: Path) -> None:
     trust = tmp_path / "trusted.txt"
     trust.write_text(f"# the review board\n\n{alice.public.line()}\n{bob.fingerprint}  bob\n")
     found = keys.load_trust_file(trust)
-    assert found == {alice.fingerprint, bob.fingerprint}
+    assert found == {alice.fingerprint: "alice", bob.fingerprint: None}
     assert carol.fingerprint not in found
 
 
 def test_trust_file_errors_name_the_line(tmp_path: Path) -> None:
     trust = tmp_path / "trusted.txt"
     trust.write_text("# ok\nrsa something\n")
-    with pytest.raises(KeyStoreError, match=r"line 2: not a public key line"):
+    with pytest.raises(KeyStoreError, match=r"trusted.txt:2: not a public key line"):
         keys.load_trust_file(trust)
     with pytest.raises(KeyStoreError, match="cannot read trust list"):
         keys.load_trust_file(tmp_path / "absent.txt")
@@ -179,3 +179,23 @@ def test_default_folder_is_under_the_review_home(
     keys.generate_key("alice")
     assert keys.has_key("alice")
     assert keys.list_raters() == ["alice"]
+
+
+def test_a_long_non_ascii_name_gets_a_bounded_key_file_and_is_listed(tmp_path: Path) -> None:
+    name = "Zoë " * 25  # 100 characters, 500+ once percent-encoded
+    name = name.strip() + "é"
+    key = keys.generate_key(name, directory=tmp_path)
+    key_path, _ = keys.key_paths(name, tmp_path)
+    assert len(key_path.name) <= keys.STEM_LIMIT + len(".key")
+    assert keys.list_raters(tmp_path) == [name]
+    assert keys.load_key(name, directory=tmp_path).fingerprint == key.fingerprint
+    # Another name sharing the cut prefix gets another file.
+    assert keys.key_paths(name[:-1] + "x", tmp_path)[0] != key_path
+
+
+@pytest.mark.parametrize("name", ["CON", "nul", "Aux.txt", "COM1"])
+def test_windows_device_names_never_name_a_key_file(tmp_path: Path, name: str) -> None:
+    key_path, _ = keys.key_paths(name, tmp_path)
+    assert key_path.name.split(".")[0].upper() not in {"CON", "NUL", "AUX", "COM1"}
+    keys.generate_key(name, directory=tmp_path)
+    assert keys.list_raters(tmp_path) == [name]

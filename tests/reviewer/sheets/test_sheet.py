@@ -44,6 +44,7 @@ def make_payload(key: RaterKey, **changes: object) -> SheetPayload:
         ],
         "overall_comment": "ok",
         "rater": {"name": key.rater, "public_key": public.b64, "fingerprint": public.fingerprint},
+        "audit_head": {"entries": 12, "hash": "cd" * 32},
     }
     data.update(changes)
     return SheetPayload.model_validate(data)
@@ -84,18 +85,18 @@ def test_round_trip_sign_then_verify(signed: SignedSheet, key: RaterKey) -> None
     assert result.sheet is not None
     assert result.sheet.payload == signed.payload
     assert result.fingerprint == key.fingerprint
-    assert result.summary() == f"OK (key {key.fingerprint}, no trust list given)"
+    assert result.summary() == f"OK: signed by alice ({key.fingerprint}), no trust list given"
     # The signed bytes are the canonical form of the payload, stored verbatim.
     assert signed.payload_text.encode() == signed.payload.canonical_bytes()
     assert _envelope(signed)["payload"] == signed.payload_text
-    assert signed.signature_digest == hashlib.sha256(signed.signature).hexdigest()
+    assert signed.file_sha256 == hashlib.sha256(signed.to_json().encode()).hexdigest()
 
 
 def test_payload_text_holds_every_field_the_issue_asks_for(signed: SignedSheet) -> None:
     payload = json.loads(signed.payload_text)
     assert set(payload) == {
         "sheet_format", "sheet_id", "supersedes", "signed_at", "run", "scorer", "rubric",
-        "items", "overall_comment", "rater",
+        "items", "overall_comment", "rater", "audit_head",
     }  # fmt: skip
     assert set(payload["run"]) == {"run_id", "trajectory_sha256", "scenario_id", "model"}
     assert set(payload["rater"]) == {"name", "public_key", "fingerprint"}
@@ -220,22 +221,26 @@ def test_verify_file_hashes_the_trajectory(signed: SignedSheet, tmp_path: Path) 
         sheet.verify_file(path, trajectory=trajectory).reason or ""
     )
     missing = sheet.verify_file(tmp_path / "absent.json")
-    assert missing.reason == "cannot read sheet: No such file or directory"
+    assert missing.reason == "cannot read sheet: no such file"
 
 
 def test_trust(signed: SignedSheet, key: RaterKey, other_key: RaterKey) -> None:
     text = signed.to_json()
     trusted = sheet.verify_sheet(text, trusted=frozenset({key.fingerprint}))
-    assert trusted.summary() == "OK"
+    assert trusted.summary() == f"OK: signed by alice ({key.fingerprint}), trusted"
     untrusted = sheet.verify_sheet(text, trusted=frozenset({other_key.fingerprint}))
     assert untrusted.ok
-    assert untrusted.summary() == f"OK (untrusted key {key.fingerprint})"
+    assert untrusted.summary() == (
+        f"OK: signed by alice ({key.fingerprint}), key not in the trust list"
+    )
     required = sheet.verify_sheet(
         text, trusted=frozenset({other_key.fingerprint}), require_trusted=True
     )
-    assert required.summary() == f"FAILED: key not trusted: {key.fingerprint}"
+    assert required.summary() == (
+        f"FAILED: key not trusted: {key.fingerprint} (sheet signed as 'alice')"
+    )
     no_list = sheet.verify_sheet(text, require_trusted=True)
-    assert no_list.reason == f"key not trusted: {key.fingerprint}"
+    assert no_list.reason == f"key not trusted: {key.fingerprint} (sheet signed as 'alice')"
 
 
 def test_a_non_canonical_payload_signed_correctly_is_refused(key: RaterKey) -> None:
@@ -283,9 +288,9 @@ def test_a_signed_payload_with_a_bad_schema_is_malformed(
         "malformed sheet: rater fingerprint does not match the public key"
     )
     payload = json.loads(signed.payload_text)
-    payload["sheet_format"] = "a320-review-sheet/2"
+    payload["sheet_format"] = "a320-review-sheet/1"
     assert sheet.verify_sheet(_resigned(key, payload)).reason == (
-        "unsupported sheet format 'a320-review-sheet/2' in the payload"
+        "sheet format 'a320-review-sheet/1' in the payload differs from the envelope's"
     )
 
 
@@ -299,7 +304,7 @@ def test_a_signed_payload_with_a_bad_schema_is_malformed(
         (lambda env: _set(env, signature=5), "malformed sheet: 'signature' is missing"),
         (lambda env: _set(env, public_key="AAAA"), "malformed sheet: public key has 3 bytes"),
         (lambda env: _set(env, signature="AAAA"), "malformed sheet: signature has 3 bytes"),
-        (lambda env: _set(env, sheet_format="a320-review-sheet/2"), "unsupported sheet format"),
+        (lambda env: _set(env, sheet_format="a320-review-sheet/9"), "unsupported sheet format"),
         (lambda env: _set(env, algorithm="rsa"), "unsupported sheet format"),
     ],
 )
@@ -324,6 +329,8 @@ def test_from_json_reads_a_good_sheet_and_refuses_a_bad_one(signed: SignedSheet)
         SignedSheet.from_json("{}")
 
 
-def test_sheet_file_names() -> None:
-    assert sheet.sheet_file_name("run-1", "alice") == "run-1.alice.sheet.json"
-    assert sheet.sheet_file_name("run/1", "a b", ".pdf") == "run%2F1.a%20b.sheet.pdf"
+def test_sheet_file_names(key: RaterKey) -> None:
+    payload = make_payload(key)
+    assert sheet.sheet_file_name(payload) == "run-1.alice.6f1c2a4e.sheet.json"
+    odd = make_payload(key, run={**payload.run.model_dump(), "run_id": "run/1 x"})
+    assert sheet.sheet_file_name(odd, ".pdf") == "run%2F1%20x.alice.6f1c2a4e.sheet.pdf"

@@ -99,13 +99,17 @@ def test_sign_writes_a_sheet_that_verifies(
     pdf = FakePdf()
     written = service(store, pdf).sign(run_pk, key, tmp_path / "out")
 
-    assert written.json_path == tmp_path / "out" / "run-sign-1.alice.sheet.json"
-    assert written.pdf_path == tmp_path / "out" / "run-sign-1.alice.sheet.pdf"
-    assert pdf.calls == [(written.sheet, written.pdf_path)]
+    assert written.json_path == tmp_path / "out" / "run-sign-1.alice.sheet-1.sheet.json"
+    assert written.pdf_path == tmp_path / "out" / "run-sign-1.alice.sheet-1.sheet.pdf"
+    # The renderer drew into a temporary file in the same folder, renamed into place.
+    [(drawn, drawn_path)] = pdf.calls
+    assert drawn == written.sheet and drawn_path.parent == written.pdf_path.parent
+    assert drawn_path != written.pdf_path and not drawn_path.exists()
+    assert written.pdf_path.is_file()
     result = sheet.verify_file(
         written.json_path, trajectory=trajectory, trusted=frozenset({key.fingerprint})
     )
-    assert result.summary() == "OK"
+    assert result.summary() == f"OK: signed by alice ({key.fingerprint}), trusted"
 
     p = written.sheet.payload
     card = store.get_run(run_pk).scorecard
@@ -238,8 +242,9 @@ def test_a_correction_makes_a_new_sheet_naming_the_old_one(
     assert second.sheet.payload.supersedes == first.sheet.payload.sheet_id == "sheet-1"
     assert second.sheet.payload.sheet_id == "sheet-2"
     assert {i.score for i in second.sheet.payload.items} == {1}
-    # The current sheet holds the plain name; the old one is still in the store.
-    assert second.json_path == first.json_path
+    # Each sheet has its own file: the correction never overwrites the sheet it corrects.
+    assert second.json_path != first.json_path
+    assert sheet.verify_file(first.json_path, trajectory=trajectory).ok
     assert sheet.verify_file(second.json_path, trajectory=trajectory).ok
     assert [r.sheet_id for r in store.signed_sheets()] == ["sheet-1", "sheet-2"]
     assert store.get_rating(old.rating_pk).status == "signed"
@@ -263,8 +268,8 @@ def test_export_writes_every_sheet_without_overwriting(
     names = sorted(p.name for p in out.glob("*.json"))
     assert names == [
         "run-sign-1.alice.sheet-1.sheet.json",  # superseded: its id keeps it apart
-        "run-sign-1.alice.sheet.json",
-        "run-sign-1.bob.sheet.json",
+        "run-sign-1.alice.sheet-2.sheet.json",
+        "run-sign-1.bob.sheet-3.sheet.json",
     ]
     assert len(pdf.calls) == 3 and len(written) == 3
     for path in out.glob("*.json"):
@@ -273,7 +278,7 @@ def test_export_writes_every_sheet_without_overwriting(
     assert current["supersedes"] == "sheet-1"
 
     only_bob = service(store).export(tmp_path / "bob", rater="bob")
-    assert [w.json_path.name for w in only_bob] == ["run-sign-1.bob.sheet.json"]
+    assert [w.json_path.name for w in only_bob] == ["run-sign-1.bob.sheet-3.sheet.json"]
     audit = [json.loads(r[0]) for r in store.db.conn.execute("SELECT details FROM audit_log")]
     assert any(d.get("what") == "sheets" and d.get("rater") == "bob" for d in audit)
     assert store.audit_verify().ok
@@ -353,8 +358,8 @@ def test_export_keeps_both_signed_versions_of_a_changed_file(
     out = tmp_path / "export"
     written = service(store).export(out)
     assert [w.json_path.name for w in written] == [
-        "run-sign-1.alice.sheet-1.sheet.json",  # the older one carries its id
-        "run-sign-1.alice.sheet.json",  # the latest keeps the plain name
+        "run-sign-1.alice.sheet-1.sheet.json",
+        "run-sign-1.alice.sheet-2.sheet.json",
     ]
     assert sorted(p.name for p in out.iterdir()) == sorted(w.json_path.name for w in written)
     assert [SignedSheet.from_json(w.json_path.read_bytes()).payload.sheet_id for w in written] == [
@@ -377,27 +382,26 @@ def test_export_of_a_chain_with_an_unsigned_link_writes_both_sheets(
     service(store).export(out)
     assert sorted(p.name for p in out.iterdir()) == [
         "run-sign-1.alice.sheet-1.sheet.json",
-        "run-sign-1.alice.sheet.json",
+        "run-sign-1.alice.sheet-2.sheet.json",
     ]
 
 
 def test_export_refuses_to_overwrite_a_file_it_wrote(
     store: ReviewStore, run_pk: int, key: RaterKey, tmp_path: Path
 ) -> None:
-    # A rater literally named "alice.sheet-1" has the plain name that alice's superseded
-    # sheet-1 gets: the export must stop rather than let one file replace the other.
-    signing = service(store)
-    old = rate(store, run_pk)
+    # "Alice" and "alice" are one file on macOS and Windows; with sheet ids that share their
+    # first 8 characters both sheets get one name there: the export stops, writes nothing.
+    ids = iter(["abcdefgh-1", "abcdefgh-2"])
+    signing = SigningService(store, new_id=lambda: next(ids))
+    rate(store, run_pk)
     signing.sign(run_pk, key, tmp_path / "signed")
-    fill(store, store.supersede(old.rating_pk, rater="alice"), score=3)
-    signing.sign(run_pk, key, tmp_path / "signed")
-    odd = keys.generate_key("alice.sheet-1", directory=tmp_path / "keys")
-    rate(store, run_pk, "alice.sheet-1")
-    signing.sign(run_pk, odd, tmp_path / "signed")
+    upper = keys.generate_key("Alice", directory=tmp_path / "keys")
+    rate(store, run_pk, "Alice")
+    signing.sign(run_pk, upper, tmp_path / "signed-upper")
 
     out = tmp_path / "export"
     with pytest.raises(
-        SigningError, match=re.escape("run-sign-1.alice.sheet-1.sheet.json")
+        SigningError, match=re.escape("run-sign-1.Alice.abcdefgh.sheet.json")
     ) as refused:
         service(store).export(out)
     assert "nothing was exported" in str(refused.value)
@@ -438,7 +442,7 @@ def test_a_read_only_out_folder_is_refused_before_the_rating_is_locked(
     assert store.live_rating(run_pk, "alice").status == "submitted"  # type: ignore[union-attr]
 
 
-def test_a_write_failure_after_locking_says_the_rating_is_signed(
+def test_a_write_failure_before_locking_signs_nothing(
     store: ReviewStore, run_pk: int, key: RaterKey, tmp_path: Path
 ) -> None:
     def disk_full(signed: SignedSheet, path: Path) -> None:
@@ -446,7 +450,23 @@ def test_a_write_failure_after_locking_says_the_rating_is_signed(
 
     rate(store, run_pk)
     signing = SigningService(store, pdf_renderer=disk_full, new_id=lambda: "sheet-1")
-    with pytest.raises(SheetFilesError) as failed:
+    with pytest.raises(SigningError, match="No space left on device") as failed:
+        signing.sign(run_pk, key, tmp_path / "out")
+    assert "nothing was signed" in str(failed.value)
+    assert store.live_rating(run_pk, "alice").status == "submitted"  # type: ignore[union-attr]
+    assert list((tmp_path / "out").iterdir()) == []  # no temporary file left behind
+
+
+def test_a_write_failure_after_locking_says_the_rating_is_signed(
+    store: ReviewStore, run_pk: int, key: RaterKey, tmp_path: Path, monkeypatch
+) -> None:
+    def rename_fails(src: object, dst: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    rate(store, run_pk)
+    signing = SigningService(store, pdf_renderer=FakePdf(), new_id=lambda: "sheet-1")
+    with monkeypatch.context() as patched, pytest.raises(SheetFilesError) as failed:
+        patched.setattr("reviewer.outfile.os.replace", rename_fails)
         signing.sign(run_pk, key, tmp_path / "out")
     assert failed.value.sheet.payload.sheet_id == "sheet-1"
     message = str(failed.value)
@@ -454,6 +474,81 @@ def test_a_write_failure_after_locking_says_the_rating_is_signed(
     assert "No space left on device" in message
     assert "a320-review export --out DIR --rater alice" in message
     assert store.live_rating(run_pk, "alice").status == "signed"  # type: ignore[union-attr]
+    assert list((tmp_path / "out").iterdir()) == []
     # As the message says: export writes the files again.
     [again] = service(store, FakePdf()).export(tmp_path / "again")
     assert again.sheet.payload.sheet_id == "sheet-1" and again.pdf_path is not None
+
+
+def test_export_writes_every_other_sheet_and_names_the_one_that_failed(
+    store: ReviewStore, run_pk: int, key: RaterKey, tmp_path: Path
+) -> None:
+    from reviewer.sheets.signing import ExportError
+
+    signing = service(store)
+    rate(store, run_pk)
+    first = signing.sign(run_pk, key, tmp_path / "signed")
+    bob = keys.generate_key("bob", directory=tmp_path / "keys")
+    rate(store, run_pk, "bob")
+    signing.sign(run_pk, bob, tmp_path / "signed")
+
+    out = tmp_path / "export"
+    out.mkdir()
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    (out / first.json_path.name).symlink_to(victim)  # planted at alice's sheet name
+    with pytest.raises(ExportError) as failed:
+        service(store).export(out)
+    message = str(failed.value)
+    assert message.startswith("1 of 2 sheet(s) could not be written: sheet sheet-1 ")
+    assert "it is a symbolic link" in message
+    assert [w.json_path.name for w in failed.value.written] == ["run-sign-1.bob.sheet-2.sheet.json"]
+    assert victim.read_text() == "precious"
+
+
+def test_a_correction_keeps_the_earlier_sheet_file(
+    store: ReviewStore, run_pk: int, key: RaterKey, tmp_path: Path
+) -> None:
+    signing = SigningService(store)  # real uuid sheet ids
+    old = rate(store, run_pk)
+    first = signing.sign(run_pk, key, tmp_path)
+    fill(store, store.supersede(old.rating_pk, rater="alice"), score=3)
+    second = signing.sign(run_pk, key, tmp_path)
+    assert first.json_path != second.json_path
+    assert first.json_path.is_file() and second.json_path.is_file()
+    assert SignedSheet.from_json(first.json_path.read_bytes()).payload == first.sheet.payload
+
+
+def test_a_sheet_carries_the_audit_head_at_signing(
+    store: ReviewStore, run_pk: int, key: RaterKey, tmp_path: Path
+) -> None:
+    rate(store, run_pk)
+    written = service(store).sign(run_pk, key, tmp_path)
+    head = written.sheet.payload.audit_head
+    assert head is not None
+    # The head is the log as it stood just before this signing's own entry.
+    rows = store.db.conn.execute(
+        "SELECT seq, hash, action FROM audit_log WHERE seq >= ? ORDER BY seq", (head.entries,)
+    ).fetchall()
+    assert rows[0][:2] == (head.entries, head.hash)
+    assert head.entries == store.db.conn.execute("SELECT count(*) FROM audit_log").fetchone()[0] - (
+        len(rows) - 1
+    )
+    assert store.audit_head()[0] > head.entries
+
+
+def test_a_run_id_of_300_characters_signs_and_exports(
+    store: ReviewStore, key: RaterKey, tmp_path: Path
+) -> None:
+    long = tmp_path / "long.jsonl"
+    b = TrajectoryBuilder(bundled_scenario(APU), run_id="CON." + "r" * 296, model="m").turn()
+    b.read().set("apu_gen", 0).done().final("agent_done", passed=True).write(long)
+    store.import_paths([long])
+    run_pk = next(r.run_pk for r in store.list_runs() if r.run_id.startswith("CON."))
+    rate(store, run_pk)
+    written = service(store, FakePdf()).sign(run_pk, key, tmp_path / "out")
+    assert len(written.json_path.name) <= sheet.FILE_NAME_LIMIT
+    assert written.json_path.name.startswith("%43ON")
+    assert sheet.verify_file(written.json_path).ok
+    [again] = service(store).export(tmp_path / "again")
+    assert again.json_path.name == written.json_path.name

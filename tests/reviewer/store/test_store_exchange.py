@@ -211,3 +211,19 @@ def test_rows_of_one_run_must_agree_on_the_overall_comment(
     assert info.value.errors == [
         f"line 2: {R0}: the overall_comment differs between rows (2, 3, 4, 5, 6, 7, 8)"
     ]
+
+
+def test_a_comment_over_the_rubric_bound_is_refused_on_import(
+    seeded: ReviewStore, tmp_path: Path
+) -> None:
+    path = tmp_path / "paper.csv"
+    rows = _complete_rows(R0).splitlines()
+    rows[0] = rows[0].removesuffix(",fine") + "," + "x" * 20_001
+    path.write_text(HEADER + "\n".join(rows) + "\n", encoding="utf-8")
+    with pytest.raises(RatingsFileError) as info:
+        seeded.import_ratings(path, rater="paper")
+    assert info.value.errors == [
+        f"line 2: {R0}, procedure_application: the comment has 20,001 characters; "
+        "rubric default v1 allows at most 20,000"
+    ]
+    assert seeded.live_rating(seeded.list_runs()[0].run_pk, "paper") is None

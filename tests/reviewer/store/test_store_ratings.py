@@ -250,7 +250,7 @@ def test_raters_and_their_keys(seeded: ReviewStore) -> None:
     keyed = seeded.set_rater_key("ann", public_key="ed25519 AAAA ann", fingerprint="SHA256:abc")
     assert (keyed.public_key, keyed.fingerprint) == ("ed25519 AAAA ann", "SHA256:abc")
     assert [r.name for r in seeded.raters()] == ["ann"]
-    with pytest.raises(Exception, match="one line"):
+    with pytest.raises(Exception, match="line-break"):
         seeded.ensure_rater("two\nlines")
 
 

@@ -18,6 +18,7 @@ from ui.queue.run_queue_model import (
     RunRowRole,
     SortRole,
 )
+from ui.theme import plain_tooltip
 
 
 @pytest.fixture
@@ -64,7 +65,9 @@ def test_cells_say_what_the_row_holds():
     assert cell(0, Column.SAFETY, Qt.ItemDataRole.ForegroundRole) is not None
     assert cell(0, Column.RATING) == "Draft"
     assert cell(2, Column.STATUS) == "Provider error"
-    assert cell(2, Column.STATUS, Qt.ItemDataRole.ToolTipRole) == "Provider error: timeout"
+    assert cell(2, Column.STATUS, Qt.ItemDataRole.ToolTipRole) == plain_tooltip(
+        "Provider error: timeout"
+    )
     assert cell(2, Column.MODEL) == "—"
     assert cell(2, Column.SCORE, SortRole) is None
     assert cell(1, Column.RUN, RunRowRole).run_pk == 3

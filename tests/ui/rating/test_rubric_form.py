@@ -88,15 +88,19 @@ def test_score_key_emits_and_moves_on_when_nothing_else_is_needed(form, qtbot):
     assert form.model.index(0, Column.SCORE).data() == "2"
 
 
-def test_score_that_needs_a_comment_puts_focus_in_the_comment(shown, qtbot):
+def test_score_that_needs_a_comment_stays_and_asks_for_c(shown, qtbot):
+    # One comment model: focus enters the comment only with C, never by itself.
     shown.focus_metrics()
     with qtbot.waitSignal(shown.item_edited) as blocker:
         shown.score_current(3)
     assert _args(blocker) == [FIRST, "applicable", 3, ""]
     assert shown.current_metric_id() == FIRST
-    qtbot.waitUntil(shown.editor.comment.hasFocus)
+    assert shown.table.hasFocus()
     assert shown.editor.problem.isVisibleTo(shown)
-    assert "comment" in shown.editor.problem.text()
+    assert "press C" in shown.editor.problem.text()
+    qtbot.keyClick(shown.table, Qt.Key.Key_C)
+    qtbot.waitUntil(shown.editor.comment.hasFocus)
+    assert shown.editor.comment.toPlainText() == ""
 
 
 def test_not_applicable_and_not_observed_clear_the_score(form, qtbot):
@@ -249,7 +253,8 @@ def test_j_and_k_move_between_metrics_and_escape_leaves_the_comment(shown, qtbot
 
 def test_escape_after_the_required_comment_moves_on_to_the_next_metric(shown, qtbot):
     shown.focus_metrics()
-    qtbot.keyClick(shown.table, Qt.Key.Key_3)  # exemplary needs a comment: focus goes there
+    qtbot.keyClick(shown.table, Qt.Key.Key_3)  # exemplary needs a comment: C opens it
+    qtbot.keyClick(shown.table, Qt.Key.Key_C)
     qtbot.waitUntil(shown.editor.comment.hasFocus)
     qtbot.keyClicks(shown.editor.comment, "read the ECAM before and after every command")
     qtbot.keyClick(shown.editor.comment, Qt.Key.Key_Escape)
@@ -257,6 +262,7 @@ def test_escape_after_the_required_comment_moves_on_to_the_next_metric(shown, qt
     assert shown.current_metric_id() == SECOND
     # Escaping a comment that is still needed stays on its metric.
     qtbot.keyClick(shown.table, Qt.Key.Key_O)
+    qtbot.keyClick(shown.table, Qt.Key.Key_C)
     qtbot.waitUntil(shown.editor.comment.hasFocus)
     qtbot.keyClick(shown.editor.comment, Qt.Key.Key_Escape)
     assert shown.current_metric_id() == SECOND

@@ -75,9 +75,11 @@ def test_html_shows_everything_a_rater_checks(tmp_path: Path) -> None:
         "Metric 2",
         "Sound run.",
         p.rater.fingerprint,
-        signed.signature_digest,
+        signed.file_sha256,  # what sha256sum prints for the .sheet.json
+        p.sheet_id,
+        "Not signed:",
         "supersedes sheet sheet-0000",
-        "a320-review verify run-42.Anne%20%3CMartin%3E.sheet.json",
+        "a320-review verify run-42.Anne%20%3CMartin%3E.sheet-00.sheet.json",
         "--require-trusted",
     ):
         assert expected in text, expected

@@ -15,6 +15,7 @@ from reviewer.sheets import keys, sheet
 from reviewer.sheets.keys import RaterKey
 from reviewer.sheets.sheet import SheetPayload
 from ui.sheets.verify_dialog import VerifyDialog, VerifyResultModel
+from ui.theme import plain_tooltip
 
 TRAJECTORY = b'{"type":"meta"}\n'
 
@@ -42,7 +43,7 @@ def _write_sheet(folder: Path, key: RaterKey, run_id: str = "run-1") -> Path:
             },
         }
     )
-    path = folder / sheet.sheet_file_name(run_id, key.rater)
+    path = folder / sheet.sheet_file_name(payload)
     path.write_text(sheet.sign_payload(payload, key).to_json(), encoding="utf-8")
     return path
 
@@ -94,17 +95,19 @@ def test_shows_ok_and_failed_with_reasons(qtbot, qtmodeltester, files) -> None: 
     assert blocker.args == [1]
     rows = _cells(dialog)
     assert [r[:4] for r in rows] == [
-        ("OK", "run-1.alice.sheet.json", "run-1", "alice"),
+        ("OK", "run-1.alice.run-1-al.sheet.json", "run-1", "alice"),
         ("FAILED", "tampered.sheet.json", "", ""),
     ]
-    assert rows[0][4].endswith("(no trust list given)")
+    assert rows[0][4].endswith(", no trust list given")
     assert rows[1][4] == "signature does not match payload"
     assert "1 of 2 sheet(s) FAILED" in dialog.summary.text()
     # Colour is a second cue, never the only one (the text says OK/FAILED).
     ok_colour = dialog.model.index(0, 0).data(Qt.ItemDataRole.ForegroundRole)
     failed_colour = dialog.model.index(1, 0).data(Qt.ItemDataRole.ForegroundRole)
     assert ok_colour != failed_colour
-    assert dialog.model.index(0, 1).data(Qt.ItemDataRole.ToolTipRole) == str(files["good"])
+    assert dialog.model.index(0, 1).data(Qt.ItemDataRole.ToolTipRole) == plain_tooltip(
+        str(files["good"])
+    )
     result = dialog.model.index(0, 0).data(VerifyResultModel.ResultRole)
     assert result.ok and result.sheet.payload.run.run_id == "run-1"
     qtmodeltester.check(dialog.model)
@@ -131,8 +134,8 @@ def test_trust_list_and_require_trusted(qtbot, files) -> None:  # type: ignore[n
     dialog.set_trust_file(files["trust"])
     assert dialog.require_trusted.isEnabled()
     rows = _cells(dialog)
-    assert rows[0][0] == "OK" and rows[0][4].startswith("trusted key SHA256:")
-    assert rows[1][0] == "OK" and rows[1][4].startswith("untrusted key SHA256:")
+    assert rows[0][0] == "OK" and rows[0][4].startswith("signed by alice (SHA256:")
+    assert rows[1][0] == "OK" and rows[1][4].endswith("key not in the trust list")
     with qtbot.waitSignal(dialog.verified) as blocker:
         dialog.require_trusted.setChecked(True)
     assert blocker.args == [1]
@@ -145,14 +148,28 @@ def test_a_bad_trust_list_is_said_not_ignored(qtbot, files, tmp_path: Path) -> N
     dialog = VerifyDialog(sheets=[files["good"]], trust_file=bad)
     qtbot.addWidget(dialog)
     assert "Trust list not used" in dialog.summary.text()
-    assert "line 1" in dialog.summary.text()
-    # Nothing is trusted from a list that could not be read.
-    assert _cells(dialog)[0][4].startswith("untrusted key")
+    assert "bad-trust.txt:1:" in dialog.summary.text()
+    # Nothing is trusted from a list that could not be read, and the row says why rather
+    # than calling the key "untrusted" (issue 9 item 12).
+    details = _cells(dialog)[0][4]
+    assert "trust NOT checked" in details and "untrusted" not in details
+    # Under "fail untrusted", a list that could not be read fails every sheet.
+    dialog.require_trusted.setChecked(True)
+    assert _cells(dialog)[0][0] == "FAILED"
+
+
+def test_an_ok_row_says_the_trajectory_matched(qtbot, files) -> None:  # type: ignore[no-untyped-def]
+    dialog = VerifyDialog(sheets=[files["good"]])
+    qtbot.addWidget(dialog)
+    assert "trajectory" not in _cells(dialog)[0][4]
+    dialog.set_trajectory(files["trajectory"])
+    assert _cells(dialog)[0][0] == "OK"
+    assert _cells(dialog)[0][4].endswith("the trajectory matches")
 
 
 def test_missing_file_and_clear(qtbot, files, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     dialog = VerifyDialog(sheets=[tmp_path / "gone.sheet.json"])
     qtbot.addWidget(dialog)
-    assert _cells(dialog)[0][4] == "cannot read sheet: No such file or directory"
+    assert _cells(dialog)[0][4] == "cannot read sheet: no such file"
     dialog.clear_sheets()
     assert dialog.model.rowCount() == 0

@@ -1,0 +1,115 @@
+"""Issue 9 items 4–6 and 10: the window fits small screens, remembers its layout, keeps
+kinds apart by colour, icon and label, and shows import paths relative to the folder."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from PySide6.QtCore import QSize
+from PySide6.QtGui import QColor
+
+from reviewer import home
+from reviewer.commands.gui import parse_size
+from ui.layout_state import SETTINGS_FILENAME, initial_size
+from ui.queue.run_queue_model import Column
+from ui.run.import_problems import relative_name
+from ui.theme import STYLES
+
+
+def test_the_window_is_usable_at_1280_by_720(qtbot, demo_app):
+    window = demo_app.window
+    window.resize(1280, 720)
+    window.show()
+    qtbot.waitExposed(window)
+    demo_app.controller.reload_runs()
+    hint = window.minimumSizeHint()
+    assert hint.width() <= 1280 and hint.height() <= 720, hint
+    assert window.width() <= 1280 and window.height() <= 720
+    # The key queue columns stay in view at this width.
+    view = window.queue.view
+    for column in (Column.SCORE, Column.SAFETY, Column.RATING):
+        assert not view.isColumnHidden(column)
+        right = view.columnViewportPosition(column) + view.columnWidth(column)
+        assert right <= view.viewport().width(), column
+    # The submit button can be reached: the rating pane scrolls.
+    scroll = window.rating_scroll
+    scroll.ensureWidgetVisible(window.rubric.submit_button)
+    assert window.rubric.submit_button.visibleRegion().isEmpty() is False
+
+
+def test_first_start_sizes_from_the_screen_then_remembers(qtbot, demo_app, tmp_path):
+    window = demo_app.window
+    assert initial_size(QSize(1366, 768)).width() <= 1366
+    assert initial_size(QSize(1280, 720)) == QSize(1280, 662)
+    window.fit_to_screen()
+    available = window.screen().availableGeometry().size()
+    assert window.width() <= available.width() and window.height() <= available.height()
+    window.show()
+    window.resize(1100, 650)
+    window.splitter.setSizes([300, 400, 400])
+    saved = window.splitter.saveState()
+    window.close()
+    # Saved under A320_REVIEW_HOME (the tests' temporary home), never the real settings.
+    assert (home.config_dir() / SETTINGS_FILENAME).exists()
+    from ui.app import build
+
+    again = build(tmp_path / "again.db", "tester")
+    qtbot.addWidget(again.window)
+    again.window.fit_to_screen()
+    again.window.show()
+    qtbot.waitExposed(again.window)
+    # restoreGeometry keeps a window on its screen (offscreen: a small one), so the
+    # width may be cut to the screen's; the height and the splitters come back as left.
+    screen_width = again.window.screen().availableGeometry().width()
+    assert again.window.height() == 650
+    assert again.window.width() in (1100, screen_width - 2, screen_width)
+    assert again.window.splitter.saveState() == saved
+    again.store.close()
+
+
+def test_kinds_that_meet_have_distinct_colours_icons_and_labels():
+    timeline = [k for k in STYLES if k not in ("missing",)]
+    ground_truth = ["matched_required", "missing", "forbidden:dangerous", "out_of_order"]
+    icons = [STYLES[k].icon for k in STYLES]
+    assert len(set(icons)) == len(icons)  # every kind its own icon
+    labels = [STYLES[k].column_text for k in STYLES]
+    assert len(set(labels)) == len(labels)
+    for group in (timeline, ground_truth):
+        colours = {}
+        for key in group:
+            colours.setdefault(QColor(STYLES[key].colour).name(), []).append(key)
+        # Only the two extraneous kinds share a colour (told apart by icon and label).
+        shared = [keys for keys in colours.values() if len(keys) > 1]
+        assert shared in ([], [["extraneous:repeat_of_required", "extraneous:uncatalogued_in_gt"]])
+
+
+def test_import_problems_show_paths_relative_to_the_imported_folder(tmp_path: Path):
+    folder = tmp_path / "runs"
+    (folder / "a").mkdir(parents=True)
+    bad = folder / "a" / "x.jsonl"
+    bad.write_text("")
+    assert relative_name(str(bad), [folder]) == str(Path("a") / "x.jsonl")
+    assert relative_name(str(bad), [bad]) == "x.jsonl"
+    assert relative_name("/elsewhere/y.jsonl", [folder]) == "y.jsonl"
+
+
+def test_size_argument():
+    assert parse_size("1366x768") == (1366, 768)
+    for bad in ("1366", "axb", "10x10", "1366x"):
+        try:
+            parse_size(bad)
+        except argparse.ArgumentTypeError:
+            continue
+        raise AssertionError(bad)
+
+
+def test_screenshot_renders_at_the_given_size(tmp_path: Path):
+    from PySide6.QtGui import QImage
+
+    from ui.entry import main
+
+    out = tmp_path / "shot.png"
+    assert main(["gui", "--screenshot", str(out), "--size", "1366x768"]) == 0
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1366, 768)

@@ -158,7 +158,10 @@ class QueuePanel(QWidget):
         with self._keeping_open_run():
             self.model.set_rows(rows)
             # "k ratings in" means something only within a study.
-            self.view.setColumnHidden(Column.IN, not any(r.per_run for r in rows))
+            in_study = any(r.per_run for r in rows)
+            if self.view.isColumnHidden(Column.IN) == in_study:
+                self.view.setColumnHidden(Column.IN, not in_study)
+                self._layout_columns()  # the other columns make room, or take it back
             if rows and not self._natural:
                 self._fit_columns()
             self._refill_combos()
@@ -178,7 +181,10 @@ class QueuePanel(QWidget):
         if not self._natural:
             return 0  # no rows yet: unknown
         bar = self.view.verticalScrollBar().sizeHint().width()
-        return sum(self._natural.values()) + bar + 2 * self.view.frameWidth()
+        columns = sum(self._natural.values())
+        if self.view.isColumnHidden(Column.IN):
+            columns -= self._natural.get(Column.IN, 0)  # only within a study
+        return columns + bar + 2 * self.view.frameWidth()
 
     def current_run_pk(self) -> int | None:
         index = self.view.currentIndex()
@@ -266,7 +272,8 @@ class QueuePanel(QWidget):
                 max(cells.horizontalAdvance(t) for t in texts) + 16,
                 strong.horizontalAdvance(title) + 24,  # room for the sort arrow
             )
-            self._natural[column] = min(width, _MAX_COLUMN_WIDTH)
+            # Never under the header's minimum section size: Qt would widen it anyway.
+            self._natural[column] = min(max(width, _MIN_ELASTIC), _MAX_COLUMN_WIDTH)
         self._layout_columns()
 
     def _layout_columns(self) -> None:

@@ -349,7 +349,7 @@ class RubricForm(QWidget):
             self.model.set_reason(metric_id, self.revision.reason.toPlainText())
             self._pending_reason = metric_id
             self._reason_timer.start()
-            self._refresh_submit()
+            self._refresh_editor(comment=False)  # the problem line and Submit, at once
 
     def _flush_reason(self) -> None:
         self._reason_timer.stop()

@@ -32,6 +32,8 @@ SCORE_LABELS: Final = {
     3: "Exemplary",
 }
 OK_MARK: Final = "✓"
+#: The Check of a metric revised after a blind study's reveal that has no reason yet.
+REVISION_PROBLEM: Final = "revised: press C to give the reason"
 #: Shown in the Comment column of the metric whose comment is being typed.
 COMMENTING_MARK: Final = "✎ typing…"
 # A muted amber: readable on light and dark palettes, and the text says the problem anyway.
@@ -211,7 +213,7 @@ class RubricModel(QAbstractTableModel):
         self._problems = list(self._rubric.problems(self._items)) if self._rubric else []
         for metric in self._metrics:
             if self.is_revised(metric.id) and not self._reasons.get(metric.id, "").strip():
-                self._problems.append((metric.id, "revised: press C to give the reason"))
+                self._problems.append((metric.id, REVISION_PROBLEM))
         self._problem_of = {}
         for metric_id, message in self._problems:
             self._problem_of.setdefault(metric_id, message)

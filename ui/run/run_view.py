@@ -226,6 +226,15 @@ class RunView(QWidget):
         card = self._shown_card()
         self.timeline_model.set_run(self._traj, card)
         self.procedure_model.set_run(self._traj, card)
+        if self.procedure.isColumnHidden(COL_RUN) != (card is None):
+            # Without "This run" the action names get the room it had: whole, not cut.
+            header = self.procedure.header()
+            mode = QHeaderView.ResizeMode
+            header.setSectionResizeMode(
+                0, mode.ResizeToContents if card is None else mode.Interactive
+            )
+            if card is not None:
+                self.procedure.setColumnWidth(0, 150)
         self.procedure.setColumnHidden(COL_RUN, card is None)
         self.timeline.setColumnHidden(COL_CLASS, card is None)
         self.legend.setVisible(card is not None)

@@ -139,12 +139,11 @@ class CollectDialog(QDialog):
         row.addWidget(add_folder)
         row.addStretch(1)
 
+        self.require_trusted = QCheckBox("Refuse sheets signed by a key not in the trust list")
         self.trust = _PathField("optional: trusted public keys, bound to rater names", "&Trust…")
         self.trust.choose.clicked.connect(self._choose_trust)
         self.trust.changed.connect(self._trust_changed)
-        self.trust.set_path(None)
-        self.require_trusted = QCheckBox("Refuse sheets signed by a key not in the trust list")
-        self.require_trusted.setEnabled(False)  # it means something only with a trust list
+        self.trust.set_path(None)  # "require trusted" means something only with a trust list
 
         self.progress = QProgressBar(textVisible=True)
         self.progress.hide()

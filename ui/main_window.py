@@ -35,7 +35,7 @@ from ui.rating.rubric_form import RubricForm
 from ui.run.import_problems import ImportProblemsDock
 from ui.run.run_view import RunView
 from ui.run.scorecard_panel import ScorecardPanel
-from ui.sheets.collect_dialog import CollectDialog
+from ui.study_window import StudyWindow
 
 #: (keys, what they do) for the help dialog; the actions below are built from the same keys.
 SHORTCUTS: tuple[tuple[str, str], ...] = (
@@ -49,6 +49,12 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("] / [", "next / previous event in the timeline"),
     ("} / {", "next / previous agent turn"),
     ("Ctrl+Enter", "submit the rating and open the next unrated run"),
+    (
+        "Ctrl+Enter (blind study)",
+        "submit the blind rating (frozen for good) and show the automatic score; "
+        "once revised, submit the final rating",
+    ),
+    ("C (after the reveal)", "on a revised metric: write why it changed (Esc returns)"),
     ("Ctrl+Down / Ctrl+Up", "next / previous run in the queue"),
     ("Ctrl+F", "filter the run queue (Enter or Esc: back to the metrics)"),
     ("Ctrl+Shift+S", "sign the submitted rating and export its sheet"),
@@ -60,7 +66,7 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
 )
 
 
-class MainWindow(QMainWindow):
+class MainWindow(StudyWindow, QMainWindow):
     """The a320-review main window."""
 
     def __init__(
@@ -196,13 +202,7 @@ class MainWindow(QMainWindow):
         self.rubric.overall_comment_edited.connect(c.save_overall_comment)
         self.rubric.submit_requested.connect(self.submit_and_next)
         self.queue.filter_finished.connect(self.rubric.focus_metrics)
-        c.runs_changed.connect(self._runs_changed)
-        c.studies_changed.connect(self.queue.studies.set_studies)
-        c.study_changed.connect(self.queue.studies.set_study)
-        self.queue.studies.study_chosen.connect(c.set_study)
-        self.queue.studies.my_queue_toggled.connect(c.set_my_queue)
-        self.rubric.reason_edited.connect(c.save_reason)
-        c.scorer_revealed.connect(self._scorer_revealed)
+        self._connect_studies()
         c.run_loading.connect(self._run_loading)
         c.run_opened.connect(self._show_run)
         c.run_failed.connect(self._show_failure)
@@ -221,33 +221,6 @@ class MainWindow(QMainWindow):
         self.run_view.show_loading("Loading run…")
         # Read-only until the new run arrives (pending text was flushed on selection).
         self.rubric.set_rating(None, {}, False)
-
-    def _runs_changed(self, rows: list) -> None:
-        # Which runs' Score and Safety the rater may not see yet, before the rows show.
-        self.queue.set_scorer_hidden(self.controller.scorer_hidden)
-        self.queue.set_rows(rows)
-
-    def _set_scorer_visible(self, visible: bool) -> None:
-        """Blind phase 1 hides everything the scorer decided, pane by pane."""
-        self.run_view.set_scorer_visible(visible)
-        self.scorecard.set_scorer_visible(visible)
-
-    def _show_phase(self, opened: OpenedRun) -> None:
-        phase = opened.state.phase if opened.state is not None else "open"
-        team = opened.team
-        self.rubric.set_phase(phase, team.blind, team.reasons)
-        self.rubric.others.show_others(
-            allowed=team.others_allowed,
-            ratings=team.others,
-            metric_ids=opened.rubric.metric_ids,
-            team=opened.state is not None and opened.state.study is not None,
-        )
-
-    def _scorer_revealed(self, opened: OpenedRun) -> None:
-        self._set_scorer_visible(True)
-        self.rubric.set_rating(opened.rating, self.controller.items(), opened.editable)
-        self._show_phase(opened)
-        self.rubric.focus_metrics()
 
     def _show_run(self, opened: OpenedRun) -> None:
         card = opened.card
@@ -368,30 +341,6 @@ class MainWindow(QMainWindow):
     def _verify(self) -> None:
         if self._verifier is not None:
             self._verifier(self)
-
-    def _collect(self) -> None:
-        """File → Collect sheets…: the dialog asks, the controller collects off the GUI
-        thread, the dialog shows each sheet's fate."""
-        dialog = CollectDialog(self)
-        c = self.controller
-        dialog.collect_requested.connect(
-            lambda paths, trust, required: c.collect_sheets(
-                paths, trust=trust, require_trusted=required
-            )
-        )
-        c.collect_progressed.connect(dialog.show_progress)
-        c.collect_finished.connect(dialog.show_results)
-        c.collect_failed.connect(dialog.show_failure)
-        dialog.finished.connect(lambda _r: self._disconnect_collect(dialog))
-        self.collect_dialog = dialog
-        dialog.open()
-
-    def _disconnect_collect(self, dialog: CollectDialog) -> None:
-        c = self.controller
-        c.collect_progressed.disconnect(dialog.show_progress)
-        c.collect_finished.disconnect(dialog.show_results)
-        c.collect_failed.disconnect(dialog.show_failure)
-        dialog.deleteLater()
 
     def _import_files(self) -> None:
         files, _ = QFileDialog.getOpenFileNames(

@@ -205,3 +205,27 @@ def test_other_raters_ratings_stay_hidden_until_mine_is_submitted(qtbot, blind):
         window.queue.select_run(run_pk)
     assert others.isVisible() and others.text().startswith("Other raters:\nbob (submitted): 1")
     assert window.queue.model.index(window.queue.model.row_of(run_pk), Column.IN).data() == "2/2"
+
+
+def test_a_frozen_blind_rating_not_yet_revealed_reveals_on_ctrl_enter(qtbot, blind):
+    # The blind submit reached the store but the reveal did not (the window was closed in
+    # between): the run reopens frozen, still blind, and Ctrl+Enter shows the scorer.
+    window, controller, store = blind.window, blind.controller, blind.store
+    run_pk = controller.current.run_pk
+    rate_all(qtbot, blind)
+    rating = store.submit_blind(
+        controller.rating.rating_pk, expected_version=controller.rating.version
+    )
+    with qtbot.waitSignal(controller.run_opened, timeout=10000):
+        controller.open_run(run_pk)
+    assert controller.current.state.phase == "sealed" and not controller.current.editable
+    assert window.scorecard.toPlainText() == HIDDEN_NOTE
+    assert scorer_traces(controller.current.card) == []
+    form = window.rubric
+    assert "frozen" in form.phase_banner.text() and form.submit_button.isEnabled()
+    form.score_current(0)  # nothing changes while sealed
+    assert store.get_rating(rating.rating_pk).items == rating.items
+    with qtbot.waitSignal(controller.scorer_revealed):
+        form.request_submit()
+    assert store.rating_state(run_pk, "tester").phase == "revealed"
+    assert "Scalar" in window.scorecard.toPlainText()

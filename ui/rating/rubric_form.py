@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from reviewer.rubric import RatingItem
 from ui.rating.metric_editor import MetricEditor, set_text
 from ui.rating.others_panel import OthersPanel
-from ui.rating.revision_box import RevisionBox
+from ui.rating.revision_flow import RevisionFlow
 from ui.rating.rubric_model import Column, RubricModel
 from ui.theme import plain_tooltip
 
@@ -41,22 +41,9 @@ _OUTCOME_KEYS = {
 }
 _ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 _TEXT_EVENTS = (QEvent.Type.KeyPress, QEvent.Type.FocusOut)
-#: What the phase banner says in each phase of a blind study (open: no banner).
-PHASE_BANNERS = {
-    "blind": "Blind rating: the automatic score is hidden. Ctrl+Enter submits your blind "
-    "rating, which is then frozen for good, and shows the automatic score.",
-    "sealed": "Your blind rating is frozen. Ctrl+Enter shows the automatic score.",
-    "revealed": "Revealed: confirm or revise; a change needs a reason "
-    "(C on a revised metric). Ctrl+Enter submits the final rating.",
-}
-SUBMIT_TEXTS = {
-    "blind": "Submit blind rating (Ctrl+Enter)",
-    "sealed": "Show the automatic score (Ctrl+Enter)",
-    "revealed": "Submit final rating (Ctrl+Enter)",
-}
 
 
-class RubricForm(QWidget):
+class RubricForm(RevisionFlow, QWidget):
     """Rates one run against a rubric. Signals are intents; the controller saves."""
 
     item_edited = Signal(str, object, object, str)  # metric_id, outcome, score, comment
@@ -75,9 +62,6 @@ class RubricForm(QWidget):
         self._pending_overall = False
         self._comment_timer = _single_shot(self, self._flush_comment)
         self._overall_timer = _single_shot(self, self._flush_overall)
-        self._phase = "open"  # a blind study's phase: open | blind | sealed | revealed
-        self._pending_reason: str | None = None  # its metric id
-        self._reason_timer = _single_shot(self, self._flush_reason)
 
         self.table = QTableView(self)
         self.table.setModel(self.model)
@@ -105,16 +89,7 @@ class RubricForm(QWidget):
         self.editor.comment.textChanged.connect(self._on_comment_changed)
         self.editor.comment.installEventFilter(self)
         self.editor.comment.setObjectName("metricComment")
-        self.revision = RevisionBox(self)
-        self.revision.reason.textChanged.connect(self._on_reason_changed)
-        self.revision.reason.installEventFilter(self)
-        self.revision.hide()
-        self.phase_banner = QLabel(self)
-        self.phase_banner.setObjectName("banner")
-        self.phase_banner.setProperty("kind", "info")
-        self.phase_banner.setWordWrap(True)
-        self.phase_banner.hide()
-
+        self._init_revision(_single_shot(self, self._flush_reason))
         overall_label = QLabel("Overall comment", self)
         overall_label.setObjectName("fieldLabel")
         self.overall = QPlainTextEdit(self)
@@ -208,43 +183,6 @@ class RubricForm(QWidget):
         self._rating = rating
         self._saved_at = getattr(rating, "updated_at", None) or datetime.now().astimezone()
         self._refresh_status()
-
-    def set_phase(self, phase: str, blind: dict[str, Any], reasons: dict[str, str]) -> None:
-        """A blind study's phase for the shown rating, with the blind values and reasons
-        once revealed ("open": an ordinary rating). Never emits."""
-        self._phase = phase
-        pending, text = self._pending_reason, self.revision.reason.toPlainText()
-        self.model.set_blind(blind if phase == "revealed" else {}, reasons)
-        if pending is not None:
-            self.model.set_reason(pending, text)  # not sent yet: newer than the store's
-        self.phase_banner.setText(PHASE_BANNERS.get(phase, ""))
-        self.submit_button.setText(SUBMIT_TEXTS.get(phase, "Submit and next (Ctrl+Enter)"))
-        self._select_row(self._start_row(self.current_metric_id()))
-        self._apply_editable()
-        # A submitted rating is past every phase: no call to act stays on screen.
-        self.phase_banner.setVisible(
-            phase in PHASE_BANNERS and (self._editable or phase == "sealed")
-        )
-
-    def phase(self) -> str:
-        return self._phase
-
-    def focus_reason(self) -> None:
-        """Put the caret in the current metric's revision reason (after the reveal)."""
-        if self._phase == "revealed" and self._editable and self.current_metric_id():
-            self.revision.reason.show()
-            self.revision.reason.setFocus(Qt.FocusReason.ShortcutFocusReason)
-
-    def _forget_phase(self) -> None:
-        self._phase = "open"
-        self.model.set_blind({}, {})
-        self.phase_banner.hide()
-        self.submit_button.setText("Submit and next (Ctrl+Enter)")
-
-    def set_banner(self, text: str | None) -> None:
-        """Show ``text`` above the metrics (a correction in progress), or hide it."""
-        self.banner.setText(text or "")
-        self.banner.setVisible(bool(text))
 
     # ---- keyboard API (the window binds these; the form handles them when focused) -----
     def score_current(self, score: int) -> None:
@@ -342,20 +280,6 @@ class RubricForm(QWidget):
         if self._pending_overall:
             self._pending_overall = False
             self.overall_comment_edited.emit(self.overall.toPlainText())
-
-    def _on_reason_changed(self) -> None:
-        metric_id = self.current_metric_id()
-        if metric_id is not None and self._editable and self._phase == "revealed":
-            self.model.set_reason(metric_id, self.revision.reason.toPlainText())
-            self._pending_reason = metric_id
-            self._reason_timer.start()
-            self._refresh_editor(comment=False)  # the problem line and Submit, at once
-
-    def _flush_reason(self) -> None:
-        self._reason_timer.stop()
-        metric_id, self._pending_reason = self._pending_reason, None
-        if metric_id is not None:
-            self.reason_edited.emit(metric_id, self.model.reason(metric_id))
 
     def _drop_pending(self) -> None:
         self._reason_timer.stop()

@@ -112,3 +112,16 @@ def test_an_unreadable_trust_list_says_why_nothing_was_collected(qtbot, demo_app
     assert dialog.collect_button.isEnabled()
     dialog.close()
     QApplication.processEvents()
+
+
+def test_result_model_passes_the_model_tester(qtmodeltester):
+    from reviewer.store.models import CollectResult
+
+    model = CollectResultModel()
+    model.set_results([
+        CollectResult(source="/in/a.sheet.json", outcome="stored", rater="bob", run_id="r1"),
+        CollectResult(source="/in/b.sheet.json", outcome="refused", reason="bad <b>sig</b>"),
+    ])  # fmt: skip
+    qtmodeltester.check(model)
+    assert model.index(1, 0).data() == "REFUSED"
+    assert model.index(1, 4).data() == "bad <b>sig</b>"  # shown as typed, never as HTML

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.sheets.verify_dialog import _PathField
+from ui.theme import plain_tooltip
 
 _Index = QModelIndex | QPersistentModelIndex
 OUTCOME_LABELS = {
@@ -86,7 +87,7 @@ class CollectResultModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             # Paths and reasons name files: shown literally, never as rich text.
             text = result.source if column == 1 else self._display(result, column)
-            return Qt.convertFromPlainText(text) if text else None
+            return plain_tooltip(text) if text else None
         if role == Qt.ItemDataRole.ForegroundRole and column == 0:
             return _REFUSED if result.outcome == "refused" else _STORED
         return None

@@ -171,11 +171,20 @@ class StudyFlow:
 
     def save_reason(self, metric_id: str, reason: str) -> None:
         """Autosave why a metric was revised after the reveal."""
-        self._save(  # type: ignore[attr-defined]
-            lambda r: self.store.save_revision_reason(
-                r.rating_pk, metric_id, reason, expected_version=r.version
+
+        def write(rating: Rating) -> Rating:
+            saved = self.store.save_revision_reason(
+                rating.rating_pk, metric_id, reason, expected_version=rating.version
             )
-        )
+            if self.current is not None:
+                # The rating pane is pushed this view again (a conflict, a correction):
+                # it must hold the reason as saved, not as it was when the run opened.
+                team = self.current.team
+                reasons = {**team.reasons, metric_id: reason}
+                self.current = replace(self.current, team=replace(team, reasons=reasons))
+            return saved
+
+        self._save(write)  # type: ignore[attr-defined]
 
     def _team_view(self, run_pk: int, state: RaterRunState, rating: Rating | None) -> TeamView:
         """The blind values and reasons (after the reveal) and what the rater may see of the

@@ -141,8 +141,12 @@ def test_a_revision_needs_a_reason_before_the_final_submit(qtbot, blind):
     qtbot.keyClick(window, Qt.Key.Key_C)  # a revised metric asks for its reason first
     qtbot.waitUntil(form.revision.reason.hasFocus)
     qtbot.keyClicks(form.revision.reason, "the reset was verified")
-    qtbot.keyClick(form.revision.reason, Qt.Key.Key_Escape)
+    qtbot.keyClick(form.revision.reason, Qt.Key.Key_Escape)  # Esc sends the reason
     assert form.submit_button.isEnabled()
+    assert store.blind_values(controller.rating.rating_pk).reasons == {
+        metric: "the reset was verified"
+    }
+    assert controller.current.team.reasons == {metric: "the reset was verified"}
     with qtbot.waitSignal(controller.run_opened, timeout=10000):
         qtbot.keyClick(window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
 

@@ -36,16 +36,40 @@ class Protocol:
 
 
 def protocol_columns(store: ReviewStore, ratings: list[Rating]) -> dict[tuple[int, str], Protocol]:
-    """``{(rating_pk, metric_id): Protocol}`` for ratings made within a study.
+    """``{(rating_pk, metric_id): Protocol}`` for the items of ratings made within a study.
 
-    TODO(studies merge): read here, per rating and metric, the study the rating belongs to,
-    the blind outcome and score recorded before the reveal, whether its assignment was in
-    the control arm (``reveal_first``), and whether the rater is an automatic judge. Until
-    the schema has them every rating is an open, human rating outside any study, which this
-    empty mapping says.
+    Read in one query: the study each rating belongs to, the blind outcome and score its
+    item froze before the reveal (blind protocol only), and whether the rater's assignment
+    to the run was in the control arm (``reveal_first``: the scorer shown from the start).
+    Ratings outside any study are absent: an open, human rating.
     """
-    del store, ratings
-    return {}
+    pks = [r.rating_pk for r in ratings]
+    out: dict[tuple[int, str], Protocol] = {}
+    # SQLite caps bound parameters; the ratings of one database fit in a few chunks.
+    for start in range(0, len(pks), 500):
+        chunk = pks[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows = store.db.conn.execute(
+            f"""
+            SELECT g.rating_pk, i.metric_id, st.name, i.blind_outcome, i.blind_score,
+                   (SELECT a.reveal_first FROM assignments a
+                    WHERE a.study_pk = g.study_pk AND a.run_pk = g.run_pk
+                      AND a.rater_pk = g.rater_pk)
+            FROM ratings g
+            JOIN studies st ON st.study_pk = g.study_pk
+            JOIN rating_items i ON i.rating_pk = g.rating_pk
+            WHERE g.rating_pk IN ({marks})
+            """,
+            chunk,
+        )
+        for pk, metric_id, study, blind_outcome, blind_score, reveal_first in rows:
+            out[(pk, metric_id)] = Protocol(
+                study=study,
+                blind_outcome=blind_outcome,
+                blind_score=blind_score,
+                reveal_first=None if reveal_first is None else bool(reveal_first),
+            )
+    return out
 
 
 def run_infos(store: ReviewStore) -> dict[str, RunInfo]:

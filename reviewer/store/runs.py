@@ -21,6 +21,7 @@ from reviewer.store import audit
 from reviewer.store.errors import NotFoundError
 from reviewer.store.models import STUDY_ROW_FIELDS, ImportReport, RunDetail, RunRow
 from scoring import VECTOR_FIELDS, ScoreCard
+from scoring.paths import shown
 
 # Plain columns copied from the card, so that listing runs never parses its JSON.
 _CARD_COLUMNS = (
@@ -77,15 +78,12 @@ class Tally:
 def discover_files(paths: Sequence[Path], tally: Tally) -> list[Path]:
     """Files to import (folders searched for ``*.jsonl``), as absolute paths; missing paths
     go to unreadable."""
-    try:
-        found = discover(paths)
-    except DiscoveryError:
-        found = []
-        for path in paths:  # again one by one, to name each missing path and keep the rest
-            try:
-                found += discover([path])
-            except DiscoveryError as exc:
-                tally.unreadable.append((str(path), str(exc)))
+    found = []
+    for path in paths:  # one by one, to name each missing path and keep the rest
+        try:
+            found += discover([path], tally.unreadable)
+        except DiscoveryError as exc:
+            tally.unreadable.append((shown(path), str(exc)))
     # abspath, not resolve(): the same normal form for a tenth of the system calls.
     return sorted({Path(os.path.abspath(p)) for p in found})
 

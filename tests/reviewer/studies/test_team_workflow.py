@@ -131,6 +131,30 @@ def test_owner_collects_both_raters_with_blind_and_final_values(team, capsys) ->
     assert [(r["ratings_in"], r["per_run"]) for r in listed] == [(2, 2)] * 4
 
 
+def test_agreement_and_anchoring_read_the_collected_study(team, capsys) -> None:
+    assert _run("collect", team["sheets-ann"], team["sheets-bob"], "--db", team["owner"]) == 0
+    capsys.readouterr()
+
+    def report(verb: str, *extra: str) -> dict:
+        argv = (verb, "--study", "pilot", "--db", team["owner"], "--format", "json", *extra)
+        assert _run(*argv) == 0
+        return json.loads(capsys.readouterr().out)
+
+    # Blind phase: both raters gave 2 everywhere; final: the first metric was revised to 1
+    # by both. Either way each metric's scores agree exactly over the 4 shared runs.
+    for phase in ("blind", "final"):
+        metrics = report("agreement", "--phase", phase, "--bootstrap", "0")["metrics"]
+        assert {m["units"] for m in metrics} == {4}
+        assert {m["exact_agreement"] for m in metrics} == {1.0}
+    anchoring = report("validity")["anchoring"]["overall"]
+    # Anchoring looks at the metrics with an automatic counterpart (procedure application
+    # and safety in the default rubric): 2 raters x 4 runs x 2 metrics; procedure
+    # application was revised on every rating: 8 revisions.
+    assert anchoring["items"] == 2 * 4 * 2
+    assert anchoring["revised"] == 2 * 4
+    assert _run("agreement", "--study", "nosuch", "--db", team["owner"]) == 2
+
+
 def test_tampered_and_untrusted_sheets_are_refused_the_rest_collected(
     team, tmp_path, capsys
 ) -> None:

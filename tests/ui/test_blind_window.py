@@ -34,7 +34,7 @@ def blind(qtbot, demo_app):
 
 
 def test_my_queue_is_the_default_and_shows_ratings_in(qtbot, demo_app):
-    make_study(demo_app, raters=("tester", "bob", "cat"), per_run=2)
+    make_study(demo_app, raters=("tester", "bob", "cat"), per_run=2)  # blind
     queue = demo_app.window.queue
     bar = queue.studies
     assert bar.isVisibleTo(demo_app.window) and bar.current_study() is None
@@ -55,6 +55,15 @@ def test_my_queue_is_the_default_and_shows_ratings_in(qtbot, demo_app):
     choose_study(demo_app, None)
     assert queue.proxy.rowCount() == len(demo_app.store.list_runs())
     assert queue.view.isColumnHidden(Column.IN)
+    # All runs: the rater's blind runs stay hidden there too; the others show their score.
+    model, hidden = queue.model, {r.run_pk for r in mine}
+    for row in range(model.rowCount()):
+        run = model.index(row, 0).data(RunRowRole)
+        score = model.index(row, Column.SCORE).data()
+        if run.run_pk in hidden:
+            assert score == "—" and run.scalar is None
+        elif run.scalar is not None:
+            assert score == f"{run.scalar:.2f}"
 
 
 def test_blind_phase_shows_no_trace_of_the_automatic_score(qtbot, blind):

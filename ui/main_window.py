@@ -36,6 +36,7 @@ from ui.results.results_loader import ResultsLoader
 from ui.run.import_problems import ImportProblemsDock
 from ui.run.run_view import RunView
 from ui.run.scorecard_panel import ScorecardPanel
+from ui.study_window import StudyWindow
 
 #: (keys, what they do) for the help dialog; the actions below are built from the same keys.
 SHORTCUTS: tuple[tuple[str, str], ...] = (
@@ -49,6 +50,12 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("] / [", "next / previous event in the timeline"),
     ("} / {", "next / previous agent turn"),
     ("Ctrl+Enter", "submit the rating and open the next unrated run"),
+    (
+        "Ctrl+Enter (blind study)",
+        "submit the blind rating (frozen for good) and show the automatic score; "
+        "once revised, submit the final rating",
+    ),
+    ("C (after the reveal)", "on a revised metric: write why it changed (Esc returns)"),
     ("Ctrl+Down / Ctrl+Up", "next / previous run in the queue"),
     ("Ctrl+F", "filter the run queue (Enter or Esc: back to the metrics)"),
     ("Ctrl+Shift+S", "sign the submitted rating and export its sheet"),
@@ -61,7 +68,7 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
 )
 
 
-class MainWindow(QMainWindow):
+class MainWindow(StudyWindow, QMainWindow):
     """The a320-review main window."""
 
     def __init__(
@@ -144,6 +151,7 @@ class MainWindow(QMainWindow):
         self._action(file, "Import folder…", "Ctrl+Shift+I", self._import_folder)
         file.addSeparator()
         self._action(file, "Verify sheet…", "Ctrl+Shift+V", self._verify)
+        self._action(file, "Collect sheets…", None, self._collect)
         self._action(file, "Switch rater…", None, self.switch_rater)
         file.addSeparator()
         self._action(file, "Quit", QKeySequence.StandardKey.Quit, self.close)
@@ -197,7 +205,7 @@ class MainWindow(QMainWindow):
         self.rubric.overall_comment_edited.connect(c.save_overall_comment)
         self.rubric.submit_requested.connect(self.submit_and_next)
         self.queue.filter_finished.connect(self.rubric.focus_metrics)
-        c.runs_changed.connect(self.queue.set_rows)
+        self._connect_studies()
         c.run_loading.connect(self._run_loading)
         c.run_opened.connect(self._show_run)
         c.run_failed.connect(self._show_failure)
@@ -220,10 +228,12 @@ class MainWindow(QMainWindow):
     def _show_run(self, opened: OpenedRun) -> None:
         card = opened.card
         title = f"{card.scenario_id} · {card.model} · {opened.run_id}"
+        self._set_scorer_visible(opened.scorer_visible)
         self.run_view.show_run(title, opened.trajectory, card, opened.warning)
         self.scorecard.show_card(card, opened.trajectory)
         self.rubric.set_rubric(opened.rubric)
         self.rubric.set_rating(opened.rating, self.controller.items(), opened.editable)
+        self._show_phase(opened)
         # A new run starts with the keys on the metric list: whatever had the focus (a
         # comment of the last run, the filter), the next key rates, it never types.
         self._show_correction(opened.rating)
@@ -245,6 +255,8 @@ class MainWindow(QMainWindow):
         opened = self.controller.current
         self.rubric.set_rating(rating, self.controller.items(), bool(opened and opened.editable))
         self._show_correction(rating)
+        if opened is not None:
+            self._show_phase(opened)  # a submit lets the rater see the others' ratings
         if rating is not None:
             self.queue.update_rating_state(rating.run_pk, rating.status)
 

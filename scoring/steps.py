@@ -87,7 +87,12 @@ def call_arguments(name: str, args: Any) -> str:
 
 def required_step(action: RequiredAction) -> str:
     """``GT:<n>`` of a ground-truth action, counted from 1 as the run view does."""
-    return f"GT:{action.index + 1}"
+    return ground_truth_step(action.index)
+
+
+def ground_truth_step(index: int) -> str:
+    """``GT:<n>`` of the ``index``-th (0-based) action of the flattened procedure."""
+    return f"GT:{index + 1}"
 
 
 def required_label(action: RequiredAction) -> str:

@@ -30,6 +30,8 @@ from reviewer.evidence import counts as evidence_counts
 from reviewer.rubric import RatingItem
 from ui.rating.evidence_chips import EvidenceChips
 from ui.rating.metric_editor import MetricEditor, set_text
+from ui.rating.others_panel import OthersPanel
+from ui.rating.revision_flow import RevisionFlow
 from ui.rating.rubric_model import Column, RubricModel
 from ui.theme import plain_tooltip
 
@@ -45,7 +47,7 @@ _ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 _TEXT_EVENTS = (QEvent.Type.KeyPress, QEvent.Type.FocusOut)
 
 
-class RubricForm(QWidget):
+class RubricForm(RevisionFlow, QWidget):
     """Rates one run against a rubric. Signals are intents; the controller saves."""
 
     item_edited = Signal(str, object, object, str)  # metric_id, outcome, score, comment
@@ -55,6 +57,7 @@ class RubricForm(QWidget):
     evidence_show_requested = Signal(str, int)  # kind, ref: show the cited step
     evidence_note_requested = Signal(str, str, int)  # metric_id, kind, ref
     evidence_remove_requested = Signal(str, str, int)  # metric_id, kind, ref
+    reason_edited = Signal(str, str)  # metric_id, why it was revised after the reveal
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -100,6 +103,7 @@ class RubricForm(QWidget):
         self.evidence.note_requested.connect(self.evidence_note_requested)
         self.evidence.remove_requested.connect(self.evidence_remove_requested)
 
+        self._init_revision(_single_shot(self, self._flush_reason))
         overall_label = QLabel("Overall comment", self)
         overall_label.setObjectName("fieldLabel")
         self.overall = QPlainTextEdit(self)
@@ -135,13 +139,17 @@ class RubricForm(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(8)
         layout.addWidget(self.banner)
+        layout.addWidget(self.phase_banner)
         layout.addWidget(self.table)
         layout.addWidget(self.editor)
         layout.addWidget(self.evidence)
+        layout.addWidget(self.revision)
         layout.addWidget(overall_label)
         layout.addWidget(self.overall)
         layout.addWidget(self.note)
         layout.addLayout(bottom)
+        self.others = OthersPanel(self)
+        layout.addWidget(self.others)
         layout.addStretch(1)
         self._apply_editable()
 
@@ -172,6 +180,7 @@ class RubricForm(QWidget):
             self._drop_pending()
             self._citations = ()  # the window pushes the new run's with set_citations
             self.model.set_evidence({})
+            self._forget_phase()  # the window sets the new run's phase next
         pending, text = self._pending_comment, self.editor.comment.toPlainText()
         current = self.current_metric_id() if same_run else None
         self._rating, self._editable = rating, editable
@@ -198,11 +207,6 @@ class RubricForm(QWidget):
         self.model.set_evidence(dict(evidence_counts(self._citations)))
         self._refresh_editor(comment=False)
 
-    def set_banner(self, text: str | None) -> None:
-        """Show ``text`` above the metrics (a correction in progress), or hide it."""
-        self.banner.setText(text or "")
-        self.banner.setVisible(bool(text))
-
     # ---- keyboard API (the window binds these; the form handles them when focused) -----
     def score_current(self, score: int) -> None:
         """Score the current metric; then ask for the comment it needs, or move on."""
@@ -228,7 +232,12 @@ class RubricForm(QWidget):
 
     def focus_comment(self) -> None:
         """Put the caret in the current metric's comment (C); Esc comes back."""
-        if self.current_metric_id() is not None and self._editable:
+        metric_id = self.current_metric_id()
+        if self.model.is_revised(metric_id) and not self.model.reason(metric_id).strip():
+            # What a revised metric needs first is its reason: C asks for it.
+            self.focus_reason()
+            return
+        if metric_id is not None and self._editable:
             self.editor.comment.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def request_cite(self) -> None:
@@ -256,6 +265,7 @@ class RubricForm(QWidget):
         """Emit the comment edits still waiting for their debounce."""
         self._flush_comment()
         self._flush_overall()
+        self._flush_reason()
 
     # ---- edits ----------------------------------------------------------------------------
     def _on_outcome_clicked(self, outcome: str) -> None:
@@ -301,6 +311,8 @@ class RubricForm(QWidget):
             self.overall_comment_edited.emit(self.overall.toPlainText())
 
     def _drop_pending(self) -> None:
+        self._reason_timer.stop()
+        self._pending_reason = None
         self._comment_timer.stop()
         self._overall_timer.stop()
         self._pending_comment = None
@@ -335,6 +347,8 @@ class RubricForm(QWidget):
         # Leaving a metric sends its comment now, so the edit is never attributed late.
         if self._pending_comment not in (None, self.current_metric_id()):
             self._flush_comment()
+        if self._pending_reason not in (None, self.current_metric_id()):
+            self._flush_reason()
         self._refresh_editor(comment=True)
 
     def _fit_table(self) -> None:
@@ -358,20 +372,34 @@ class RubricForm(QWidget):
         self.evidence.show_metric(
             metric_id, item, self.model.rubric(), self._citations, editable=self._editable
         )
+        self.revision.setVisible(self._phase == "revealed" and metric_id is not None)
+        if metric_id is not None:
+            self.revision.show_metric(
+                self.model.blind_item(metric_id),
+                self.model.item(metric_id),
+                self.model.reason(metric_id),
+                revised=self.model.is_revised(metric_id),
+                text=comment and self._pending_reason != metric_id,
+            )
         self._refresh_submit()
 
     def _refresh_submit(self) -> None:
         problems = self.model.problems()
         self.submit_button.setEnabled(
             bool(self._editable and not problems and self.model.rowCount())
+            or self._phase == "sealed"  # frozen, and Ctrl+Enter reveals
         )
-        if not self._editable:
+        if self._phase == "sealed":
+            tip = "Your blind rating is frozen: show the automatic score and revise."
+        elif not self._editable:
             tip = "This rating cannot be edited."
         elif problems:
             rubric = self.model.rubric()
             titles = {m.id: m.title for m in rubric.metrics} if rubric else {}
             lines = [f"• {titles.get(m, m)}: {message}" for m, message in problems]
             tip = "Still to do before submitting:\n" + "\n".join(lines)
+        elif self._phase == "blind":
+            tip = "Freeze your blind rating for good, then see the automatic score."
         else:
             tip = "Submit this rating and open the next unrated run."
         self.submit_button.setToolTip(plain_tooltip(tip))
@@ -396,8 +424,10 @@ class RubricForm(QWidget):
 
     def _apply_editable(self) -> None:
         self.editor.set_editable(self._editable)
+        self.revision.set_editable(self._editable)
         self.overall.setReadOnly(not self._editable)
-        self.note.setVisible(self._rating is not None and not self._editable)
+        sealed = self._phase == "sealed"  # not read-only for good: the banner says why
+        self.note.setVisible(self._rating is not None and not self._editable and not sealed)
         self._fit_table()
         self._refresh_editor(comment=True)
 
@@ -421,7 +451,9 @@ class RubricForm(QWidget):
             # The metric row says it is being commented, as the focus frame does the box.
             commenting = kind == QEvent.Type.FocusIn
             self.model.set_commenting(self.current_metric_id() if commenting else None)
-        if watched in (self.editor.comment, self.overall) and kind in _TEXT_EVENTS:
+        if watched in (self.editor.comment, self.overall, self.revision.reason) and (
+            kind in _TEXT_EVENTS
+        ):
             if kind == QEvent.Type.FocusOut:
                 self.flush()  # e.g. a click on the run queue, before it switches run
             elif event.key() == Qt.Key.Key_Escape:

@@ -7,8 +7,8 @@ the database file with the triggers dropped or the foreign keys off:
 * every run has its ``import`` entry with the same file hash;
 * every rating has the entry that created it, against the same run, and points at a run,
   a rater and a rubric that exist (``PRAGMA foreign_key_check``: no orphans);
-* every submitted or signed rating is complete and its items still hash to the
-  ``content_sha256`` its ``submit`` entry recorded;
+* every submitted or signed rating is complete and its items (and cited evidence) still
+  hash to the ``content_sha256`` its ``submit`` entry recorded;
 * every signed rating has its sheet, the sheet's signature verifies
   (:func:`reviewer.sheets.sheet.verify_sheet`), its payload equals the rating's current
   rows, its key was registered to that rater in the log, and its ``sign`` entry names the
@@ -24,9 +24,11 @@ import hashlib
 import json
 import sqlite3
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
 from reviewer.sheets.keys import KeyStoreError, decode_public_key, fingerprint
 from reviewer.sheets.sheet import verify_sheet
@@ -157,6 +159,7 @@ def _rating_problems(conn: sqlite3.Connection, rubrics: RubricRegistry, log: _Lo
         "SELECT rating_pk, run_pk, rater_pk, rubric_pk, status, overall_comment FROM ratings"
         " ORDER BY rating_pk"
     ).fetchall()
+    evidence = ratings.citations_of(conn, [row[0] for row in rows])
     for pk, run_pk, rater_pk, rubric_pk, status, overall in rows:
         where = f"rating {pk}"
         if pk not in log.created:
@@ -175,7 +178,8 @@ def _rating_problems(conn: sqlite3.Connection, rubrics: RubricRegistry, log: _Lo
         current = rubric.empty_items() | items.get(pk, {})
         if rubric.problems(current):
             problems.append(f"{where} is {status} but incomplete (items missing or empty)")
-        digest = ratings.content_sha256(current, overall, rubric.sha256)
+        cited = evidence.get(pk, [])
+        digest = ratings.content_sha256(current, overall, rubric.sha256, cited)
         if pk not in log.submits:
             problems.append(f"{where} is {status} but the audit log has no submit entry for it")
         elif log.submits[pk] != digest:
@@ -183,7 +187,7 @@ def _rating_problems(conn: sqlite3.Connection, rubrics: RubricRegistry, log: _Lo
         if status == "signed":
             rater = names.get(rater_pk, "?")
             problems += _sheet_problems(where, pk, sheets.get(pk), current, overall, rater,
-                                        runs.get(run_pk), log, conn)  # fmt: skip
+                                        runs.get(run_pk), log, conn, cited)  # fmt: skip
         elif pk in sheets:
             problems.append(f"{where} is {status} but has a signed sheet")
     return problems
@@ -199,6 +203,7 @@ def _sheet_problems(
     run_sha: str | None,
     log: _Log,
     conn: sqlite3.Connection,
+    cited: Sequence[Citation] = (),
 ) -> list[str]:
     if stored is None:
         return [f"{where} is marked signed but has no signed sheet"]
@@ -218,6 +223,13 @@ def _sheet_problems(
     actual = {m: (i.outcome, i.score, i.comment) for m, i in items.items()}
     if signed != actual or payload.overall_comment != overall:
         problems.append(f"{where}: its items differ from the signed sheet {sheet_id}")
+    signed_evidence = {
+        (i.metric_id, c.kind, c.ref, c.step, c.label, c.note)
+        for i in payload.items
+        for c in i.citations
+    }
+    if signed_evidence != {(c.metric_id, c.kind, c.ref, c.step, c.label, c.note) for c in cited}:
+        problems.append(f"{where}: its cited evidence differs from the signed sheet {sheet_id}")
     if payload.rater.name != rater:
         problems.append(
             f"{where} belongs to {rater!r} but its sheet is signed as {payload.rater.name!r}"

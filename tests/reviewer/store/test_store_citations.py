@@ -161,3 +161,19 @@ def test_a_correction_starts_with_a_copy_and_the_old_evidence_stays(rated, fill_
     new = store.toggle_citation(new.rating_pk, first, expected_version=new.version)
     assert new.citations == (second,)
     assert store.get_rating(old.rating_pk).citations == (first, second)
+
+
+def test_audit_verify_sees_evidence_edited_behind_the_triggers(rated, fill_rating) -> None:
+    store, rating, traj = rated
+    r = store.cite(rating.rating_pk, Citation.of("safety", event_ref(traj, 1)),
+                   expected_version=rating.version)  # fmt: skip
+    r = fill_rating(store, r)
+    store.submit(r.rating_pk, expected_version=r.version)
+    assert store.audit_verify().ok
+    conn = store.db.conn
+    conn.execute("DROP TRIGGER citations_frozen_update")
+    conn.execute("UPDATE citations SET step = '1.1', label = '1.1 set_control apu_gen = 0'")
+    conn.commit()
+    report = store.audit_verify()
+    assert not report.ok
+    assert f"rating {r.rating_pk}: its items differ from what was submitted" in report.message

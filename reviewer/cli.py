@@ -36,6 +36,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "reviewer.commands.study",
     "reviewer.commands.collect",
     "reviewer.commands.completion",
+    "reviewer.commands.adjudication",
+    "reviewer.commands.consensus",
 )
 
 GuiRunner = Callable[[argparse.Namespace], int]

@@ -212,3 +212,10 @@ def _archive(conn, sheet: CollectedRating, digest: str, pk, *, superseded_by, at
     if pk is None:
         details = {"sheet_id": sheet.sheet_id, "superseded_by": superseded_by}
         audit.append(conn, [("collect_superseded", sheet.rater, details)], at=at)
+
+
+# Collecting adjudication sheets (reviewer.store.adjudication_collect) checks the rubric and
+# the signer's key exactly as for rating sheets; these are the names it uses.
+Refused = _Refused
+known_rubric = _rubric
+bind_rater_key = _rater

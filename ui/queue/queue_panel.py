@@ -13,6 +13,7 @@ from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QGridLayout,
     QHeaderView,
@@ -138,12 +139,20 @@ class QueuePanel(QWidget):
 
         self.progress = QLabel(self)
         self.progress.setObjectName("queueProgress")
+        # Runs whose raters disagree and no adjudication resolved yet (issue 15).
+        self._needs_adjudication: frozenset[int] = frozenset()
+        self.adjudication_filter = QCheckBox("Needs adjudication", self)
+        self.adjudication_filter.setToolTip(
+            "Show only runs with a metric the raters disagree on and nobody adjudicated yet"
+        )
+        self.adjudication_filter.toggled.connect(self._apply_adjudication_filter)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
         layout.addWidget(self.filter_edit)
         layout.addLayout(bar)
+        layout.addWidget(self.adjudication_filter)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.progress)
         self._update_progress()
@@ -156,6 +165,16 @@ class QueuePanel(QWidget):
             if rows and not self._natural:
                 self._fit_columns()
             self._refill_combos()
+
+    def set_needs_adjudication(self, run_pks: set[int] | frozenset[int]) -> None:
+        """The runs the "Needs adjudication" filter keeps (the window tells, after changes)."""
+        self._needs_adjudication = frozenset(run_pks)
+        self.adjudication_filter.setText(f"Needs adjudication ({len(self._needs_adjudication)})")
+        self._apply_adjudication_filter(self.adjudication_filter.isChecked())
+
+    def _apply_adjudication_filter(self, on: bool) -> None:
+        with self._keeping_open_run():
+            self.proxy.set_only(self._needs_adjudication if on else None)
 
     def update_rating_state(self, run_pk: int, state: str) -> None:
         # Under a rating-state filter the open run's row can vanish now (its first score

@@ -1,0 +1,124 @@
+"""Wiring the adjudication view into the main window (Rating → Adjudicate this run, Ctrl+J).
+
+The adjudication pane takes the rating pane's place beside the run view, which keeps
+showing the trajectory, the ground truth and the ScoreCard. While it is shown the rating
+keys decide adjudications instead: the window's rating actions are disabled (a score key
+must never start a rating of a run its adjudicator may not rate), and the pane handles the
+keys itself. The queue's "Needs adjudication" filter is fed from here.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFrame, QScrollArea
+
+from ui.adjudication.adjudication_pane import AdjudicationPane
+from ui.adjudication_control import AdjudicationController
+
+ADJUDICATE_KEY = "Ctrl+J"
+SHORTCUT_HELP = (ADJUDICATE_KEY, "adjudicate this run / back to rating (keys as when rating)")
+
+
+class AdjudicationWiring(QObject):
+    """The adjudication pane, its controller and its menu entry, in one main window."""
+
+    def __init__(self, window) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(window)
+        self.window = window
+        c = window.controller
+        self.control = AdjudicationController(c.store, lambda: c.rater, parent=self)
+        self.pane = AdjudicationPane()
+        scroll = QScrollArea()
+        scroll.setWidget(self.pane)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.hide()
+        self.scroll = scroll
+        window.splitter.addWidget(scroll)
+        self._disabled: list[QAction] = []
+
+        self.action = QAction("Adjudicate this run", window, checkable=True)
+        self.action.setShortcut(QKeySequence(ADJUDICATE_KEY))
+        self.action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.action.toggled.connect(self.set_active)
+        window.addAction(self.action)
+        rating_menu = _menu(window, "&Rating")
+        if rating_menu is not None:
+            rating_menu.addSeparator()
+            rating_menu.addAction(self.action)
+
+        self.pane.decision_edited.connect(self.control.decide)
+        self.pane.submit_requested.connect(self.control.submit)
+        self.control.opened.connect(self.pane.set_view)
+        self.control.decision_saved.connect(self.pane.set_view)
+        self.control.submitted.connect(self._submitted)
+        self.control.refused.connect(window._say)
+        c.run_opened.connect(self._run_opened)
+        c.runs_changed.connect(lambda _rows: self.refresh_queue())
+        c.rater_changed.connect(lambda _name: self._run_opened(c.current))
+
+    @property
+    def active(self) -> bool:
+        return self.action.isChecked()
+
+    def set_active(self, on: bool) -> None:
+        """Show the adjudication pane (the open run's) or the rating pane again."""
+        w = self.window
+        if on and w.controller.current is None:
+            w._say("Adjudicate: open a run first.")
+            self.action.setChecked(False)
+            return
+        w.rubric.flush()
+        self.pane.flush()
+        if on:
+            self._disabled = [
+                a for a in _rating_actions(w) if a is not self.action and a.isEnabled()
+            ]
+            for a in self._disabled:
+                a.setEnabled(False)
+        else:
+            for a in self._disabled:
+                a.setEnabled(True)
+            self._disabled = []
+        w.rating_scroll.setVisible(not on)
+        self.scroll.setVisible(on)
+        if on:
+            self._run_opened(w.controller.current)
+            sizes = w.splitter.sizes()
+            total = sum(sizes)
+            # The grid needs room for one column per rater: give it close to half.
+            w.splitter.setSizes(
+                [sizes[0], int(total * 0.5) - sizes[0], 0, total - int(total * 0.5)]
+            )
+            self.pane.focus_grid()
+        else:
+            w.rubric.focus_metrics()
+
+    def _run_opened(self, opened) -> None:  # type: ignore[no-untyped-def]
+        if self.active and opened is not None:
+            self.control.open_run(opened.run_pk, opened.run_id)
+
+    def _submitted(self, view) -> None:  # type: ignore[no-untyped-def]
+        self.pane.set_view(view)
+        self.window._say(f"Adjudication of {view.run_id} submitted.")
+        self.refresh_queue()
+
+    def refresh_queue(self) -> None:
+        """Tell the queue which runs still need adjudication."""
+        self.window.queue.set_needs_adjudication(self.control.needs_adjudication())
+
+
+def _menu(window, title: str):  # type: ignore[no-untyped-def]
+    for action in window.menuBar().actions():
+        if action.text() == title and action.menu() is not None:
+            return action.menu()
+    return None
+
+
+def _rating_actions(window) -> list[QAction]:  # type: ignore[no-untyped-def]
+    """The Rating menu's actions bound to keys (scores, outcomes, submit, correct...)."""
+    menu = _menu(window, "&Rating")
+    if menu is None:
+        return []
+    return [a for a in menu.actions() if a.shortcuts()]

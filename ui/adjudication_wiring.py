@@ -9,7 +9,7 @@ keys itself. The queue's "Needs adjudication" filter is fed from here.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFrame, QScrollArea
 
@@ -57,6 +57,14 @@ class AdjudicationWiring(QObject):
         c.run_opened.connect(self._run_opened)
         c.runs_changed.connect(lambda _rows: self.refresh_queue())
         c.rater_changed.connect(lambda _name: self._run_opened(c.current))
+        # Back to the rating pane before the window saves its splitters: a layout saved
+        # with the rating pane hidden would start the next session with it collapsed.
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:  # type: ignore[no-untyped-def]
+        if watched is self.window and event.type() == QEvent.Type.Close and self.active:
+            self.action.setChecked(False)
+        return super().eventFilter(watched, event)
 
     @property
     def active(self) -> bool:
@@ -85,12 +93,12 @@ class AdjudicationWiring(QObject):
         self.scroll.setVisible(on)
         if on:
             self._run_opened(w.controller.current)
-            sizes = w.splitter.sizes()
-            total = sum(sizes)
-            # The grid needs room for one column per rater: give it close to half.
-            w.splitter.setSizes(
-                [sizes[0], int(total * 0.5) - sizes[0], 0, total - int(total * 0.5)]
-            )
+            total = sum(w.splitter.sizes())
+            # The grid needs room for one column per rater (about 45 %); the queue gives up
+            # width before the run view does.
+            queue = min(w.splitter.sizes()[0], int(total * 0.18))
+            pane = int(total * 0.45)
+            w.splitter.setSizes([queue, total - queue - pane, 0, pane])
             self.pane.focus_grid()
         else:
             w.rubric.focus_metrics()

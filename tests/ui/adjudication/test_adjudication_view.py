@@ -106,3 +106,13 @@ def test_deciding_by_keyboard_and_submitting(qtbot, demo_app) -> None:
     assert window.queue.proxy.rowCount() == 0  # nothing needs adjudication any more
     window.adjudication.action.trigger()  # back to rating
     assert window.rating_scroll.isVisible() and not window.adjudication.scroll.isVisible()
+
+
+def test_closing_in_the_adjudication_view_keeps_the_rating_pane(qtbot, demo_app) -> None:
+    run_pk = _disputed_blind_run(demo_app)
+    open_run(qtbot, demo_app, lambda r: r.run_pk == run_pk)
+    window = demo_app.window
+    window.adjudication.action.trigger()
+    window.close()
+    assert not window.adjudication.active
+    assert not window.rating_scroll.isHidden() and window.adjudication.scroll.isHidden()

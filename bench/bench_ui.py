@@ -1,39 +1,47 @@
 """How the review window copes with a big queue and a big trajectory.
 
-    QT_QPA_PLATFORM=offscreen python bench/bench_ui.py [--runs 10000] [--calls 5000]
+    QT_QPA_PLATFORM=offscreen python bench/bench_ui.py [--runs 10000 50000] [--calls 5000]
+    QT_QPA_PLATFORM=offscreen python bench/bench_ui.py --quick     # 2,000 / 10,000 runs
 
-Prints a markdown table to paste into docs/benchmarks.md:
+Databases come from ``synthdb.py`` (cached under bench/out/ui; the first build of a 50,000-run
+one takes half a minute). Prints a markdown table for docs/benchmarks.md:
 
-(a) window to first paint with a database of N runs: build store → controller → window,
-    load the queue, show, and render the first frame (``grab()`` forces the paint);
-(b) a trajectory of C tool calls: time to score the file alone, and time from selecting it
-    in the queue to the run view painted (read on the pool thread, models reset, paint),
-    with the ratio (target: under 0.3 s and at most 3× the scoring time);
-(c) resident memory after scrolling the whole queue, page by page, painting each page.
-Each timing is the best of three, to keep the figure about the code rather than the machine.
+(a) window to first paint (store → controller → window, queue loaded, shown, first frame
+    rendered by ``grab()``), the small and the big queue paired A B A B ...; the ratio shows
+    how first paint grows with the queue;
+(b) ``list_runs()`` (most of first paint) timed after it, paired the same way: linear
+    growth means a ratio near the ratio of the queue sizes;
+(c) a trajectory of C tool calls: scoring it alone, and selecting it in the queue until the
+    run view is painted (read on the pool thread, models reset, paint), each selection
+    starting from another real run already open; paired per round, ratio = select / score.
+    Both are given as their whole distribution (sorted), not a best-of: scoring alone is
+    bimodal when a garbage-collector pass lands in it, shown by the same timings with the
+    collector paused;
+(d) resident memory after scrolling the small queue page by page, painting each page.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import platform
+import statistics
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from pairing import Paired, histogram, spread, timed  # bench/ is not a package
 from PySide6.QtCore import QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication
+from synthdb import SCENARIO, cached_database
 
 from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
 from reviewer.store import ReviewStore
 from scoring import score_file
 from ui.app import build
-
-SCENARIO = "elec-apu-gen-fault"
 
 
 def rss_mb() -> float:
@@ -43,45 +51,30 @@ def rss_mb() -> float:
     return kib / 1024
 
 
-def wait(signal, timeout_ms: int = 60000) -> None:
-    loop = QEventLoop()
-    signal.connect(loop.quit)
-    QTimer.singleShot(timeout_ms, loop.quit)
-    loop.exec()
-    signal.disconnect(loop.quit)
+def open_and_wait(app, run_pk: int) -> None:
+    """Select ``run_pk`` and wait until it is open; a failed open stops the benchmark."""
+    loop, failed = QEventLoop(), []
 
+    def on_failed(pk: int, message: str) -> None:
+        failed.append(message)
+        loop.quit()
 
-def fill_database(db: Path, runs: int, tmp: Path) -> None:
-    """N runs: a few hundred real files scored once, stored under N distinct paths."""
-    builders = []
-    for n in range(200):
-        b = TrajectoryBuilder(
-            bundled_scenario(SCENARIO),
-            run_id=f"20260724T101500Z-{n:06x}",
-            model=f"model-{n % 6}",
-            seed=n,
-        )
-        b.turn("Reading the ECAM.").read("read_ecam").set("apu_gen", 0).set("apu_gen", n % 2)
-        builders.append(b.set("ext_pwr", 1).done().final("agent_done", passed=bool(n % 3)))
-    cards = []
-    for n, b in enumerate(builders):
-        path = b.write(tmp / "seed" / f"{n}.jsonl")
-        cards.append(score_file(path, with_judge_bundle=False))
-    many = [
-        cards[i % len(cards)].model_copy(
-            update={
-                "path": f"/corpus/{SCENARIO}/run-{i:05d}.jsonl",
-                "run_id": f"20260724T101500Z-{i:06x}",
-                "trajectory_sha256": f"{i:064x}",
-            }
-        )
-        for i in range(runs)
-    ]
-    with ReviewStore.open(db) as store:
-        store.add_scorecards(many)
+    app.controller.run_opened.connect(loop.quit)
+    app.controller.run_failed.connect(on_failed)
+    QTimer.singleShot(30_000, loop.quit)
+    try:
+        if not app.window.queue.select_run(run_pk):
+            raise RuntimeError(f"run {run_pk} is not in the queue")
+        loop.exec()
+    finally:
+        app.controller.run_opened.disconnect(loop.quit)
+        app.controller.run_failed.disconnect(on_failed)
+    if failed:
+        raise RuntimeError(f"run {run_pk} did not open: {failed[0]}")
 
 
 def big_trajectory(path: Path, calls: int) -> Path:
+    """A run of ``calls`` tool calls with 400-variable snapshots."""
     b = TrajectoryBuilder(
         bundled_scenario(SCENARIO),
         run_id="20260724T101500Z-b16b16",
@@ -93,83 +86,106 @@ def big_trajectory(path: Path, calls: int) -> Path:
     return b.final("agent_done").write(path)
 
 
-def best(fn, repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+def first_paint(qapp, db: Path, out: dict) -> None:
+    """Build the window on ``db`` and paint it; the app is left in ``out['app']``."""
+    app = build(db, "bench", qapp=qapp)
+    app.controller.reload_runs()
+    app.window.show()
+    app.window.grab()
+    out["app"] = app
+
+
+def close(app) -> None:
+    """Close a window and its store, and let Qt delete it."""
+    app.window.close()
+    app.window.deleteLater()
+    app.store.close()
+    QApplication.processEvents()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=10000)
+    parser.add_argument("--runs", type=int, nargs=2, metavar=("SMALL", "BIG"))
     parser.add_argument("--calls", type=int, default=5000)
+    parser.add_argument("--pairs", type=int, default=5, help="A B pairs (default 5)")
+    parser.add_argument("--repeat", type=int, default=15, help="timings per distribution")
+    parser.add_argument("--quick", action="store_true", help="2,000 and 10,000 runs")
+    parser.add_argument("--folder", type=Path, default=Path("bench/out/ui"))
     args = parser.parse_args()
+    small_n, big_n = args.runs or ((2000, 10_000) if args.quick else (10_000, 50_000))
     qapp = QApplication.instance() or QApplication(sys.argv[:1])
-    with tempfile.TemporaryDirectory() as tmp_name:
-        tmp = Path(tmp_name)
-        os.environ["A320_REVIEW_HOME"] = str(tmp / "home")
-        db = tmp / "review.db"
-        fill_database(db, args.runs, tmp)
-        big = big_trajectory(tmp / SCENARIO / "big.jsonl", args.calls)
-        with ReviewStore.open(db) as store:
-            store.import_paths([big])
-        apps = []
+    os.environ["A320_REVIEW_HOME"] = str((args.folder / "home").resolve())
+    args.folder.mkdir(parents=True, exist_ok=True)
+    small_db, big_db = (cached_database(n, args.folder) for n in (small_n, big_n))
+    big = big_trajectory(args.folder / f"big-{args.calls}.jsonl", args.calls)
+    with ReviewStore.open(small_db) as store:
+        store.import_paths([big])
 
-        def first_paint() -> None:
-            app = build(db, "bench", qapp=qapp)
-            app.controller.reload_runs()
-            app.window.show()
-            app.window.grab()
-            apps.append(app)
+    # (a), (b): first paint and list_runs, small and big queue alternately.
+    paint, listing = Paired([], []), Paired([], [])
+    for i in range(args.pairs):
+        for db, p, lst in ((small_db, paint.a, listing.a), (big_db, paint.b, listing.b)):
+            out: dict = {}
+            p.append(timed(lambda db=db, out=out: first_paint(qapp, db, out)))
+            lst.append(timed(lambda out=out: out["app"].store.list_runs(rater="bench")))
+            close(out["app"])
+        print(f"bench: (a) pair {i + 1}: {paint.a[-1]:.3f} s / {paint.b[-1]:.3f} s",
+              file=sys.stderr)  # fmt: skip
 
-        t_paint = best(first_paint)
-        app = apps[-1]
-        for other in apps[:-1]:
-            other.window.close()
-            other.store.close()
+    # (c): the big trajectory, always selected from another real run already open.
+    out = {}
+    first_paint(qapp, small_db, out)
+    app = out["app"]
+    rows = app.store.list_runs()
+    big_pk = next(r.run_pk for r in rows if r.path == str(big.resolve()))
+    other_pk = next(r.run_pk for r in rows if r.status == "scored" and r.run_pk != big_pk)
+    score_alone, show = [], []
+    for i in range(args.repeat):
+        open_and_wait(app, other_pk)
+        score_alone.append(timed(lambda: score_file(big)))
+        show.append(timed(lambda: (open_and_wait(app, big_pk), app.window.run_view.grab())))
+        print(f"bench: (c) {i + 1}: score {score_alone[-1]:.3f} s, select {show[-1]:.3f} s",
+              file=sys.stderr)  # fmt: skip
+    gc.disable()
+    try:
+        score_no_gc = [timed(lambda: score_file(big)) for _ in range(args.repeat)]
+    finally:
+        gc.enable()
+    ratios = [s / a for s, a in zip(show, score_alone, strict=True)]
 
-        t_score = best(lambda: score_file(big))
-        big_pk = next(r.run_pk for r in app.store.list_runs() if r.path == str(big))
-        other_pk = next(r.run_pk for r in app.store.list_runs() if r.path != str(big))
+    # (d): memory over a full scroll of the queue.
+    view = app.window.queue.view
+    bar = view.verticalScrollBar()
+    rss_before = rss_mb()
+    while bar.value() < bar.maximum():
+        bar.setValue(bar.value() + bar.pageStep())
+        view.viewport().grab()
+    rss_after = rss_mb()
+    queue_rows = app.window.queue.model.rowCount()
+    close(app)
 
-        def show_big() -> None:
-            app.window.queue.select_run(other_pk)
-            wait(app.controller.run_opened)
-            start = time.perf_counter()
-            app.window.queue.select_run(big_pk)
-            wait(app.controller.run_opened)
-            app.window.run_view.grab()
-            show_times.append(time.perf_counter() - start)
-
-        show_times: list[float] = []
-        for _ in range(3):
-            show_big()
-        t_show = min(show_times)
-
-        view = app.window.queue.view
-        bar = view.verticalScrollBar()
-        rss_before = rss_mb()
-        while bar.value() < bar.maximum():
-            bar.setValue(bar.value() + bar.pageStep())
-            view.viewport().grab()
-        rss_after = rss_mb()
-        rows = app.window.queue.model.rowCount()
-        app.store.close()
-
-    print(f"\n{platform.node()} · {os.cpu_count()} cores · Python {platform.python_version()}\n")
-    print("| measure | figure | target |")
-    print("|---|---|---|")
-    print(f"| window to first paint, {rows:,} runs in the queue | {t_paint:.3f} s | — |")
-    print(f"| score the {args.calls:,}-call file alone | {t_score:.3f} s | — |")
-    print(f"| select → {args.calls:,}-call run painted | {t_show:.3f} s | < 0.3 s |")
-    print(f"| ratio to scoring it | {t_show / t_score:.2f}× | ≤ 3× |")
-    print(
-        f"| RSS with the window open / after scrolling all {rows:,} queue rows | "
-        f"{rss_before:.0f} MB / {rss_after:.0f} MB | flat |"
-    )
+    print(f"\n{platform.platform()} · {os.cpu_count()} CPUs · Python {platform.python_version()}"
+          f" · {args.pairs} pairs, {args.repeat} timings per distribution\n")  # fmt: skip
+    print("| measure | median (min–max, n) | target |\n|---|---|---|")
+    print(f"| (a) first paint, {small_n:,} runs | {paint.seconds('a')} | |")
+    print(f"| (a) first paint, {big_n:,} runs | **{paint.seconds('b')}** | < 0.5 s |")
+    print(f"| (a) ratio big / small, paired | {paint.ratio()} | |")
+    print(f"| (b) `list_runs`, {small_n:,} runs | {listing.seconds('a')} | |")
+    print(f"| (b) `list_runs`, {big_n:,} runs | {listing.seconds('b')} | |")
+    print(f"| (b) ratio big / small, paired | {listing.ratio()} | "
+          f"linear: {big_n / small_n:.1f}× |")  # fmt: skip
+    print(f"| (c) score the {args.calls:,}-call file alone | {spread(score_alone, ' s', 3)} | |")
+    print(f"| (c) select → {args.calls:,}-call run painted | **{spread(show, ' s', 3)}** "
+          f"| < 0.3 s |")  # fmt: skip
+    print(f"| (c) select / score alone, per round | **{spread(ratios, '×', 2)}** | ≤ 3× |")
+    print(f"| (d) RSS window open / after scrolling all {queue_rows:,} rows | "
+          f"{rss_before:.0f} MB / {rss_after:.0f} MB | flat |")  # fmt: skip
+    print("\nDistributions (sorted):\n")
+    print(f"- score alone: {histogram(score_alone)}")
+    print(f"- score alone, collector paused: {histogram(score_no_gc)}")
+    print(f"- select → painted: {histogram(show)}")
+    print(f"\nMedian score alone {statistics.median(score_alone) * 1e3:.0f} ms, "
+          f"collector paused {statistics.median(score_no_gc) * 1e3:.0f} ms.")  # fmt: skip
 
 
 if __name__ == "__main__":

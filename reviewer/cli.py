@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import importlib
 import os
 import sys
@@ -65,7 +66,9 @@ def input_path(value: str) -> Path:
     ``a320-review VERB: error: no such file or folder: X``, exit code 2.
     """
     path = Path(value)
-    if not path.exists():
+    # lexists: a symlink that leads nowhere (or to itself) is there; the verb's own reading
+    # reports it as an unreadable file with its reason, not as a missing one.
+    if not os.path.lexists(path):
         raise UsageError(f"no such file or folder: {value}")
     return path
 
@@ -261,3 +264,17 @@ def main(
         # Point stdout at devnull so the interpreter's final flush does not complain.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:
+        # A full disk or a folder gone while writing: one clear line, never a traceback.
+        print(f"a320-review {args.command}: {describe_os_error(exc)}", file=sys.stderr)
+        return 1
+
+
+def describe_os_error(exc: OSError) -> str:
+    """``cannot write FILE: the disk is full (No space left on device)`` and the like."""
+    from scoring.paths import shown  # light, pure; kept out of --help's import path
+
+    where = f" {shown(exc.filename)}" if exc.filename else ""
+    if exc.errno == errno.ENOSPC:
+        return f"cannot write{where}: the disk is full ({exc.strerror})"
+    return f"cannot complete{where}: {exc.strerror or exc}"

@@ -10,6 +10,48 @@ from typing import Any, TextIO
 
 FORMATS = ("table", "csv", "json", "markdown")
 
+#: Text a spreadsheet would run as a formula (OWASP "CSV injection"), and the apostrophe
+#: itself, so that one leading apostrophe is always ours and reading strips exactly it.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+def csv_cell(value: Any) -> Any:
+    """One value for a CSV cell: None empty, numbers as numbers, and text that a spreadsheet
+    would evaluate (``=HYPERLINK(…)``, ``+cmd|…``, ``-2+3``, ``@SUM(…)``, a leading tab or
+    carriage return) behind a leading apostrophe, which spreadsheets show as plain text.
+
+    Only text is neutralised: a negative score written by us stays a number. A text cell
+    that merely looks like a negative number (a run id ``-5``) gets the apostrophe too;
+    :func:`csv_text` takes it off again when the file is read back.
+    """
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def csv_text(cell_text: str) -> str:
+    """A cell read from a CSV written with :func:`csv_cell`: the apostrophe it added is
+    removed (exactly one), so every text round-trips unchanged."""
+    return cell_text[1:] if cell_text.startswith("'") else cell_text
+
+
+def csv_writer(out: TextIO):
+    """A ``csv.writer`` whose ``writerow`` passes every value through :func:`csv_cell`."""
+    return _SafeWriter(csv.writer(out, lineterminator="\n"))
+
+
+class _SafeWriter:
+    """The one CSV writer of every export: rows go through :func:`csv_cell`."""
+
+    def __init__(self, writer: Any) -> None:
+        self._writer = writer
+
+    def writerow(self, values: Iterable[Any]) -> None:
+        """Write one row, each value neutralised by :func:`csv_cell`."""
+        self._writer.writerow([csv_cell(v) for v in values])
+
 
 def cell(value: Any) -> str:
     """One value as text: floats to three places, None as empty, booleans as yes/no."""
@@ -30,10 +72,10 @@ def write_rows(
         json.dump([{c: r.get(c) for c in columns} for r in rows], out, indent=2)
         out.write("\n")
     elif fmt == "csv":
-        writer = csv.writer(out, lineterminator="\n")
+        writer = csv_writer(out)
         writer.writerow(columns)
         for r in rows:
-            writer.writerow(["" if r.get(c) is None else r.get(c) for c in columns])
+            writer.writerow([r.get(c) for c in columns])
     elif fmt == "markdown":
         out.write("| " + " | ".join(columns) + " |\n")
         out.write("|" + "|".join("---" for _ in columns) + "|\n")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -79,7 +81,13 @@ def read_trajectory(path: str | Path) -> Trajectory:
     """Read and validate ``path``; raises :class:`TrajectoryError` on corruption."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        # O_NONBLOCK: a FIFO named *.jsonl opens at once (and is refused below) instead of
+        # blocking the batch until some writer appears; regular files ignore the flag.
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise TrajectoryError(p, None, "not a regular file (a FIFO, socket or device)")
+            data = fh.read()
     except OSError as exc:
         raise TrajectoryError(p, None, f"cannot read file: {exc.strerror or exc}") from exc
     return parse_trajectory(data, path=str(p))
@@ -147,7 +155,9 @@ def _describe(error: dict) -> str:
     if loc == ("unknown",):
         return "not a JSON object: each line must hold one record"
     if loc == ("unknown", "type"):
-        return "the record has no 'type'"
+        if error["type"] == "missing":
+            return "the record has no 'type'"
+        return "the record's 'type' must be a string"
     text = ".".join(str(part) for part in loc)
     return f"{text}: {error['msg']}" if text else error["msg"]
 
@@ -258,7 +268,7 @@ def read_snapshot(path: str | Path, line: int) -> dict:
             if number == line:
                 try:
                     record = json.loads(raw)
-                except ValueError:
+                except (ValueError, RecursionError):
                     return {}
                 snapshot = record.get("snapshot") if isinstance(record, dict) else None
                 return snapshot if isinstance(snapshot, dict) else {}

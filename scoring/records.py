@@ -170,7 +170,8 @@ KNOWN_TYPES = frozenset(
 
 def _tag(value: Any) -> str:
     kind = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
-    return kind if kind in KNOWN_TYPES else "unknown"
+    # A ``type`` that is a list or an object is not hashable: test the type before the set.
+    return kind if isinstance(kind, str) and kind in KNOWN_TYPES else "unknown"
 
 
 Record = Annotated[

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class _Model(BaseModel):
@@ -116,6 +116,16 @@ class Scenario(_Model):
     success: Success = Field(default_factory=Success)
     budget: Budget = Field(default_factory=Budget)
     instructions_profile: str = "benchmark"
+
+    @field_validator("initial_state")
+    @classmethod
+    def _world_controls_object(cls, value: dict[str, Any]) -> dict[str, Any]:
+        # The scorer reads its keys: a list or a number there is a bad file, named at the
+        # meta line, not a crash half-way through scoring.
+        controls = value.get("world_controls")
+        if controls is not None and not isinstance(controls, dict):
+            raise ValueError("world_controls must be an object of control: value")
+        return value
 
     @property
     def world_controls(self) -> frozenset[str]:

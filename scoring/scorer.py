@@ -6,6 +6,7 @@ from pathlib import Path
 
 from scoring.compliance import BENCHMARK_SURFACE, assess, effective_commands
 from scoring.outcome import end_state, scalar, success_checks
+from scoring.paths import is_encodable, shown
 from scoring.reader import Trajectory, TrajectoryError, read_trajectory
 from scoring.scorecard import VECTOR_FIELDS, ScoreCard, Status
 from scoring.signals import compute_signals, judge_bundle
@@ -99,11 +100,22 @@ def unreadable_card(path: str | Path, error: TrajectoryError) -> ScoreCard:
 
 def score_file(path: str | Path, *, with_judge_bundle: bool = True) -> ScoreCard:
     """Read and score one file; never raises for bad input (status ``unreadable``)."""
+    if not is_encodable(str(path)):
+        # A name that is not UTF-8 cannot be written to a card's JSON nor stored; the card
+        # carries the escaped name so the message still says which file it was.
+        reason = "the file name is not valid UTF-8: rename the file"
+        return unreadable_card(shown(path), TrajectoryError(shown(path), None, reason))
     try:
         traj = read_trajectory(path)
     except TrajectoryError as exc:
         return unreadable_card(path, exc)
-    return score_trajectory(traj, with_judge_bundle=with_judge_bundle)
+    try:
+        return score_trajectory(traj, with_judge_bundle=with_judge_bundle)
+    except (ValueError, TypeError, AttributeError, KeyError, RecursionError) as exc:
+        # The reader validates every shape the scorer relies on (the fuzz tests hold it to
+        # that); should a shape slip through, one file is unreadable, not the whole batch.
+        reason = f"cannot be scored: {type(exc).__name__}: {exc}"
+        return unreadable_card(path, TrajectoryError(path, None, reason))
 
 
 def _scenario_from_path(path: str) -> str | None:

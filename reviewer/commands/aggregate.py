@@ -49,18 +49,23 @@ def run(args: argparse.Namespace) -> int:
     """Aggregate and print one row per group."""
     from reviewer.batch import DiscoveryError, discover
     from scoring import GroupRow, aggregate
+    from scoring.paths import shown
 
+    problems: list[tuple[str, str]] = []
     try:
-        paths = discover(args.paths)
+        paths = discover(args.paths, problems)
         cards = list(_cards(paths, args.jobs))
     except DiscoveryError as exc:
         raise UsageError(str(exc)) from None
-    if not cards:
+    for where, reason in problems:
+        print(f"unreadable: {where}: {reason}", file=sys.stderr)
+    if not cards and not problems:
         raise UsageError("no trajectories or ScoreCards found under the given paths")
     runs, unreadable, duplicates = _usable(cards)
     for card in unreadable:
         print(
-            f"unreadable: {file_problem(card.path, card.error_line, card.error)}", file=sys.stderr
+            f"unreadable: {file_problem(shown(card.path), card.error_line, card.error)}",
+            file=sys.stderr,
         )
     if duplicates:
         print(
@@ -71,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     rows = aggregate(runs, include_errors=args.include_errors)
     columns = tuple(GroupRow.model_fields)
     write_rows((r.model_dump() for r in rows), columns, args.format, sys.stdout)
-    return 1 if unreadable else 0
+    return 1 if unreadable or problems else 0
 
 
 def _usable(cards: list[ScoreCard]) -> tuple[list[ScoreCard], list[ScoreCard], int]:

@@ -109,6 +109,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_import(args: argparse.Namespace) -> int:
     """All rows or none; each error on its own line."""
     from reviewer.store import StoreError
+    from scoring.paths import shown
 
     with open_store(args, create=False) as store:
         try:
@@ -124,15 +125,19 @@ def run_import(args: argparse.Namespace) -> int:
                 )
         except StoreError as exc:
             raise CommandError(str(exc)) from None
-    print(f"ratings import: {len(pks)} submitted ratings of {args.rater} from {args.file}")
+    print(f"ratings import: {len(pks)} submitted ratings of {args.rater} from {shown(args.file)}")
     return 0
 
 
 def run_export(args: argparse.Namespace) -> int:
     """Write the long format to ``--out`` or stdout; the export is audited."""
-    with open_store(args, create=False) as store, open_output(args.out) as out:
+    with (
+        open_store(args, create=False, readonly="if-unwritable") as store,
+        open_output(args.out) as out,
+    ):
         count = store.export_ratings(out, fmt=args.format, rater=args.rater, viewer=args.viewer)
-    print(f"ratings export: {count} rows", file=sys.stderr)
+        unrecorded = " (not recorded in the audit log: read-only database)" * store.readonly
+    print(f"ratings export: {count} rows{unrecorded}", file=sys.stderr)
     return 0
 
 
@@ -140,7 +145,7 @@ def run_summary(args: argparse.Namespace) -> int:
     """Per-metric aggregates of the latest decisions."""
     from reviewer.rubric import summarize
 
-    with open_store(args, create=False) as store:
+    with open_store(args, create=False, readonly=True) as store:
         decided = store.latest_decisions(rater=args.rater)
         rows = [s.model_dump() for s in summarize(decided, rubric=store.rubric())]
     write_rows(rows, SUMMARY_COLUMNS, args.format, sys.stdout)

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from collections.abc import Iterator
 from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
-from reviewer.cli import UsageError, add_verb, input_path, open_output
-from reviewer.tabular import write_rows
+from reviewer.cli import UsageError, add_verb, file_problem, input_path, open_output
+from reviewer.tabular import csv_writer, write_rows
 
 if TYPE_CHECKING:
     from scoring import ScoreCard
@@ -86,14 +85,18 @@ def render(card: ScoreCard, *, fmt: str) -> Scored:
 def run(args: argparse.Namespace) -> int:
     """Score every file and write the cards; returns 1 if any was unreadable."""
     from reviewer.batch import DiscoveryError, StderrProgress, discover, score_many
+    from scoring.paths import shown
 
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    problems: list[tuple[str, str]] = []
     try:
-        paths = discover(args.paths)
+        paths = discover(args.paths, problems)
     except DiscoveryError as exc:
         raise UsageError(str(exc)) from None
-    if not paths:
+    for where, reason in problems:
+        print(f"unreadable: {where}: {reason}", file=sys.stderr)
+    if not paths and not problems:
         raise UsageError("no *.jsonl trajectory found under the given paths")
     progress = StderrProgress("score")
     results = score_many(
@@ -108,10 +111,12 @@ def run(args: argparse.Namespace) -> int:
             progress(done, len(paths), result.path)
             if result.status == "unreadable":
                 unreadable += 1
-                where = f"{result.path}:{result.error_line or ''}"
-                print(f"unreadable: {where} {result.error}", file=sys.stderr)
+                problem = file_problem(shown(result.path), result.error_line, result.error)
+                print(f"unreadable: {problem}", file=sys.stderr)
+    unreadable += len(problems)
+    total = len(paths) + len(problems)
     print(
-        f"score: {len(paths)} files, {len(paths) - unreadable} read, {unreadable} unreadable",
+        f"score: {total} files, {total - unreadable} read, {unreadable} unreadable",
         file=sys.stderr,
     )
     return 1 if unreadable else 0
@@ -125,12 +130,11 @@ def _write(results: Iterator[Scored], fmt: str, out: TextIO) -> Iterator[Scored]
             out.write(result.payload + "\n")
             yield result
     elif fmt == "csv":
-        writer = csv.writer(out, lineterminator="\n")
+        writer = csv_writer(out)
         cols = columns()
         writer.writerow(cols)
         for result in results:
-            row = result.payload
-            writer.writerow(["" if row.get(c) is None else row[c] for c in cols])
+            writer.writerow([result.payload.get(c) for c in cols])
             yield result
     else:
         rows = []

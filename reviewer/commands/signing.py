@@ -324,7 +324,7 @@ def run_export(args: argparse.Namespace) -> int:
     _rater_arg(args.rater)
     renderer = getattr(args, "pdf_renderer", None)
     failed: ExportError | None = None
-    with open_store(args, create=False) as store:
+    with open_store(args, create=False, readonly="if-unwritable") as store:
         try:
             written = SigningService(store, pdf_renderer=renderer).export(
                 args.out, rater=args.rater

@@ -102,13 +102,15 @@ def runs_from_file(store: ReviewStore, path: Path) -> list[RunRef]:
 
 
 def study_runs(store: ReviewStore, study: str) -> list[RunRef]:
-    """The runs of the study ``study``.
+    """The runs of the study ``study`` that a judge can rate; ``LookupError`` when the
+    database has no such study."""
+    from reviewer.store import StoreError
 
-    LEAD: wire this to the studies feature (built in parallel); it is the only place the
-    judge needs to know about studies. Until then it refuses, so nothing is silently rated
-    outside the study that was asked for.
-    """
-    raise LookupError(f"studies are not available in this build: cannot select study {study!r}")
+    try:
+        in_study = {row.run_pk for row in store.list_runs(study=study)}
+    except StoreError as exc:
+        raise LookupError(str(exc)) from None
+    return [_ref(store, row) for row in _ratable(store) if row.run_pk in in_study]
 
 
 def build_requests(

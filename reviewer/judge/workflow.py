@@ -31,7 +31,8 @@ def select_runs(store: ReviewStore, *, runs_file: Path | None, study: str | None
     chosen = runs_from_file(store, runs_file) if runs_file is not None else None
     if study is not None:
         in_study = {ref.run_pk for ref in study_runs(store, study)}
-        chosen = [r for r in (chosen or all_runs(store)) if r.run_pk in in_study]
+        base = all_runs(store) if chosen is None else chosen
+        chosen = [r for r in base if r.run_pk in in_study]
     return chosen if chosen is not None else all_runs(store)
 
 

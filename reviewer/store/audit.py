@@ -15,11 +15,42 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from reviewer.store.models import AuditReport
 
 GENESIS = "0" * 64
+
+
+class AuditHead(NamedTuple):
+    """The end of the chain: how many entries, and the hash of the last one.
+
+    Kept outside the database (the per-user witness, every signed sheet's ``audit_head``)
+    it proves how long the log was: a log cut back to an earlier end, with its triggers
+    dropped, still verifies as a chain, but no longer reaches the witnessed head.
+    """
+
+    count: int
+    hash: str
+
+
+def head(db: Any) -> AuditHead:
+    """The :class:`AuditHead` of the log of ``db`` (a sqlite-utils Database or connection).
+
+    Entries are numbered from 1 without gaps (:func:`verify` holds that), so the last
+    entry's ``seq`` is the count.
+    """
+    conn = getattr(db, "conn", db)
+    row = conn.execute("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1").fetchone()
+    return AuditHead(int(row[0]), str(row[1])) if row else AuditHead(0, GENESIS)
+
+
+def hash_at(conn: sqlite3.Connection, seq: int) -> str | None:
+    """The hash of entry ``seq`` (``GENESIS`` for 0), or None if the log has no such entry."""
+    if seq == 0:
+        return GENESIS
+    row = conn.execute("SELECT hash FROM audit_log WHERE seq = ?", (seq,)).fetchone()
+    return None if row is None else str(row[0])
 
 
 def canonical(details: Mapping[str, Any]) -> str:
@@ -90,16 +121,3 @@ def verify(conn: sqlite3.Connection) -> AuditReport:
     return AuditReport(
         ok=True, entries=entries, first_bad=None, message=f"audit chain ok: {entries} entries"
     )
-
-
-def head(conn: sqlite3.Connection) -> tuple[int, str]:
-    """The log's head: how many entries it holds and the hash of the last one.
-
-    ``(0, GENESIS)`` for an empty log. Signed sheets carry it, so a log cut short after a
-    sheet was signed no longer reaches the head that sheet recorded.
-    """
-    row = conn.execute("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1").fetchone()
-    if row is None:
-        return 0, GENESIS
-    (count,) = conn.execute("SELECT count(*) FROM audit_log").fetchone()
-    return int(count), str(row[1])

@@ -10,15 +10,18 @@ its own store on the same path.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sqlite3
-from collections.abc import Iterator
+import weakref
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import sqlite_utils
 
-from reviewer.store.errors import StoreError
+from reviewer.store.errors import DiskFullError, StoreError
+from scoring.paths import shown
 
 #: Seconds a writer waits for another writer before giving up with "database is locked".
 BUSY_TIMEOUT_S = 15.0
@@ -29,10 +32,16 @@ def utcnow() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-def check_path(path: Path, *, create: bool) -> None:
+def check_path(path: Path, *, create: bool, readonly: bool = False) -> None:
     """Refuse, with a clear message, a path the store could not open or write."""
     if path.is_dir():
-        raise StoreError(f"{path} is a folder, not a review database")
+        raise StoreError(f"{shown(path)} is a folder, not a review database")
+    if readonly:
+        if not path.is_file():
+            raise StoreError(
+                f"no review database at {shown(path)} (import runs first to create one)"
+            )
+        return
     if not path.exists():
         if not create:
             raise StoreError(f"no review database at {path} (import runs first to create one)")
@@ -46,11 +55,20 @@ def check_path(path: Path, *, create: bool) -> None:
             raise StoreError(f"{target} is read-only: the review database needs to write there")
 
 
-def connect(path: Path, *, create: bool) -> sqlite_utils.Database:
-    """A configured connection to ``path`` (created when ``create``), schema untouched."""
-    mode = "rwc" if create else "rw"
+def connect(
+    path: Path, *, create: bool, readonly: bool = False, immutable: bool = False
+) -> sqlite_utils.Database:
+    """A configured connection to ``path`` (created when ``create``), schema untouched.
+
+    ``readonly`` opens with ``mode=ro``: SQLite itself refuses every write, so a reading
+    verb can neither change nor migrate the file, and a file the user may not write (mode
+    0444) is still read. ``immutable`` is for a read-only folder, where SQLite cannot create
+    the WAL index beside the file: it reads the file as is, without locks.
+    """
+    mode = "ro" if readonly else "rwc" if create else "rw"
+    extra = "&immutable=1" if immutable else ""
     conn = sqlite3.connect(
-        f"{path.resolve().as_uri()}?mode={mode}",
+        f"{path.resolve().as_uri()}?mode={mode}{extra}",
         uri=True,
         timeout=BUSY_TIMEOUT_S,
         # Autocommit at the driver level: transactions are opened explicitly (BEGIN
@@ -75,6 +93,27 @@ def configure_for_writing(db: sqlite_utils.Database) -> None:
     db.conn.execute("PRAGMA synchronous = FULL")
 
 
+def is_disk_full(exc: BaseException) -> bool:
+    """True for SQLite's "database or disk is full" and the OS's ENOSPC."""
+    if isinstance(exc, sqlite3.OperationalError):
+        return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or (
+            "disk is full" in str(exc)
+        )
+    return isinstance(exc, OSError) and exc.errno == errno.ENOSPC
+
+
+#: Called after each COMMIT of a write transaction on that database handle.
+_AFTER_COMMIT: weakref.WeakKeyDictionary[sqlite_utils.Database, Callable[[], None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def after_commit(db: sqlite_utils.Database, callback: Callable[[], None]) -> None:
+    """Run ``callback`` after every committed :func:`write_transaction` on ``db`` (the store
+    records its audit head outside the database this way)."""
+    _AFTER_COMMIT[db] = callback
+
+
 @contextlib.contextmanager
 def write_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception.
@@ -85,19 +124,31 @@ def write_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Databa
     transaction (version checks, the audit chain head) stay true until COMMIT.
     """
     conn = db.conn
-    conn.execute("BEGIN IMMEDIATE")
     try:
-        yield db
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    try:
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        try:
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    except sqlite3.OperationalError as exc:
+        if not is_disk_full(exc):
+            raise
+        # Rolled back: this change is not written, every earlier commit is still there.
+        raise DiskFullError(
+            "the disk holding the review database is full: this change was not saved "
+            "(everything saved before is kept); free some space and try again"
+        ) from None
+    callback = _AFTER_COMMIT.get(db)
+    if callback is not None:
+        callback()
 
 
 @contextlib.contextmanager

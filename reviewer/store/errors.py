@@ -55,3 +55,8 @@ class RatingsFileError(StoreError):
         super().__init__(f"{source}: {len(errors)} error(s), nothing imported:\n{shown}")
         self.source = source
         self.errors = errors
+
+
+class DiskFullError(StoreError):
+    """The disk (or SQLite's page limit) is full: the change was rolled back, earlier
+    commits are kept."""

@@ -20,6 +20,8 @@ from reviewer.store import ratings, study_views
 from reviewer.store.errors import RatingsFileError
 from reviewer.store.models import Rating
 from reviewer.store.rubrics import RubricRegistry
+from reviewer.tabular import csv_text, csv_writer
+from scoring.paths import shown
 
 IMPORT_COLUMNS = ("run_id", "metric", "outcome", "score", "comment")
 EXPORT_COLUMNS = (
@@ -71,7 +73,7 @@ def format_of(path: Path, fmt: str | None = None) -> str:
     if fmt == "json":
         fmt = "jsonl"
     if fmt not in FORMATS:
-        raise RatingsFileError(str(path), [f"unknown format {fmt!r}: use a .csv or .jsonl file"])
+        raise RatingsFileError(shown(path), [f"unknown format {fmt!r}: use a .csv or .jsonl file"])
     return fmt
 
 
@@ -81,12 +83,12 @@ def read_long(path: Path, fmt: str | None = None) -> list[LongRow]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        raise RatingsFileError(str(path), [f"cannot read: {exc}"]) from None
+        raise RatingsFileError(shown(path), [f"cannot read: {exc}"]) from None
     rows, errors = _read_csv(text) if fmt == "csv" else _read_jsonl(text)
     if errors:
-        raise RatingsFileError(str(path), errors)
+        raise RatingsFileError(shown(path), errors)
     if not rows:
-        raise RatingsFileError(str(path), ["no rating rows"])
+        raise RatingsFileError(shown(path), ["no rating rows"])
     return rows
 
 
@@ -94,14 +96,25 @@ def _read_csv(text: str) -> tuple[list[LongRow], list[str]]:
     # csv.reader rather than DictReader: DictReader skips blank lines silently, and the line
     # each record starts on (a quoted comment can span lines) is tracked from line_num.
     reader = csv.reader(text.splitlines(keepends=True))
-    header = [h.strip() for h in next(reader, [])]
+    try:
+        header = [h.strip() for h in next(reader, [])]
+    except csv.Error as exc:
+        return [], [f"line 1: not readable as CSV ({exc})"]
     missing = [c for c in IMPORT_COLUMNS if c not in header]
     if missing:
         return [], [f"line 1: the header lacks the column(s) {', '.join(missing)}"]
     rows: list[LongRow] = []
     errors: list[str] = []
     start = reader.line_num + 1
-    for values in reader:
+    while True:
+        try:
+            values = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            # e.g. "field larger than field limit (131072)": the rest cannot be trusted.
+            errors.append(f"line {start}: not readable as CSV ({exc})")
+            break
         line, start = start, reader.line_num + 1
         if not any(v.strip() for v in values):
             continue
@@ -112,7 +125,8 @@ def _read_csv(text: str) -> tuple[list[LongRow], list[str]]:
                 "(quote a comment that holds a comma)"
             )
             continue
-        rows.append(_row(line, dict(zip(header, values, strict=True)), errors))
+        cells = (csv_text(v) for v in values)  # the apostrophe the export put before a formula
+        rows.append(_row(line, dict(zip(header, cells, strict=True)), errors))
     return rows, errors
 
 
@@ -124,8 +138,13 @@ def _read_jsonl(text: str) -> tuple[list[LongRow], list[str]]:
             continue
         try:
             record = json.loads(raw)
+        except RecursionError:
+            errors.append(f"line {line}: not JSON (nested too deeply)")
+            continue
         except ValueError as exc:
-            errors.append(f"line {line}: not JSON ({exc.msg})")
+            # JSONDecodeError has .msg; the int-size limit ("Exceeds the limit (4300
+            # digits)…") is a plain ValueError.
+            errors.append(f"line {line}: not JSON ({getattr(exc, 'msg', exc)})")
             continue
         if not isinstance(record, dict):
             errors.append(f"line {line}: not a JSON object")
@@ -138,16 +157,29 @@ def _read_jsonl(text: str) -> tuple[list[LongRow], list[str]]:
     return rows, errors
 
 
+def _score(value: Any) -> Any:
+    """The score as read: an int when it is one, else the value for the rubric to refuse.
+
+    ``str.isdigit`` accepts ``²`` and ``٣`` (which ``int`` refuses or reads), and ``int``
+    refuses 5,000 digits: only up to three ASCII digits become a number, and anything
+    long is shortened so the error line stays readable.
+    """
+    if isinstance(value, str):
+        value = value.strip()
+        if not value:
+            return None
+        if len(value) <= 3 and value.isascii() and value.isdigit():
+            return int(value)
+        return value if len(value) <= 20 else value[:20] + "…"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**6:
+        return f"a number of {len(str(abs(value)))} digits"
+    return value
+
+
 def _row(line: int, record: dict[str, Any], errors: list[str]) -> LongRow:
-    score = record.get("score")
-    if isinstance(score, str):
-        score = score.strip()
-        if not score:
-            score = None
-        elif score.isdigit():
-            score = int(score)
-    if isinstance(score, float) and score.is_integer():
-        score = int(score)
+    score = _score(record.get("score"))
     outcome = record.get("outcome")
     if isinstance(outcome, str):
         outcome = outcome.strip() or None
@@ -219,7 +251,10 @@ def export_rows(
     for rating in latest_decisions(conn, rubrics, rater=rater):
         if (rating.run_pk, rating.rater) in hidden:
             continue
-        run_id, scenario_id, model, scorer_version, path = runs[rating.run_pk]
+        # A rating whose run was deleted behind the store's back (``audit verify`` names
+        # it) is still exported: the rater's word is not dropped for a missing run.
+        orphan = (None, None, None, None, None)
+        run_id, scenario_id, model, scorer_version, path = runs.get(rating.run_pk, orphan)
         for item in rating.items.values():
             yield {
                 "rater": rating.rater,
@@ -251,10 +286,10 @@ def write_long(rows: Iterator[dict[str, Any]], fmt: str, out: TextIO) -> int:
     """Write rows as CSV (header first) or JSONL; returns how many rows."""
     count = 0
     if fmt == "csv":
-        writer = csv.DictWriter(out, fieldnames=EXPORT_COLUMNS, lineterminator="\n")
-        writer.writeheader()
+        writer = csv_writer(out)
+        writer.writerow(EXPORT_COLUMNS)
         for row in rows:
-            writer.writerow({k: "" if v is None else v for k, v in row.items()})
+            writer.writerow([row.get(c) for c in EXPORT_COLUMNS])
             count += 1
     elif fmt == "jsonl":
         for row in rows:

@@ -19,6 +19,7 @@ from reviewer.store import runs
 from reviewer.store.connection import utcnow, write_transaction
 from reviewer.store.models import ImportReport
 from scoring import ScoreCard, score_file
+from scoring.paths import shown
 
 Progress = Callable[[int, int, str], None]
 Cancelled = Callable[[], bool]
@@ -76,14 +77,14 @@ def _score_if_new(
         try:
             sha = runs.file_sha256(path)
         except OSError as exc:
-            tally.unreadable.append((str(path), f"cannot read: {exc.strerror or exc}"))
+            tally.unreadable.append((shown(path), f"cannot read: {exc.strerror or exc}"))
             return None
         if sha in seen:
             tally.unchanged += 1
             return None
     card = score_file(path, with_judge_bundle=False)  # not stored: see runs.prepare
     if card.status == "unreadable":
-        tally.unreadable.append((str(path), runs.unreadable_message(card)))
+        tally.unreadable.append((shown(path), runs.unreadable_message(card)))
         return None
     if card.trajectory_sha256 in seen:
         tally.unchanged += 1
@@ -98,7 +99,7 @@ def add_scorecards(db: sqlite_utils.Database, cards: Sequence[ScoreCard]) -> Imp
     good = []
     for card in cards:
         if card.status == "unreadable":
-            tally.unreadable.append((card.path, runs.unreadable_message(card)))
+            tally.unreadable.append((shown(card.path), runs.unreadable_message(card)))
         else:
             good.append(runs.prepare(card))
     for start in range(0, len(good), BATCH_SIZE):

@@ -142,6 +142,8 @@ class AuditReport(_Value):
     entries: int
     first_bad: int | None = Field(description="seq of the first entry that does not fit")
     message: str
+    #: Every disagreement of the tables, sheets or witness with the log (chain intact).
+    problems: list[str] = Field(default_factory=list)
 
 
 class JudgeImportReport(_Value):

@@ -13,8 +13,9 @@ from pathlib import Path
 import sqlite_utils
 
 from reviewer.rubric import Rubric, default_rubric
-from reviewer.store import audit
+from reviewer.store import audit, witness
 from reviewer.store.connection import (
+    after_commit,
     check_path,
     configure_for_writing,
     connect,
@@ -24,36 +25,127 @@ from reviewer.store.connection import (
 from reviewer.store.errors import SchemaTooNewError, StoreError
 from reviewer.store.rubrics import RubricRegistry
 from reviewer.store.schema import SCHEMA_VERSION, migrate, user_version
+from scoring.paths import shown
 
 
 def open_database(
-    path: Path, *, create: bool, rubric: Rubric | None = None
+    path: Path, *, create: bool, rubric: Rubric | None = None, readonly: bool = False
 ) -> tuple[sqlite_utils.Database, RubricRegistry]:
-    """A ready connection and its rubric registry; :class:`StoreError` when it cannot be."""
-    check_path(path, create=create)
+    """A ready connection and its rubric registry; :class:`StoreError` when it cannot be.
+
+    ``readonly`` (the reading verbs): opened with SQLite's ``mode=ro``, nothing migrated or
+    registered, so the file is never changed; a database from an older a320-review is
+    refused until ``import`` or the window upgrades it.
+    """
+    check_path(path, create=create, readonly=readonly)
+    if readonly:
+        return _open_readonly(path, rubric)
     try:
         db = connect(path, create=create)
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot open {path}: {exc}") from None
+        raise StoreError(f"cannot open {shown(path)}: {exc}") from None
     try:
+        _witness_heads(db, path)
         registry = RubricRegistry(db.conn, rubric or default_rubric())
-        prepare(db, path, registry)
+        prepare(db, path, registry, create=create)
     except BaseException:
         db.close()
         raise
     return db, registry
 
 
-def prepare(db: sqlite_utils.Database, path: Path, registry: RubricRegistry) -> None:
-    """Version check, pragmas, migrations and rubric registration, in that order."""
+def _witness_heads(db: sqlite_utils.Database, path: Path) -> None:
+    """Record the audit head outside the database after each commit that moved it."""
+    last: list[audit.AuditHead] = []
+
+    def record() -> None:
+        now = audit.head(db)
+        if not last or last[0] != now:
+            witness.record(path, now, audit.hash_at(db.conn, 1))
+            last[:] = [now]
+
+    after_commit(db, record)
+
+
+def _open_readonly(
+    path: Path, rubric: Rubric | None
+) -> tuple[sqlite_utils.Database, RubricRegistry]:
+    db = None
     try:
-        found = user_version(db.conn)
-        if found > SCHEMA_VERSION:
-            # Checked before anything writes: a newer program's database stays untouched.
-            raise SchemaTooNewError(
-                f"{path} has schema version {found}, newer than this a320-review understands "
-                f"({SCHEMA_VERSION}): upgrade a320-review to open it"
+        for immutable in (False, True):
+            # In a read-only folder SQLite cannot create the WAL index (-shm): the first
+            # read fails, and the file is read as immutable instead (nothing can write it).
+            try:
+                db = connect(path, create=False, readonly=True, immutable=immutable)
+                found = identify(db.conn, path, create=False)
+                break
+            except sqlite3.OperationalError:
+                if db is not None:
+                    db.close()
+                    db = None
+                if immutable:
+                    raise
+        assert db is not None
+        if found < SCHEMA_VERSION:
+            raise StoreError(
+                f"{shown(path)} has schema version {found}, older than this a320-review "
+                f"({SCHEMA_VERSION}): run `import` or open the window once to upgrade it"
             )
+        registry = RubricRegistry(db.conn, rubric or default_rubric())
+        registry.find()
+    except sqlite3.Error as exc:
+        if db is not None:
+            db.close()
+        raise StoreError(f"cannot read {shown(path)} as a review database: {exc}") from None
+    except BaseException:
+        if db is not None:
+            db.close()
+        raise
+    return db, registry
+
+
+#: Tables every review database has from its first schema version on.
+_OWN_TABLES = frozenset({"runs", "audit_log"})
+
+
+def identify(conn: sqlite3.Connection, path: Path, *, create: bool) -> int:
+    """The schema version of a review database at ``path``; refuses anything else.
+
+    An empty file is only taken by a verb that creates (``import``, the window); an SQLite
+    file of another application (tables but not ours) is never turned into a review
+    database, and a newer schema is left untouched.
+    """
+    found = user_version(conn)
+    tables = {
+        row[0]
+        for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        if not str(row[0]).startswith("sqlite_")
+    }
+    if found > SCHEMA_VERSION:
+        # Checked before anything writes: a newer program's database stays untouched.
+        raise SchemaTooNewError(
+            f"{shown(path)} has schema version {found}, newer than this a320-review "
+            f"understands ({SCHEMA_VERSION}): upgrade a320-review to open it"
+        )
+    if tables and not tables >= _OWN_TABLES:
+        listed = ", ".join(sorted(tables)[:5])
+        raise StoreError(
+            f"{shown(path)} is not a review database (an SQLite file with the tables {listed})"
+        )
+    if not tables and not create:
+        raise StoreError(
+            f"{shown(path)} is not a review database (it is empty): "
+            "`import` runs into a new file to create one"
+        )
+    return found
+
+
+def prepare(
+    db: sqlite_utils.Database, path: Path, registry: RubricRegistry, *, create: bool = True
+) -> None:
+    """Identity and version check, pragmas, migrations and rubric registration, in order."""
+    try:
+        found = identify(db.conn, path, create=create)
         configure_for_writing(db)
         if found < SCHEMA_VERSION or registry.find() is None:
             at = utcnow()
@@ -65,4 +157,4 @@ def prepare(db: sqlite_utils.Database, path: Path, registry: RubricRegistry) -> 
                 registry.register(at=at)
     except sqlite3.Error as exc:
         hint = " (is it read-only?)" if "readonly" in str(exc) else ""
-        raise StoreError(f"cannot open {path} as a review database: {exc}{hint}") from None
+        raise StoreError(f"cannot open {shown(path)} as a review database: {exc}{hint}") from None

@@ -8,10 +8,12 @@ reported, never stored.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -21,6 +23,7 @@ from reviewer.store import audit
 from reviewer.store.errors import NotFoundError
 from reviewer.store.models import STUDY_ROW_FIELDS, ImportReport, RunDetail, RunRow
 from scoring import VECTOR_FIELDS, ScoreCard
+from scoring.paths import shown
 
 # Plain columns copied from the card, so that listing runs never parses its JSON.
 _CARD_COLUMNS = (
@@ -77,15 +80,12 @@ class Tally:
 def discover_files(paths: Sequence[Path], tally: Tally) -> list[Path]:
     """Files to import (folders searched for ``*.jsonl``), as absolute paths; missing paths
     go to unreadable."""
-    try:
-        found = discover(paths)
-    except DiscoveryError:
-        found = []
-        for path in paths:  # again one by one, to name each missing path and keep the rest
-            try:
-                found += discover([path])
-            except DiscoveryError as exc:
-                tally.unreadable.append((str(path), str(exc)))
+    found = []
+    for path in paths:  # one by one, to name each missing path and keep the rest
+        try:
+            found += discover([path], tally.unreadable)
+        except DiscoveryError as exc:
+            tally.unreadable.append((shown(path), str(exc)))
     # abspath, not resolve(): the same normal form for a tenth of the system calls.
     return sorted({Path(os.path.abspath(p)) for p in found})
 
@@ -173,10 +173,32 @@ def rater_pk(conn: sqlite3.Connection, rater: str | None) -> int | None:
 def list_runs(conn: sqlite3.Connection, *, rater: str | None) -> list[RunRow]:
     """Every run version in import order, with the rater's rating state."""
     sql = _LIST.format(extra="", where="")
-    cursor = conn.execute(sql, {"rater_pk": rater_pk(conn, rater)})
-    # Plain validation (0/1 become booleans) is pydantic-core's fast path: about as quick as
-    # model_construct, which runs in Python, and the rows stay checked.
-    return [RunRow.model_validate(dict(zip(_ROW_FIELDS, row, strict=True))) for row in cursor]
+    params = {"rater_pk": rater_pk(conn, rater)}
+    # Plain validation (0/1 become booleans) is pydantic-core's fast path, faster than
+    # model_construct, which runs in Python, and the rows stay checked. Calling the core
+    # validator directly skips model_validate's wrapper: 0.79x the build time at 50k rows.
+    validate = RunRow.__pydantic_validator__.validate_python
+    with gc_paused():
+        rows = conn.execute(sql, params).fetchall()
+        return [validate(dict(zip(_ROW_FIELDS, row, strict=True))) for row in rows]
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a bulk read builds many long-lived objects.
+
+    Every 700 new container objects start a collection, and the older generations are
+    collected over everything built so far: at 50,000 rows that made ``list_runs`` grow
+    faster than the rows (6.8x for 5x the runs). The rows hold no cycles, so reference
+    counting frees them all the same.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def get_run(conn: sqlite3.Connection, run_pk: int, *, rater: str | None = None) -> RunDetail:

@@ -57,19 +57,34 @@ class ReviewStore(StudiesFacade, AdjudicationFacade):
         self._db = db
         self.path = path
         self._rubrics = rubrics
+        #: Opened with ``readonly``: SQLite refuses every write on this connection.
+        self.readonly = False
 
     # -- opening and closing -------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path, *, create: bool = True, rubric: Rubric | None = None) -> ReviewStore:
+    def open(
+        cls,
+        path: Path,
+        *,
+        create: bool = True,
+        rubric: Rubric | None = None,
+        readonly: bool = False,
+    ) -> ReviewStore:
         """Open (or with ``create``, create) the database at ``path``, migrating it forward.
 
         :class:`StoreError` with a clear message for a newer schema, a read-only or missing
-        path, or a file that is not a database; the file is left as it was.
+        path, or a file that is not a review database; the file is left as it was. With
+        ``readonly`` nothing is ever written (SQLite's ``mode=ro``): for the reading verbs,
+        and for a database the user may only read.
         """
         path = Path(path).expanduser()
-        db, registry = opening.open_database(path, create=create, rubric=rubric)
-        return cls(db, path, registry)
+        db, registry = opening.open_database(
+            path, create=create and not readonly, rubric=rubric, readonly=readonly
+        )
+        store = cls(db, path, registry)
+        store.readonly = readonly
+        return store
 
     def close(self) -> None:
         """Close the connection (committed data is already on disk)."""
@@ -321,15 +336,33 @@ class ReviewStore(StudiesFacade, AdjudicationFacade):
         return count
 
     def record_export(self, what: str, details: dict[str, Any]) -> None:
-        """Add an ``export`` entry to the audit log (what left the database, and how)."""
+        """Add an ``export`` entry to the audit log (what left the database, and how).
+
+        A read-only store cannot record it: the export of a database the user may only
+        read is allowed and goes unrecorded (the commands say so).
+        """
+        if self.readonly:
+            return
         at = utcnow()
         with write_transaction(self._db):
             audit.append(self._db.conn, [("export", None, {"what": what, **details})], at=at)
 
     def audit_verify(self) -> AuditReport:
-        """Recompute the audit chain."""
+        """Recompute the audit chain, then check the tables, the signed sheets and the
+        witnessed head against it (:mod:`reviewer.store.integrity`)."""
+        # Imported here: it verifies signatures (cryptography), which nothing else of
+        # opening a store needs.
+        from reviewer.store import integrity
+
         with read_transaction(self._db.conn):
-            return audit.verify(self._db.conn)
+            report = audit.verify(self._db.conn)
+            if not report.ok:
+                return report
+            problems = integrity.check(self._db.conn, self._rubrics, self.path)
+        if not problems:
+            return report
+        message = f"{len(problems)} problem(s) in {report.entries} entries: " + problems[0]
+        return report.model_copy(update={"ok": False, "message": message, "problems": problems})
 
     # -- the LLM judge -----------------------------------------------------------------------
 

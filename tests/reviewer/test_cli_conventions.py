@@ -148,7 +148,7 @@ def _takes_db(argv: list[str]) -> bool:
 #: One argv per verb that reads lines of an input file; BAD is a file whose line 2 is broken.
 BAD = "BAD"
 UNREADABLE = {
-    "score": (["score", BAD], "score.py"),
+    "score": (["score", BAD], None),
     "aggregate": (["aggregate", BAD], None),
     "import": (["import", BAD], "store_cmds.py"),
     "ratings import": (["ratings", "import", BAD, "--rater", "ann"], "ratings.py"),

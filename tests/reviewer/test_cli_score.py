@@ -125,7 +125,7 @@ def test_unreadable_file_gets_its_row_and_exit_code_1(corpus, capsys):
     assert (cards[0].error_line, cards[0].error.startswith("invalid JSON")) == (2, True)
     assert cards[0].scenario_id == APU  # from the folder it lies in
     assert len(cards) == 6  # the others were still scored
-    assert f"unreadable: {bad}:2 invalid JSON" in err
+    assert f"unreadable: {bad}:2: invalid JSON" in err
     assert "6 files, 5 read, 1 unreadable" in err
 
 

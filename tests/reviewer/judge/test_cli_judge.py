@@ -168,7 +168,7 @@ def test_bad_arguments_are_usage_errors(capsys, demo_db: Path, tmp_path: Path) -
                         "--db", demo_db)  # fmt: skip
     assert code == 2 and "cannot read" in err
     code, _, err = _run(capsys, "judge", "export", "--db", demo_db, "--study", "pilot")
-    assert code == 2 and "study 'pilot'" in err
+    assert code == 2 and "pilot" in err
     code, _, err = _run(capsys, "judge", "run", "--db", demo_db, "--model", "m",
                         "--api-key-env", "A320_TEST_UNSET_KEY")  # fmt: skip
     assert code == 2 and "A320_TEST_UNSET_KEY is not set" in err
@@ -184,3 +184,19 @@ def test_a_run_file_selects_by_run_id_or_sha256(capsys, demo_db: Path, tmp_path:
     code, _, _ = _run(capsys, "judge", "export", "--db", demo_db, "--runs", runs, "--out", out)
     ids = [json.loads(line)["custom_id"].split(".")[1] for line in out.read_text().splitlines()]
     assert code == 0 and len(ids) == 2 and ids[1] == sha
+
+
+def test_a_study_selects_its_runs(capsys, demo_db: Path, tmp_path: Path) -> None:
+    code, _, err = _run(capsys, "study", "create", "pilot", "--raters", "ann,bob", "--per-run",
+                        "1", "--scenario", "elec-apu-gen-fault", "--db", demo_db)  # fmt: skip
+    assert code == 0, err
+    with ReviewStore.open(demo_db) as store:
+        shas = {
+            store.get_run(r.run_pk).sha256
+            for r in store.list_runs(study="pilot")
+            if r.status not in ("invalid", "harness_error")
+        }
+    out = tmp_path / "r.jsonl"
+    code, _, _ = _run(capsys, "judge", "export", "--db", demo_db, "--study", "pilot", "--out", out)
+    ids = {json.loads(line)["custom_id"].split(".")[1] for line in out.read_text().splitlines()}
+    assert code == 0 and ids == shas and 0 < len(ids) < 44

@@ -1,0 +1,34 @@
+"""The ``runs`` verb's table, built column by column: 50,000 runs print in well under a second.
+
+:func:`reviewer.tabular.write_rows` formats cell by cell through one generic function, which
+is most of the verb's time at 50,000 runs. Here each column has one formatter picked from its
+values, and each line is one ``str.format`` call; the text is the same as ``write_rows``'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from reviewer.tabular import cell
+
+
+def _texts(values: list[Any]) -> list[str]:
+    """``cell(v)`` for every value, with one fast path when the column holds one plain type."""
+    kinds = {type(v) for v in values if v is not None}
+    if kinds == {str}:
+        return ["" if v is None else v for v in values]
+    if kinds == {int}:
+        return ["" if v is None else str(v) for v in values]
+    if kinds == {float}:
+        return ["" if v is None else f"{v:.3f}" for v in values]
+    return [cell(v) for v in values]  # bools, mixed types, or every value None
+
+
+def write_table(rows: Sequence[dict[str, Any]], columns: Sequence[str], out: TextIO) -> None:
+    """Write ``rows`` as ``write_rows(rows, columns, "table", out)`` does, faster."""
+    texts = [_texts([row.get(c) for row in rows]) for c in columns]
+    widths = [max([len(c), *map(len, col)]) for c, col in zip(columns, texts, strict=True)]
+    line = "  ".join(f"{{:<{w}}}" for w in widths)
+    out.write(line.format(*columns).rstrip() + "\n")
+    out.writelines(line.format(*cells).rstrip() + "\n" for cells in zip(*texts, strict=True))

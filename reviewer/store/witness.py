@@ -1,0 +1,86 @@
+"""The witness of each database's audit head, kept outside the database.
+
+The hash chain proves that no entry was changed or removed from the middle of the log; it
+cannot prove that the log was not cut back at its end (triggers dropped, last entries
+deleted, the matching rows removed). So after every write transaction that grew the log,
+its head (entry count and last hash, :func:`reviewer.store.audit.head`) is recorded in
+``audit-heads.json`` in the per-user config folder, keyed by the database's absolute path;
+``audit verify`` then checks that the log still reaches that head.
+
+The witness only ever moves forward (a smaller count never overwrites a larger one), so
+two processes writing the same database cannot make it go back. It also keeps the hash of
+the log's first entry, which names the database: a new database created at the same path
+(the old file deleted) starts a new witness instead of raising a false alarm. It is a
+convenience, not a lock: someone who can edit the user's config folder can edit it too.
+A witness that cannot be written (read-only home, full disk) is skipped silently: losing
+it weakens a later check but must never fail the rater's save.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from reviewer import home
+from reviewer.store.audit import AuditHead
+
+FILENAME = "audit-heads.json"
+
+
+def witness_path() -> Path:
+    """Where the heads of every database of this user are kept."""
+    return home.config_dir() / FILENAME
+
+
+def _key(db_path: Path) -> str:
+    return str(Path(os.path.abspath(db_path)))
+
+
+def _load() -> dict[str, dict]:
+    try:
+        data = json.loads(witness_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def witnessed(db_path: Path, first: str | None) -> AuditHead | None:
+    """The last head recorded for the database at ``db_path`` whose first audit entry has
+    the hash ``first``; None if there is none (never written here, moved, or another
+    database created at that path since: its first entry differs)."""
+    entry = _load().get(_key(db_path))
+    try:
+        if entry.get("first") != first:  # type: ignore[union-attr]
+            return None
+        return AuditHead(int(entry["count"]), str(entry["hash"]))  # type: ignore[index]
+    except (AttributeError, TypeError, KeyError, ValueError):
+        return None
+
+
+def record(db_path: Path, head: AuditHead, first: str | None) -> None:
+    """Remember ``head`` for ``db_path`` unless a longer head of the same database (same
+    ``first`` entry hash) is already remembered."""
+    with contextlib.suppress(OSError):
+        data = _load()
+        key = _key(db_path)
+        new = {**head._asdict(), "first": first}
+        old = data.get(key)
+        same_db = isinstance(old, dict) and old.get("first") == first
+        if same_db and (
+            old == new or not isinstance(old.get("count"), int) or old["count"] > head.count
+        ):
+            return
+        data[key] = new
+        folder = home.ensure_dir(home.config_dir())
+        fd, tmp = tempfile.mkstemp(prefix=".audit-heads-", suffix=".json", dir=folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(data, fh, indent=1, sort_keys=True)
+                fh.write("\n")
+            os.replace(tmp, witness_path())
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise

@@ -283,6 +283,15 @@ def problems(adjudication: Adjudication, disputed: Sequence[str]) -> list[tuple[
     return found
 
 
+def content_sha256(items: Iterable[AdjudicationItem]) -> str:
+    """Digest of the decisions, recorded in the audit log on submit (``audit verify``
+    recomputes it)."""
+    content = {
+        i.metric_id: i.model_dump(mode="json") for i in sorted(items, key=lambda i: i.metric_id)
+    }
+    return hashlib.sha256(audit.canonical(content).encode("utf-8")).hexdigest()
+
+
 def submit(
     db: sqlite_utils.Database, pk: int, *, disputed: Sequence[str], expected_version: int, at: str
 ) -> Adjudication:
@@ -296,8 +305,7 @@ def submit(
             raise RatingIncompleteError(pk, missing)
         _bump(conn, h, at=at, status="submitted", submitted_at=at)
         decided = load(conn, pk)
-        content = {m: i.model_dump(mode="json") for m, i in sorted(decided.items.items())}
-        digest = hashlib.sha256(audit.canonical(content).encode("utf-8")).hexdigest()
+        digest = content_sha256(decided.items.values())
         details = {"adjudication_pk": pk, "run_pk": h.run_pk, "content_sha256": digest}
         audit.append(conn, [("adjudication_submit", h.adjudicator, details)], at=at)
         return decided

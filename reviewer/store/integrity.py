@@ -30,7 +30,7 @@ from typing import Any
 from reviewer.rubric import RatingItem
 from reviewer.sheets.keys import KeyStoreError, decode_public_key, fingerprint
 from reviewer.sheets.sheet import verify_sheet
-from reviewer.store import audit, ratings, witness
+from reviewer.store import adjudication_integrity, audit, ratings, witness
 from reviewer.store.errors import StoreError
 from reviewer.store.rubrics import RubricRegistry
 
@@ -85,6 +85,7 @@ def check(conn: sqlite3.Connection, rubrics: RubricRegistry, path: Path) -> list
             )
     problems += _rater_problems(conn, log)
     problems += _rating_problems(conn, rubrics, log)
+    problems += adjudication_integrity.check(conn)
     return problems
 
 

@@ -142,3 +142,25 @@ def test_the_threshold_is_per_study(disputed: ReviewStore) -> None:
     assert rows["problem_solving"].threshold == 1
     with pytest.raises(StoreError, match="1 to 3"):
         disputed.set_adjudication_threshold("pilot", 0)
+
+
+def test_audit_verify_checks_adjudications(
+    disputed: ReviewStore, signed, adjudicate, tmp_path
+) -> None:
+    from reviewer.adjudication.signing import AdjudicationSigner
+    from reviewer.sheets import keys
+
+    pk = adjudicate(disputed)
+    AdjudicationSigner(disputed).sign(1, keys.load_key("dana"), tmp_path / "adj")
+    assert disputed.audit_verify().ok, disputed.audit_verify().message
+    # Edited behind the triggers' back: audit verify sees it.
+    conn = disputed.db.conn
+    conn.execute("DROP TRIGGER adjudication_items_frozen_update")
+    conn.execute(
+        "UPDATE adjudication_items SET score = 3 WHERE adjudication_pk = ? AND metric_id = ?",
+        (pk, "safety"),
+    )
+    report = disputed.audit_verify()
+    assert not report.ok
+    assert any("decisions differ from what was submitted" in p for p in report.problems)
+    assert any("differ from its signed sheet" in p for p in report.problems)

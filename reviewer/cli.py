@@ -37,6 +37,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "reviewer.commands.study",
     "reviewer.commands.collect",
     "reviewer.commands.completion",
+    "reviewer.commands.report",
     "reviewer.commands.adjudication",
     "reviewer.commands.consensus",
 )

@@ -20,7 +20,7 @@ import secrets
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 # O_NOFOLLOW does not exist on Windows; O_EXCL already refuses an existing link there.
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -150,27 +150,45 @@ class _FdWriter(io.RawIOBase):
 
 
 @contextlib.contextmanager
-def open_text(path: Path, *, encoding: str = "utf-8", newline: str = "") -> Iterator[TextIO]:
-    """A text stream whose content replaces ``path`` only when the block completes.
+def open_binary(path: Path) -> Iterator[BinaryIO]:
+    """A binary stream whose content replaces ``path`` only when the block completes.
 
     An exception in the block (or a failed write) leaves ``path`` as it was.
     """
     with PendingFile(path) as pending, pending._open_temp() as fd:
         raw = _FdWriter(fd, pending.final)
-        text = io.TextIOWrapper(io.BufferedWriter(raw), encoding=encoding, newline=newline)
+        out = io.BufferedWriter(raw)
         try:
-            yield text
-            text.flush()
+            yield out
+            out.flush()
             try:
                 os.fsync(fd)
             except OSError as exc:
                 raise OutputError(f"cannot write {pending.final}: {_reason(exc)}") from exc
         finally:
             # On success everything is flushed already; on an error, what is still buffered
-            # must not be written (or fail again) when the wrapper closes.
+            # must not be written (or fail again) when the stream closes.
             raw.discarding = True
-            text.close()
+            out.close()
         pending.commit()
+
+
+@contextlib.contextmanager
+def open_text(path: Path, *, encoding: str = "utf-8", newline: str = "") -> Iterator[TextIO]:
+    """A text stream whose content replaces ``path`` only when the block completes.
+
+    An exception in the block (or a failed write) leaves ``path`` as it was.
+    """
+    with open_binary(path) as binary:
+        text = io.TextIOWrapper(binary, encoding=encoding, newline=newline)
+        try:
+            yield text
+            text.flush()
+        finally:
+            # The binary stream is closed (and committed, or discarded) by open_binary; the
+            # wrapper lets go of it so that closing it later writes nothing.
+            with contextlib.suppress(ValueError, OSError):
+                text.detach()
 
 
 def _refuse_symlink(path: Path) -> None:

@@ -95,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
     home.remember_rater(app.controller.rater)
     app.window.fit_to_screen()
     app.window.show()
+    app.controller.reload_studies()
     rows = app.controller.reload_runs()
     paths = list(args.paths)
     if not paths and (first_start or not rows):

@@ -8,7 +8,7 @@ SQLite connection belongs to the thread that opened it (an import opens its own)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
@@ -16,7 +16,9 @@ from PySide6.QtCore import QObject, QThreadPool, Signal
 from reviewer.rubric import RatingItem, Rubric
 from reviewer.store import ConflictError, Rating, ReviewStore, StoreError
 from reviewer.store.errors import RatingIncompleteError
+from reviewer.store.models import RaterRunState
 from scoring import ScoreCard, Trajectory, read_trajectory, score_trajectory
+from ui.study_flow import StudyFlow, TeamView
 from ui.worker import Task, TaskContext
 
 
@@ -33,6 +35,15 @@ class OpenedRun:
     rating: Rating | None  # None until the rater's first edit creates the draft
     editable: bool
     warning: str | None = None
+    state: RaterRunState | None = None  # within a study: the phase, control arm, visibility
+    team: TeamView = field(
+        default_factory=TeamView
+    )  # blind values, reasons, the others' ratings the rater may see
+
+    @property
+    def scorer_visible(self) -> bool:
+        """False while the automatic score must stay hidden (blind phase 1)."""
+        return self.state is None or self.state.scorer_visible
 
 
 def _load(path: str, card: ScoreCard) -> tuple[Trajectory, ScoreCard, str | None]:
@@ -50,7 +61,7 @@ def _load(path: str, card: ScoreCard) -> tuple[Trajectory, ScoreCard, str | None
     )
 
 
-class ReviewController(QObject):
+class ReviewController(StudyFlow, QObject):
     """Services and state behind the review window."""
 
     runs_changed = Signal(list)  # list[RunRow]
@@ -65,7 +76,14 @@ class ReviewController(QObject):
     import_progressed = Signal(int, int, str)
     import_finished = Signal(object)  # ImportReport, or None when it failed
     message_posted = Signal(str)
+    studies_changed = Signal(list)  # list[Study], for the selector above the queue
+    study_changed = Signal(object)  # str | None: the study the queue shows
+    scorer_revealed = Signal(object)  # OpenedRun: the blind rating froze, the scorer shows
+    collect_progressed = Signal(int, int, str)
+    collect_finished = Signal(list)  # list[CollectResult], one per sheet file
+    collect_failed = Signal(str)  # why nothing was collected (e.g. an unreadable trust list)
     rater_changed = Signal(str)
+    ratings_changed = Signal()  # a rating was submitted or signed, or runs were imported
 
     def __init__(
         self, store: ReviewStore, rater: str, *, pool: QThreadPool | None = None, parent=None
@@ -81,6 +99,7 @@ class ReviewController(QObject):
         self._refused = False  # an edit was refused since the rater last saw the rating
         self.current: OpenedRun | None = None
         self.rating = None
+        self._init_studies()
         self.last_import_roots: list[Path] = []
 
     # -- who is rating ------------------------------------------------------------------
@@ -107,7 +126,7 @@ class ReviewController(QObject):
     # -- runs ----------------------------------------------------------------------------
     def reload_runs(self) -> list:
         """Re-read the run list and announce it."""
-        rows = self.store.list_runs(rater=self.rater)
+        rows = self._list_rows()
         self.runs_changed.emit(rows)
         return rows
 
@@ -121,6 +140,8 @@ class ReviewController(QObject):
             self.run_failed.emit(run_pk, str(exc))
             return
         rating = self.store.live_rating(run_pk, self.rater)
+        state = self._state(run_pk)
+        team = self._team_view(run_pk, state, rating)
         rubric = self.store.rubric()
         # Until the new run is shown nothing is editable: an edit now would land on the run
         # being left while the queue already shows the next one.
@@ -132,9 +153,20 @@ class ReviewController(QObject):
                 return  # the rater moved on before this one loaded
             traj, card, warning = result
             editable = warning is None and (rating is None or rating.status == "draft")
+            editable = editable and state.phase != "sealed"  # frozen until the reveal
             self.rating = rating
             self.current = OpenedRun(
-                run_pk, detail.run_id, detail.path, traj, card, rubric, rating, editable, warning
+                run_pk,
+                detail.run_id,
+                detail.path,
+                traj,
+                card,
+                rubric,
+                rating,
+                editable,
+                warning,
+                state,
+                team,
             )
             self.run_opened.emit(self.current)
 
@@ -179,7 +211,7 @@ class ReviewController(QObject):
             return
         try:
             if self.rating is None:
-                self.rating = self.store.start_rating(self.current.run_pk, self.rater)
+                self.rating = self._start_rating()
             self.rating = write(self.rating)
         except ConflictError as exc:
             self._refused = True
@@ -208,10 +240,10 @@ class ReviewController(QObject):
                 "Check the rating as shown, then submit again."
             )
             return False
+        if self._blind_step():
+            return False  # the blind rating froze and the scorer shows: the rater revises now
         try:
-            self.rating = self.store.submit(
-                self.rating.rating_pk, expected_version=self.rating.version
-            )
+            self.rating = self._final_submit(self.rating)
         except RatingIncompleteError as exc:
             lines = "; ".join(f"{m}: {msg}" for m, msg in exc.problems)
             self.rating_refused.emit(f"Not submitted — {lines}")
@@ -221,6 +253,7 @@ class ReviewController(QObject):
             return False
         self._set_current_rating(self.rating, editable=False)
         self.rating_submitted.emit(self.rating)
+        self.ratings_changed.emit()
         return True
 
     def correct(self) -> None:
@@ -271,6 +304,7 @@ class ReviewController(QObject):
         editable = self.rating is not None and self.rating.status == "draft"
         self._set_current_rating(self.rating, editable=editable)
         self.rating_changed.emit(self.rating)
+        self.ratings_changed.emit()
 
     def _set_current_rating(self, rating, *, editable: bool) -> None:
         if self.current is not None:
@@ -301,6 +335,7 @@ class ReviewController(QObject):
             self._import_task = None
             self.reload_runs()
             self.import_finished.emit(report)
+            self.ratings_changed.emit()
 
         def failed(message: str) -> None:
             self._import_task = None

@@ -34,9 +34,11 @@ from ui.queue.queue_panel import QueuePanel
 from ui.rater_dialog import AskRater, ask_rater
 from ui.rating.history_dialog import HistoryDialog
 from ui.rating.rubric_form import RubricForm
+from ui.results.results_loader import ResultsLoader
 from ui.run.import_problems import ImportProblemsDock
 from ui.run.run_view import RunView
 from ui.run.scorecard_panel import ScorecardPanel
+from ui.study_window import StudyWindow
 
 #: (keys, what they do) for the help dialog; the actions below are built from the same keys.
 SHORTCUTS: tuple[tuple[str, str], ...] = (
@@ -50,6 +52,12 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("] / [", "next / previous event in the timeline"),
     ("} / {", "next / previous agent turn"),
     ("Ctrl+Enter", "submit the rating and open the next unrated run"),
+    (
+        "Ctrl+Enter (blind study)",
+        "submit the blind rating (frozen for good) and show the automatic score; "
+        "once revised, submit the final rating",
+    ),
+    ("C (after the reveal)", "on a revised metric: write why it changed (Esc returns)"),
     ("Ctrl+Down / Ctrl+Up", "next / previous run in the queue"),
     ("Ctrl+F", "filter the run queue (Enter or Esc: back to the metrics)"),
     ("Ctrl+Shift+S", "sign the submitted rating and export its sheet"),
@@ -57,12 +65,13 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Ctrl+H", "history: earlier versions of this rating, read-only"),
     ("Ctrl+I / Ctrl+Shift+I", "import files / a folder"),
     ("Ctrl+Shift+V", "verify a signed sheet"),
+    ("Ctrl+Shift+D", "the results dashboard (charts, agreement, validity)"),
     ("F1", "this help"),
     ADJUDICATION_SHORTCUT,
 )
 
 
-class MainWindow(QMainWindow):
+class MainWindow(StudyWindow, QMainWindow):
     """The a320-review main window."""
 
     def __init__(
@@ -105,6 +114,7 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self._build_actions()
         self._connect()
+        self._build_results()
         self.adjudication = AdjudicationWiring(self)  # Rating → Adjudicate this run (Ctrl+J)
 
     # -- construction --------------------------------------------------------------------
@@ -145,6 +155,7 @@ class MainWindow(QMainWindow):
         self._action(file, "Import folder…", "Ctrl+Shift+I", self._import_folder)
         file.addSeparator()
         self._action(file, "Verify sheet…", "Ctrl+Shift+V", self._verify)
+        self._action(file, "Collect sheets…", None, self._collect)
         self._action(file, "Switch rater…", None, self.switch_rater)
         file.addSeparator()
         self._action(file, "Quit", QKeySequence.StandardKey.Quit, self.close)
@@ -183,8 +194,8 @@ class MainWindow(QMainWindow):
         self._action(nav, "Previous run", "Ctrl+Up", lambda: self.queue.next_run(step=-1))
         self._action(nav, "Filter runs", QKeySequence.StandardKey.Find, self.queue.focus_filter)
 
-        view = menus.addMenu("&View")
-        self._action(view, "Reset layout", None, self.reset_layout)
+        self.view_menu = menus.addMenu("&View")
+        self._action(self.view_menu, "Reset layout", None, self.reset_layout)
 
         help_menu = menus.addMenu("&Help")
         self._action(help_menu, "Keyboard shortcuts", "F1", self.show_help)
@@ -198,7 +209,7 @@ class MainWindow(QMainWindow):
         self.rubric.overall_comment_edited.connect(c.save_overall_comment)
         self.rubric.submit_requested.connect(self.submit_and_next)
         self.queue.filter_finished.connect(self.rubric.focus_metrics)
-        c.runs_changed.connect(self.queue.set_rows)
+        self._connect_studies()
         c.run_loading.connect(self._run_loading)
         c.run_opened.connect(self._show_run)
         c.run_failed.connect(self._show_failure)
@@ -221,10 +232,12 @@ class MainWindow(QMainWindow):
     def _show_run(self, opened: OpenedRun) -> None:
         card = opened.card
         title = f"{card.scenario_id} · {card.model} · {opened.run_id}"
+        self._set_scorer_visible(opened.scorer_visible)
         self.run_view.show_run(title, opened.trajectory, card, opened.warning)
         self.scorecard.show_card(card, opened.trajectory)
         self.rubric.set_rubric(opened.rubric)
         self.rubric.set_rating(opened.rating, self.controller.items(), opened.editable)
+        self._show_phase(opened)
         # A new run starts with the keys on the metric list: whatever had the focus (a
         # comment of the last run, the filter), the next key rates, it never types.
         self._show_correction(opened.rating)
@@ -246,6 +259,8 @@ class MainWindow(QMainWindow):
         opened = self.controller.current
         self.rubric.set_rating(rating, self.controller.items(), bool(opened and opened.editable))
         self._show_correction(rating)
+        if opened is not None:
+            self._show_phase(opened)  # a submit lets the rater see the others' ratings
         if rating is not None:
             self.queue.update_rating_state(rating.run_pk, rating.status)
 
@@ -417,6 +432,75 @@ class MainWindow(QMainWindow):
         self.controller.cancel_import()
         self.layout_state.save(self)
         super().closeEvent(event)
+
+    # -- results dashboard ---------------------------------------------------------------
+    def _build_results(self) -> None:
+        """View → Results dashboard and File → Export report…; the window itself (and
+        matplotlib with it) is built on first use."""
+        self.results_loader = ResultsLoader(self.controller.store.path, parent=self)
+        self.results_window = None
+        menus = self.menuBar()
+        self._action(self.view_menu, "Results dashboard", "Ctrl+Shift+D", self.show_results)
+        file_menu = menus.actions()[0].menu()
+        export = self._action(None, "Export report…", None, self.export_report)
+        file_menu.insertAction([a for a in file_menu.actions() if a.isSeparator()][-1], export)
+        loader = self.results_loader
+        loader.export_progressed.connect(self._import_progressed)
+        loader.exported.connect(self._export_finished)
+        loader.export_failed.connect(self._export_finished)
+
+    def show_results(self) -> None:
+        """Open (or raise) the results dashboard."""
+        if self.results_window is None:
+            from ui.results.results_window import ResultsWindow
+
+            window = ResultsWindow(self.results_loader, self, viewer=self.controller.rater)
+            window.run_requested.connect(self.open_run_from_results)
+            window.filter_requested.connect(self._filter_from_results)
+            window.export_requested.connect(self.export_report)
+            self.controller.ratings_changed.connect(window.mark_stale)
+            self.results_window = window
+        self.results_window.show()
+        self.results_window.raise_()
+        self.results_window.activateWindow()
+
+    def open_run_from_results(self, run_pk: int) -> None:
+        """Open a run clicked on the dashboard; a queue filter hiding it is cleared."""
+        if not self.queue.select_run(run_pk):
+            self.queue.show_only({})
+            if not self.queue.select_run(run_pk):
+                self.controller.open_run(run_pk)  # not in the queue (an older version)
+        self.raise_()
+        self.activateWindow()
+
+    def _filter_from_results(self, facets: dict, label: str) -> None:
+        self.queue.show_only(facets)
+        self._say(f"Queue: the runs of {label}.")
+        self.raise_()
+
+    def export_report(self) -> None:
+        """Ask where, then write the results report on a worker thread, with progress."""
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export report", "results.pdf", "PDF (*.pdf);;HTML page (*.html)"
+        )
+        if path:
+            self.start_export(Path(path))
+
+    def start_export(self, path: Path) -> None:
+        """Write the report to ``path`` (PDF, or HTML for an .html name)."""
+        fmt = "html" if path.suffix.lower() in (".html", ".htm") else "pdf"
+        window = self.results_window
+        scenario = window.selected_scenario() if window is not None else None
+        if not self.results_loader.export(path, fmt, scenario):
+            self._say("A report is already being written.")
+            return
+        self.progress.setRange(0, 0)
+        self.progress.show()
+        self._say(f"Writing {path.name}…")
+
+    def _export_finished(self, message: str) -> None:
+        self.progress.hide()
+        self._say(message)
 
 
 def _confirm(parent: QWidget, title: str, text: str) -> bool:

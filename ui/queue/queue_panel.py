@@ -35,6 +35,7 @@ from ui.queue.run_queue_model import (
     RunQueueModel,
     RunRowRole,
 )
+from ui.queue.study_bar import StudyBar
 
 # (facet, "any" caption, label of a value); None values are shown as "—".
 _FACETS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
@@ -150,6 +151,9 @@ class QueuePanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
+        # The study selector tops the queue: it decides which runs the rest filters.
+        self.studies = StudyBar(self)
+        layout.addWidget(self.studies)
         layout.addWidget(self.filter_edit)
         layout.addLayout(bar)
         layout.addWidget(self.adjudication_filter)
@@ -162,6 +166,11 @@ class QueuePanel(QWidget):
         """Show ``rows``; the open run stays selected if it is still there."""
         with self._keeping_open_run():
             self.model.set_rows(rows)
+            # "k ratings in" means something only within a study.
+            in_study = any(r.per_run for r in rows)
+            if self.view.isColumnHidden(Column.IN) == in_study:
+                self.view.setColumnHidden(Column.IN, not in_study)
+                self._layout_columns()  # the other columns make room, or take it back
             if rows and not self._natural:
                 self._fit_columns()
             self._refill_combos()
@@ -176,6 +185,10 @@ class QueuePanel(QWidget):
         with self._keeping_open_run():
             self.proxy.set_only(self._needs_adjudication if on else None)
 
+    def set_scorer_hidden(self, run_pks) -> None:
+        """Runs whose Score and Safety the rater may not see yet (blind phase 1)."""
+        self.model.set_scorer_hidden(run_pks)
+
     def update_rating_state(self, run_pk: int, state: str) -> None:
         # Under a rating-state filter the open run's row can vanish now (its first score
         # makes it a draft); Qt would make a neighbour current, and open it.
@@ -187,7 +200,10 @@ class QueuePanel(QWidget):
         if not self._natural:
             return 0  # no rows yet: unknown
         bar = self.view.verticalScrollBar().sizeHint().width()
-        return sum(self._natural.values()) + bar + 2 * self.view.frameWidth()
+        columns = sum(self._natural.values())
+        if self.view.isColumnHidden(Column.IN):
+            columns -= self._natural.get(Column.IN, 0)  # only within a study
+        return columns + bar + 2 * self.view.frameWidth()
 
     def current_run_pk(self) -> int | None:
         index = self.view.currentIndex()
@@ -237,6 +253,24 @@ class QueuePanel(QWidget):
         """Select the next shown run whose rating is unrated or draft (wrapping)."""
         return self.next_run(lambda run: run.rating_state in TODO_STATES)
 
+    def show_only(self, facets: dict[str, Any]) -> None:
+        """Filter to the runs with these facet values (the other facets and the text filter
+        cleared): what a click on the results dashboard asks for."""
+        with self._keeping_open_run():
+            self.filter_edit.blockSignals(True)
+            self.filter_edit.clear()
+            self.filter_edit.blockSignals(False)
+            self.proxy.set_text("")
+            for facet, _caption, _label in _FACETS:
+                values = self._facet_values[facet]
+                wanted = facets.get(facet, ANY)
+                index = values.index(wanted) if wanted in values else 0
+                combo = self.combos[facet]
+                combo.blockSignals(True)  # one filter change, not one per combo
+                combo.setCurrentIndex(index)
+                combo.blockSignals(False)
+                self.proxy.set_facet(facet, values[index])
+
     # ---- internals ----------------------------------------------------------------------
     def _refill_combos(self) -> None:
         rows = self.model.rows()
@@ -275,7 +309,8 @@ class QueuePanel(QWidget):
                 max(cells.horizontalAdvance(t) for t in texts) + 16,
                 strong.horizontalAdvance(title) + 24,  # room for the sort arrow
             )
-            self._natural[column] = min(width, _MAX_COLUMN_WIDTH)
+            # Never under the header's minimum section size: Qt would widen it anyway.
+            self._natural[column] = min(max(width, _MIN_ELASTIC), _MAX_COLUMN_WIDTH)
         self._layout_columns()
 
     def _layout_columns(self) -> None:
@@ -285,7 +320,9 @@ class QueuePanel(QWidget):
         if not self._natural or self._user_sized:
             return
         widths = dict(self._natural)
-        fixed = sum(w for c, w in widths.items() if c not in _ELASTIC)
+        fixed = sum(
+            w for c, w in widths.items() if c not in _ELASTIC and not self.view.isColumnHidden(c)
+        )
         room = self.view.viewport().width() - fixed
         # On a small screen Status, then Model, give way (both are in the Scenario tooltip
         # and the filters) so Score, Safety and Rating stay in view.

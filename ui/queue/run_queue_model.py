@@ -48,6 +48,8 @@ RATING_LABELS: Final = {
     "signed": "Signed",
 }
 UNSAFE_TIP: Final = "a dangerous command was executed: scalar floored to 0"
+HIDDEN_TIP: Final = "Hidden until you submit your blind rating of this run"
+IN_TIP: Final = "{n} of the {k} ratings this study wants for the run are in"
 _UNSAFE_COLOUR = QColor("#c62828")
 # Draft is the state a rater must come back to, so it gets the one non-palette colour.
 _DRAFT_COLOUR = QColor("#b26a00")
@@ -61,11 +63,21 @@ class Column(IntEnum):
     SCORE = 4
     SAFETY = 5
     RATING = 6
+    IN = 7  # within a study: how many of its k ratings are in
 
 
-HEADERS: Final = ("Scenario", "Model", "Run", "Status", "Score", "Safety", "Rating")
+HEADERS: Final = ("Scenario", "Model", "Run", "Status", "Score", "Safety", "Rating", "In")
 # The RunRow attribute behind each column: the facet a filter or a sort reads.
-_ATTRS: Final = ("scenario_id", "model", "run_id", "status", "scalar", "unsafe", "rating_state")
+_ATTRS: Final = (
+    "scenario_id",
+    "model",
+    "run_id",
+    "status",
+    "scalar",
+    "unsafe",
+    "rating_state",
+    "ratings_in",
+)
 _RATING_ORDER: Final = {"unrated": 0, "draft": 1, "submitted": 2, "signed": 3}
 
 
@@ -86,6 +98,8 @@ def _display(row: Any, column: int) -> str:
         return STATUS_LABELS.get(row.status, row.status)
     if column == Column.RATING:
         return RATING_LABELS.get(row.rating_state, row.rating_state)
+    if column == Column.IN:
+        return "" if row.per_run is None else f"{row.ratings_in or 0}/{row.per_run}"
     if column == Column.RUN:
         # "20260724T080000Z-4b5760" → "07-24 08:00 4b5760": the date, time and suffix are
         # what tell runs apart; the full id is in the tooltip and the filter matches it.
@@ -103,6 +117,7 @@ class RunQueueModel(QAbstractTableModel):
         self._index: dict[int, int] = {}
         self._rated = 0
         self._sort: tuple[int, Qt.SortOrder] = (-1, Qt.SortOrder.AscendingOrder)
+        self._hidden: frozenset[int] = frozenset()  # runs whose scorer is hidden (blind)
 
     # ---- Qt model API -------------------------------------------------------------------
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
@@ -116,6 +131,11 @@ class RunQueueModel(QAbstractTableModel):
             return None
         row = self._rows[index.row()]
         column = index.column()
+        hidden = column in (Column.SCORE, Column.SAFETY) and row.run_pk in self._hidden
+        if hidden:
+            # Blind phase 1: the cell says it is hidden, and nothing else (the controller
+            # blanked the values too, so no sort or filter can reveal them either).
+            return _hidden_cell(column, role)
         if role == Qt.ItemDataRole.DisplayRole:
             return _display(row, column)
         if role == RunRowRole:
@@ -163,6 +183,18 @@ class RunQueueModel(QAbstractTableModel):
         # that lands while a run is scored on a pool thread doubles or triples that time.
         # Frozen objects are still freed by reference counting when the rows are replaced.
         gc.freeze()
+
+    def set_scorer_hidden(self, run_pks) -> None:
+        """Runs whose Score and Safety cells say "hidden" (the rater's blind phase)."""
+        hidden = frozenset(run_pks)
+        if hidden != self._hidden:
+            self._hidden = hidden
+            if self._rows:
+                top, bottom = (
+                    self.index(0, Column.SCORE),
+                    self.index(self.rowCount() - 1, Column.SAFETY),
+                )
+                self.dataChanged.emit(top, bottom)
 
     def update_rating_state(self, run_pk: int, state: str) -> None:
         """Change one run's rating state; only its Rating cell is reported as changed."""
@@ -237,12 +269,24 @@ class RunQueueModel(QAbstractTableModel):
             return plain_tooltip(f"{row.run_id}\n{row.path}" if row.path else row.run_id)
         if column == Column.STATUS and row.reason:
             return plain_tooltip(f"{_display(row, column)}: {row.reason}")
+        if column == Column.IN and row.per_run is not None:
+            return IN_TIP.format(n=row.ratings_in or 0, k=row.per_run)
         if column in (Column.SCENARIO, Column.MODEL):
             # Narrow columns are cut: the whole run in one tooltip (and Status/Model may be
             # hidden on a small screen, see QueuePanel._layout_columns).
             status = STATUS_LABELS.get(row.status, row.status)
             return plain_tooltip(f"{row.scenario_id}\n{row.model or '—'}\n{row.run_id}\n{status}")
         return None
+
+
+def _hidden_cell(column: int, role: int) -> Any:
+    if role == Qt.ItemDataRole.DisplayRole:
+        return "—" if column == Column.SCORE else ""
+    if role == Qt.ItemDataRole.ToolTipRole:
+        return HIDDEN_TIP
+    if role == Qt.ItemDataRole.TextAlignmentRole and column == Column.SCORE:
+        return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return None
 
 
 class RunQueueFilter(QSortFilterProxyModel):

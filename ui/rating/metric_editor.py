@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.rating.rubric_model import SCORE_LABELS, WARNING_COLOUR
+from ui.rating.rubric_model import REVISION_PROBLEM, SCORE_LABELS, WARNING_COLOUR
 
 COMMENT_PLACEHOLDER = (
     "Required for a score of 0 or 3 and for Not observed: what evidence was missing?"
@@ -167,6 +167,8 @@ def problem_text(problem: str | None, item: Any) -> str:
     """What the editor says a metric still needs, with the key that does it."""
     if getattr(item, "outcome", None) is None:
         return "Not rated yet: press 0–3, N or O."
+    if problem == REVISION_PROBLEM:
+        return "⚠ Revised from your blind rating — press C to give the reason."
     needs_comment = getattr(item, "score", None) is not None or item.outcome == "not_observed"
     if needs_comment and not (getattr(item, "comment", "") or "").strip():
         return f"⚠ Comment needed — press C to write it ({problem})"

@@ -26,6 +26,8 @@ from PySide6.QtWidgets import (
 
 from reviewer.rubric import RatingItem
 from ui.rating.metric_editor import MetricEditor, set_text
+from ui.rating.others_panel import OthersPanel
+from ui.rating.revision_flow import RevisionFlow
 from ui.rating.rubric_model import Column, RubricModel
 from ui.theme import plain_tooltip
 
@@ -41,12 +43,13 @@ _ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 _TEXT_EVENTS = (QEvent.Type.KeyPress, QEvent.Type.FocusOut)
 
 
-class RubricForm(QWidget):
+class RubricForm(RevisionFlow, QWidget):
     """Rates one run against a rubric. Signals are intents; the controller saves."""
 
     item_edited = Signal(str, object, object, str)  # metric_id, outcome, score, comment
     overall_comment_edited = Signal(str)
     submit_requested = Signal()
+    reason_edited = Signal(str, str)  # metric_id, why it was revised after the reveal
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -86,7 +89,7 @@ class RubricForm(QWidget):
         self.editor.comment.textChanged.connect(self._on_comment_changed)
         self.editor.comment.installEventFilter(self)
         self.editor.comment.setObjectName("metricComment")
-
+        self._init_revision(_single_shot(self, self._flush_reason))
         overall_label = QLabel("Overall comment", self)
         overall_label.setObjectName("fieldLabel")
         self.overall = QPlainTextEdit(self)
@@ -122,12 +125,16 @@ class RubricForm(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(8)
         layout.addWidget(self.banner)
+        layout.addWidget(self.phase_banner)
         layout.addWidget(self.table)
         layout.addWidget(self.editor)
+        layout.addWidget(self.revision)
         layout.addWidget(overall_label)
         layout.addWidget(self.overall)
         layout.addWidget(self.note)
         layout.addLayout(bottom)
+        self.others = OthersPanel(self)
+        layout.addWidget(self.others)
         layout.addStretch(1)
         self._apply_editable()
 
@@ -156,6 +163,7 @@ class RubricForm(QWidget):
         same_run = rating is not None and _run_of(rating) == _run_of(self._rating)
         if not same_run:
             self._drop_pending()
+            self._forget_phase()  # the window sets the new run's phase next
         pending, text = self._pending_comment, self.editor.comment.toPlainText()
         current = self.current_metric_id() if same_run else None
         self._rating, self._editable = rating, editable
@@ -175,11 +183,6 @@ class RubricForm(QWidget):
         self._rating = rating
         self._saved_at = getattr(rating, "updated_at", None) or datetime.now().astimezone()
         self._refresh_status()
-
-    def set_banner(self, text: str | None) -> None:
-        """Show ``text`` above the metrics (a correction in progress), or hide it."""
-        self.banner.setText(text or "")
-        self.banner.setVisible(bool(text))
 
     # ---- keyboard API (the window binds these; the form handles them when focused) -----
     def score_current(self, score: int) -> None:
@@ -206,7 +209,12 @@ class RubricForm(QWidget):
 
     def focus_comment(self) -> None:
         """Put the caret in the current metric's comment (C); Esc comes back."""
-        if self.current_metric_id() is not None and self._editable:
+        metric_id = self.current_metric_id()
+        if self.model.is_revised(metric_id) and not self.model.reason(metric_id).strip():
+            # What a revised metric needs first is its reason: C asks for it.
+            self.focus_reason()
+            return
+        if metric_id is not None and self._editable:
             self.editor.comment.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def focus_metrics(self) -> None:
@@ -228,6 +236,7 @@ class RubricForm(QWidget):
         """Emit the comment edits still waiting for their debounce."""
         self._flush_comment()
         self._flush_overall()
+        self._flush_reason()
 
     # ---- edits ----------------------------------------------------------------------------
     def _on_outcome_clicked(self, outcome: str) -> None:
@@ -273,6 +282,8 @@ class RubricForm(QWidget):
             self.overall_comment_edited.emit(self.overall.toPlainText())
 
     def _drop_pending(self) -> None:
+        self._reason_timer.stop()
+        self._pending_reason = None
         self._comment_timer.stop()
         self._overall_timer.stop()
         self._pending_comment = None
@@ -307,6 +318,8 @@ class RubricForm(QWidget):
         # Leaving a metric sends its comment now, so the edit is never attributed late.
         if self._pending_comment not in (None, self.current_metric_id()):
             self._flush_comment()
+        if self._pending_reason not in (None, self.current_metric_id()):
+            self._flush_reason()
         self._refresh_editor(comment=True)
 
     def _fit_table(self) -> None:
@@ -326,20 +339,34 @@ class RubricForm(QWidget):
             position=(row + 1, self.model.rowCount()),
             comment=comment,
         )
+        self.revision.setVisible(self._phase == "revealed" and metric_id is not None)
+        if metric_id is not None:
+            self.revision.show_metric(
+                self.model.blind_item(metric_id),
+                self.model.item(metric_id),
+                self.model.reason(metric_id),
+                revised=self.model.is_revised(metric_id),
+                text=comment and self._pending_reason != metric_id,
+            )
         self._refresh_submit()
 
     def _refresh_submit(self) -> None:
         problems = self.model.problems()
         self.submit_button.setEnabled(
             bool(self._editable and not problems and self.model.rowCount())
+            or self._phase == "sealed"  # frozen, and Ctrl+Enter reveals
         )
-        if not self._editable:
+        if self._phase == "sealed":
+            tip = "Your blind rating is frozen: show the automatic score and revise."
+        elif not self._editable:
             tip = "This rating cannot be edited."
         elif problems:
             rubric = self.model.rubric()
             titles = {m.id: m.title for m in rubric.metrics} if rubric else {}
             lines = [f"• {titles.get(m, m)}: {message}" for m, message in problems]
             tip = "Still to do before submitting:\n" + "\n".join(lines)
+        elif self._phase == "blind":
+            tip = "Freeze your blind rating for good, then see the automatic score."
         else:
             tip = "Submit this rating and open the next unrated run."
         self.submit_button.setToolTip(plain_tooltip(tip))
@@ -364,8 +391,10 @@ class RubricForm(QWidget):
 
     def _apply_editable(self) -> None:
         self.editor.set_editable(self._editable)
+        self.revision.set_editable(self._editable)
         self.overall.setReadOnly(not self._editable)
-        self.note.setVisible(self._rating is not None and not self._editable)
+        sealed = self._phase == "sealed"  # not read-only for good: the banner says why
+        self.note.setVisible(self._rating is not None and not self._editable and not sealed)
         self._fit_table()
         self._refresh_editor(comment=True)
 
@@ -389,7 +418,9 @@ class RubricForm(QWidget):
             # The metric row says it is being commented, as the focus frame does the box.
             commenting = kind == QEvent.Type.FocusIn
             self.model.set_commenting(self.current_metric_id() if commenting else None)
-        if watched in (self.editor.comment, self.overall) and kind in _TEXT_EVENTS:
+        if watched in (self.editor.comment, self.overall, self.revision.reason) and (
+            kind in _TEXT_EVENTS
+        ):
             if kind == QEvent.Type.FocusOut:
                 self.flush()  # e.g. a click on the run queue, before it switches run
             elif event.key() == Qt.Key.Key_Escape:

@@ -32,6 +32,8 @@ SCORE_LABELS: Final = {
     3: "Exemplary",
 }
 OK_MARK: Final = "✓"
+#: The Check of a metric revised after a blind study's reveal that has no reason yet.
+REVISION_PROBLEM: Final = "revised: press C to give the reason"
 #: Shown in the Comment column of the metric whose comment is being typed.
 COMMENTING_MARK: Final = "✎ typing…"
 # A muted amber: readable on light and dark palettes, and the text says the problem anyway.
@@ -60,6 +62,9 @@ class RubricModel(QAbstractTableModel):
         self._items: dict[str, Any] = {}
         self._problems: list[tuple[str, str]] = []
         self._problem_of: dict[str, str] = {}
+        # After a blind study's reveal: the frozen blind items and the revision reasons.
+        self._blind: dict[str, Any] = {}
+        self._reasons: dict[str, str] = {}
         self._commenting: str | None = None  # the metric whose comment has the focus
         self.editable = False
 
@@ -88,6 +93,8 @@ class RubricModel(QAbstractTableModel):
                 return plain_tooltip(metric.question)
             if column == Column.COMMENT and item is not None and item.comment:
                 return plain_tooltip(item.comment)
+            if column in (Column.OUTCOME, Column.SCORE) and self.is_revised(metric.id):
+                return plain_tooltip(self._revision_tip(metric.id))
             if column == Column.SCORE and item is not None and item.score is not None:
                 return plain_tooltip(metric.anchors.get(item.score) or "")
             if column == Column.CHECK:
@@ -137,6 +144,35 @@ class RubricModel(QAbstractTableModel):
                 cell = self.index(other, Column.CHECK)
                 self.dataChanged.emit(cell, cell)
 
+    def set_blind(self, blind: dict[str, Any], reasons: dict[str, str]) -> None:
+        """The blind values to compare with (empty: no reveal, nothing to revise) and the
+        reasons given so far; a revised metric without a reason is a problem."""
+        self.beginResetModel()
+        self._blind, self._reasons = dict(blind), dict(reasons)
+        self._recheck()
+        self.endResetModel()
+
+    def set_reason(self, metric_id: str, reason: str) -> None:
+        """The rater typed a reason: re-check at once (the save follows later)."""
+        self._reasons[metric_id] = reason
+        self.set_item(metric_id, self._items.get(metric_id))
+
+    def blind_item(self, metric_id: str | None) -> Any:
+        """The frozen blind item of ``metric_id`` (None outside the reveal)."""
+        return self._blind.get(metric_id)
+
+    def reason(self, metric_id: str | None) -> str:
+        return self._reasons.get(metric_id, "") if metric_id else ""
+
+    def is_revised(self, metric_id: str | None) -> bool:
+        """True when the metric's outcome or score differs from its blind value."""
+        blind = self._blind.get(metric_id)
+        if blind is None:
+            return False
+        item = self._items.get(metric_id)
+        now = (None, None) if item is None else (item.outcome, item.score)
+        return now != (blind.outcome, blind.score)
+
     def set_commenting(self, metric_id: str | None) -> None:
         """Mark the metric whose comment box has the keyboard focus (None: none)."""
         rows = [self.row_of(m) for m in (self._commenting, metric_id) if m is not None]
@@ -175,9 +211,18 @@ class RubricModel(QAbstractTableModel):
     # ---- internals ----------------------------------------------------------------------
     def _recheck(self) -> None:
         self._problems = list(self._rubric.problems(self._items)) if self._rubric else []
+        for metric in self._metrics:
+            if self.is_revised(metric.id) and not self._reasons.get(metric.id, "").strip():
+                self._problems.append((metric.id, REVISION_PROBLEM))
         self._problem_of = {}
         for metric_id, message in self._problems:
             self._problem_of.setdefault(metric_id, message)
+
+    def _revision_tip(self, metric_id: str) -> str:
+        item = self._items.get(metric_id)
+        now = value_text(item) if item is not None else "—"
+        reason = self._reasons.get(metric_id, "").strip() or "(no reason yet)"
+        return f"Blind: {value_text(self._blind[metric_id])}\nNow: {now}\nReason: {reason}"
 
     def _display(self, metric: Any, item: Any, column: int) -> str:
         if column == Column.METRIC:
@@ -192,6 +237,17 @@ class RubricModel(QAbstractTableModel):
         if column == Column.OUTCOME:
             return OUTCOME_LABELS.get(item.outcome, str(item.outcome))
         if column == Column.SCORE:
-            return "" if item.score is None else str(item.score)
+            score = "" if item.score is None else str(item.score)
+            if self.is_revised(metric.id):
+                # The revision at a glance: what was frozen blind, then what it is now.
+                return f"{value_text(self._blind[metric.id])} → {score or '—'}"
+            return score
         first_line = item.comment.strip().splitlines()
         return first_line[0] if first_line else ""
+
+
+def value_text(item: Any) -> str:
+    """An item's outcome and score in a few characters: "2", "N/A", "not obs."."""
+    if item.outcome == "applicable":
+        return "—" if item.score is None else str(item.score)
+    return {"not_applicable": "N/A", "not_observed": "not obs."}.get(item.outcome, "—")

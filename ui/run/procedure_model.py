@@ -63,7 +63,33 @@ class ProcedureModel(QAbstractItemModel):
         self._nodes, self._top = [], []
         if traj is not None and traj.scenario is not None and card is not None:
             self._build(traj, card)
+        elif traj is not None and traj.scenario is not None:
+            self._build_procedure(traj)
         self.endResetModel()
+
+    def _build_procedure(self, traj: Trajectory) -> None:
+        """The ground truth alone, with nothing of how the run met it (no ScoreCard: the
+        blind phase of a study, where the procedure is evidence and the match is not)."""
+        gt = traj.scenario.ground_truth
+        for number, block in enumerate(gt.procedure, start=1):
+            kind = "in this order" if block.ordered else "any order"
+            parent = self._add(Node("block", f"{number}. {block.block}", None, 0, run_text=kind))
+            for action in block.actions:
+                self._add(Node("required", _action_text(action), parent, 0,
+                               rationale=action.rationale or "", key=action.key))  # fmt: skip
+        for kind, title, actions in (
+            ("optional", "Optional actions (permitted)", gt.optional_actions),
+            ("forbidden", "Forbidden actions", gt.forbidden_actions),
+        ):
+            if not actions:
+                continue
+            section = self._add(Node(f"{kind}_section", title, None, 0))
+            for action in actions:
+                label = _action_text(action)
+                if kind == "forbidden":
+                    label += f"  [{action.severity.replace('_', '-')}]"
+                self._add(Node(kind, label, section, 0, rationale=action.rationale or "",
+                               key=action.key))  # fmt: skip
 
     def _add(self, node: Node) -> int:
         node_id = len(self._nodes)

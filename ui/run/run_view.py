@@ -28,7 +28,7 @@ from reviewer import assets
 from scoring import ScoreCard, Trajectory
 from scoring.reader import read_snapshot
 from scoring.records import ToolCall
-from ui.run.procedure_model import ProcedureModel
+from ui.run.procedure_model import COL_RUN, ProcedureModel
 from ui.run.timeline_model import (
     COL_CLASS,
     COL_DETAILS,
@@ -101,6 +101,7 @@ class RunView(QWidget):
         self._card: ScoreCard | None = None
         self._traj: Trajectory | None = None
         self._syncing = False
+        self._scorer_visible = True
 
         # Both show text from the trajectory file (scenario, model, run id, a reader's error):
         # plain text always, so a file cannot paint "APPROVED" or load an image.
@@ -135,7 +136,8 @@ class RunView(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.title)
         layout.addWidget(self.banner)
-        layout.addWidget(LegendBar())
+        self.legend = LegendBar()
+        layout.addWidget(self.legend)
         layout.addWidget(sides, 1)
 
     def resizeEvent(self, event) -> None:
@@ -202,11 +204,44 @@ class RunView(QWidget):
         self._card, self._traj = card, traj
         self.title.setText(title)
         self.title.setToolTip(plain_tooltip(title))
-        self.timeline_model.set_run(traj, card)
-        self.procedure_model.set_run(traj, card)
-        self.procedure.expandAll()
+        self._fill()
         self.details.clear()
         self._set_banner(warning, "warning")
+
+    def set_scorer_visible(self, visible: bool) -> None:
+        """Show what the scorer decided (True), or only the evidence: the trajectory and
+        the ground-truth procedure, with no class, colour, icon, match or order marker
+        (phase 1 of a blind study). The timeline keeps its cursor across the change."""
+        if visible == self._scorer_visible:
+            return
+        self._scorer_visible = visible
+        if self._traj is not None:
+            row = self.timeline.currentIndex().row()
+            self._fill()
+            if row >= 0:
+                self._select_timeline_row(row)
+
+    def _fill(self) -> None:
+        # Hidden: the models never get the ScoreCard, so nothing of it can reach a cell.
+        card = self._shown_card()
+        self.timeline_model.set_run(self._traj, card)
+        self.procedure_model.set_run(self._traj, card)
+        if self.procedure.isColumnHidden(COL_RUN) != (card is None):
+            # Without "This run" the action names get the room it had: whole, not cut.
+            header = self.procedure.header()
+            mode = QHeaderView.ResizeMode
+            header.setSectionResizeMode(
+                0, mode.ResizeToContents if card is None else mode.Interactive
+            )
+            if card is not None:
+                self.procedure.setColumnWidth(0, 150)
+        self.procedure.setColumnHidden(COL_RUN, card is None)
+        self.timeline.setColumnHidden(COL_CLASS, card is None)
+        self.legend.setVisible(card is not None)
+        self.procedure.expandAll()
+
+    def _shown_card(self) -> ScoreCard | None:
+        return self._card if self._scorer_visible else None
 
     def show_error(self, message: str) -> None:
         """Clear the view and say why the run cannot be shown."""
@@ -285,9 +320,10 @@ class RunView(QWidget):
 
     def _procedure_moved(self, current: QModelIndex, _previous: QModelIndex) -> None:
         node = self.procedure_model.node(current)
-        if self._syncing or node is None or not node.commands or self._card is None:
+        card = self._shown_card()
+        if self._syncing or node is None or not node.commands or card is None:
             return
-        position = self._card.commands[node.commands[0]].call_position
+        position = card.commands[node.commands[0]].call_position
         row = self.timeline_model.row_of_call(position)
         if row is not None:
             self._syncing = True
@@ -314,7 +350,7 @@ class RunView(QWidget):
             if record.is_error:
                 lines.insert(1, "ERROR: the call failed")
             verdict = self.timeline_model.data(index, VerdictRole)
-            if verdict is not None and self._card is not None:
+            if verdict is not None and self._shown_card() is not None:
                 lines.insert(1, self._why(verdict))
                 if row.style == "out_of_order":
                     lines.insert(

@@ -181,6 +181,10 @@ def _signals_html(card: ScoreCard) -> str:
     )
 
 
+#: What the panel says instead of the ScoreCard while the scorer is hidden.
+HIDDEN_NOTE = "Automatic score hidden until you submit your blind rating."
+
+
 class ScorecardPanel(QTextBrowser):
     """Read-only view of one run's ScoreCard."""
 
@@ -188,10 +192,22 @@ class ScorecardPanel(QTextBrowser):
         super().__init__(parent)
         self.setObjectName("scorecard")
         self.setOpenLinks(False)
+        self._scorer_visible = True
+        self._shown: tuple[ScoreCard | None, Trajectory | None] = (None, None)
 
     def show_card(self, card: ScoreCard | None, traj: Trajectory | None = None) -> None:
-        """Render ``card`` (None clears the panel)."""
-        self.setHtml(render_scorecard(card, traj) if card is not None else "")
+        """Render ``card`` (None clears the panel); while the scorer is hidden, the note."""
+        self._shown = (card, traj)
+        if not self._scorer_visible and card is not None:
+            self.setPlainText(HIDDEN_NOTE)
+        else:
+            self.setHtml(render_scorecard(card, traj) if card is not None else "")
+
+    def set_scorer_visible(self, visible: bool) -> None:
+        """Show the ScoreCard (True) or only a note that it is hidden (blind phase 1)."""
+        if visible != self._scorer_visible:
+            self._scorer_visible = visible
+            self.show_card(*self._shown)
 
 
 def _breaks_at_underscores(name: str) -> str:

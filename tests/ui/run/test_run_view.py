@@ -121,3 +121,35 @@ def test_a_command_flown_too_early_is_marked_in_the_timeline_too():
     ]
     # EXT PWR came before the whole reset block: it is matched, but out of order.
     assert classes == ["⇅ out of order", "✓ matched", "✓ matched", "✓ matched"]
+
+
+def test_without_the_scorer_the_ground_truth_shows_the_procedure_alone(qtmodeltester, qtbot):
+    from ui.run.procedure_model import COL_RUN
+    from ui.run.run_view import RunView
+
+    traj, card = _apu_run(("apu_gen", 0), ("apu_gen", 1), ("ext_pwr", 1))
+    model = ProcedureModel()
+    model.set_run(traj, None)  # blind phase 1: no ScoreCard reaches the model
+    qtmodeltester.check(model)
+    assert model.index(0, 0).data() == "1. reset_attempt"
+    texts = _procedure_texts(model)
+    assert texts[:2] == [("apu_gen = 0", ""), ("apu_gen = 1", "")]  # no "✓ step", no MISSING
+    tops = [model.index(r, 0) for r in range(model.rowCount())]
+    nodes = [model.index(r, 0, t).data(NodeRole) for t in tops for r in range(model.rowCount(t))]
+    assert nodes and all(n.style is None and not n.commands and not n.run_text for n in nodes)
+
+    view = RunView()
+    qtbot.addWidget(view)
+    view.set_scorer_visible(False)
+    view.show_run("t", traj, card, None)
+    assert view.procedure.isColumnHidden(COL_RUN) and view.timeline.isColumnHidden(COL_CLASS)
+    assert all(
+        view.timeline_model.index(r, 0).data(VerdictRole) is None
+        for r in range(view.timeline_model.rowCount())
+    )
+    view.set_scorer_visible(True)  # the reveal: the same run, classified
+    assert not view.procedure.isColumnHidden(COL_RUN)
+    assert any(
+        view.timeline_model.index(r, 0).data(VerdictRole) is not None
+        for r in range(view.timeline_model.rowCount())
+    )

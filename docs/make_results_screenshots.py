@@ -1,0 +1,102 @@
+"""Regenerate the results screenshots: ``python docs/make_results_screenshots.py``.
+
+The demo runs rated by three simulated raters (``docs/make_rater_files.py``), then the
+results dashboard rendered offscreen tab by tab, and the pages of ``a320-review report``
+rendered with pdftoppm (poppler-utils). Writes docs/screenshots/dashboard*.png and
+report-N.png.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtWidgets import QApplication
+
+from reviewer import assets
+from ui.app import build
+from ui.screenshot import wait_for
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "screenshots"
+RATERS = ("Ana", "Ben", "Chloe")
+TABS = {0: "dashboard.png", 2: "dashboard-humans.png", 4: "dashboard-validity.png",
+        5: "dashboard-agreement-table.png"}  # fmt: skip
+REPORT_PAGES = (1, 2, 6, 8)  # title, Models, The humans, Agreement
+
+
+def rate(db: Path, tmp: Path) -> None:
+    """The demo database with the three simulated raters' ratings imported."""
+    cli = [sys.executable, "-m", "reviewer"]
+    # The demo holds one deliberately corrupt file: import says so and exits 1.
+    subprocess.run([*cli, "import", str(assets.demo_dir()), "--db", str(db)], check=False)
+    raters = ",".join(RATERS)
+    make = [sys.executable, str(HERE / "make_rater_files.py"), "--db", str(db)]
+    subprocess.run([*make, "--out", str(tmp), "--raters", raters], check=True)
+    for r in RATERS:
+        csv = str(tmp / f"{r}.csv")
+        subprocess.run([*cli, "ratings", "import", csv, "--rater", r, "--db", str(db)], check=True)
+
+
+def dashboard(db: Path) -> None:
+    qapp = QApplication.instance() or QApplication(sys.argv[:1])
+    app = build(db, "Ana", qapp=qapp)
+    app.controller.reload_runs()
+    app.window.show_results()
+    window = app.window.results_window
+    window.resize(1500, 900)
+    if window.data is None:
+        failed = []
+        window.loader.load_failed.connect(failed.append)
+        wait_for(window.loader.loaded)  # (window.updated carries no value for wait_for)
+        if failed:
+            raise SystemExit(f"results did not load: {failed[0]}")
+    for index, name in TABS.items():
+        window.tabs.setCurrentIndex(index)
+        if window.tabs.currentWidget() is window.agreement:
+            spread = window.agreement.spread_view  # Ana rated it: her view shows everyone's
+            spread.setCurrentIndex(spread.model().index(0, 0))
+        qapp.processEvents()
+        window.grab().save(str(OUT / name))
+        print("wrote", OUT / name)
+    app.controller.wait_idle()
+    app.store.close()
+
+
+def report(db: Path, tmp: Path) -> None:
+    pdf = tmp / "report.pdf"
+    cli = [sys.executable, "-m", "reviewer", "report", "--db", str(db), "--out", str(pdf)]
+    subprocess.run(cli, check=True)
+    if shutil.which("pdftoppm") is None:
+        print("pdftoppm not found (apt-get install poppler-utils): report pages skipped")
+        return
+    for n, page in enumerate(REPORT_PAGES, start=1):
+        stem = tmp / f"page{page}"
+        subprocess.run(
+            ["pdftoppm", "-r", "80", "-png", "-singlefile", "-f", str(page), "-l", str(page),
+             str(pdf), str(stem)],
+            check=True,
+        )  # fmt: skip
+        shutil.copy(f"{stem}.png", OUT / f"report-{n}.png")
+        print("wrote", OUT / f"report-{n}.png")
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        os.environ["A320_REVIEW_HOME"] = str(tmp / "home")
+        db = tmp / "review.db"
+        rate(db, tmp)
+        dashboard(db)
+        report(db, tmp)
+
+
+if __name__ == "__main__":
+    main()

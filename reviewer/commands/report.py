@@ -1,0 +1,103 @@
+"""``a320-review report``: the results charts and tables as a PDF or one HTML page.
+
+matplotlib, numpy and the store are imported inside the handler, so ``--help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from reviewer.cli import CommandError, UsageError
+from reviewer.commands.store_cmds import add_db_option, open_store
+
+_EPILOG = """examples:
+  a320-review report --out results.pdf
+  a320-review report --scenario elec-apu-gen-fault --format html --out apu.html
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``report`` verb."""
+    p = subparsers.add_parser(
+        "report",
+        help="the results charts and tables as a PDF or a self-contained HTML page",
+        description=(
+            "Draw the results: the scalar per model (unsafe runs apart), the scorer's vector,\n"
+            "the human consensus per metric and model, Krippendorff's alpha per metric, and the\n"
+            "scorer against the humans; each chart with its table, after a title page saying\n"
+            "what the report rests on (database, scorer and rubric versions, runs, ratings)."
+        ),
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--study", metavar="NAME", help="only ratings made within this study")
+    p.add_argument(
+        "--scenario",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="only runs of this scenario (repeat for several; default: all)",
+    )
+    p.add_argument("--out", type=Path, required=True, metavar="FILE", help="the report to write")
+    p.add_argument(
+        "--format",
+        choices=("pdf", "html"),
+        help="pdf or html (default: from the --out suffix, else pdf)",
+    )
+    p.add_argument(
+        "--seed", type=int, default=0, metavar="N", help="seed of alpha's bootstrap (default 0)"
+    )
+    add_db_option(p)
+    p.set_defaults(run=run_report)
+
+
+def report_format(out: Path, explicit: str | None) -> str:
+    """The format asked for, else the one the file name says, else PDF."""
+    if explicit:
+        return explicit
+    return "html" if out.suffix.lower() in (".html", ".htm") else "pdf"
+
+
+def _progress(step: int, steps: int, text: str) -> None:
+    print(f"report: [{step}/{steps}] {text}", file=sys.stderr, flush=True)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Gather the results once, then write every chart and table."""
+    out: Path = args.out
+    if not out.parent.is_dir() and str(out.parent):
+        raise UsageError(f"cannot write {out}: the folder {out.parent} does not exist")
+    fmt = report_format(out, args.format)
+    from reviewer.agreement.source import SelectionError, UnknownStudyError
+    from reviewer.results.report import write_report
+    from reviewer.results.source import all_scenarios, gather
+
+    with open_store(args, create=False) as store:
+        unknown = sorted(set(args.scenario) - set(all_scenarios(store)))
+        if unknown:
+            raise UsageError(f"no runs of scenario {', '.join(unknown)} in this database")
+        try:
+            data = gather(
+                store, study=args.study, scenarios=args.scenario, seed=args.seed, progress=_progress
+            )
+        except UnknownStudyError as exc:
+            raise UsageError(str(exc)) from None
+        except SelectionError as exc:
+            raise CommandError(str(exc)) from None
+    if not data.records:
+        print(
+            "report: no submitted or signed ratings yet: the rating charts say so", file=sys.stderr
+        )
+    try:
+        count = write_report(data, out, fmt, _progress)
+    except OSError as exc:
+        raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
+    what = "pages" if fmt == "pdf" else "charts"
+    print(
+        f"report: {out} ({fmt}, {count} {what}, {data.meta.n_runs} runs, "
+        f"{data.meta.n_ratings} ratings)",
+        file=sys.stderr,
+    )
+    return 0

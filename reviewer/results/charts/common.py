@@ -1,0 +1,100 @@
+"""What every chart shares: the palette, the empty-data figure and the click links.
+
+Charts draw into a :class:`matplotlib.figure.Figure` they are given (never pyplot's global
+state), so the window's canvas and the report's pages use the same builders.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from matplotlib.artist import Artist
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+#: Okabe & Ito (2008): distinguishable with every common colour-vision deficiency.
+OKABE_ITO: tuple[str, ...] = (
+    "#0072B2",  # blue
+    "#E69F00",  # orange
+    "#009E73",  # bluish green
+    "#CC79A7",  # reddish purple
+    "#56B4E9",  # sky blue
+    "#D55E00",  # vermillion
+    "#F0E442",  # yellow
+    "#000000",  # black
+)
+UNSAFE_COLOUR = "#D55E00"  # vermillion, with its own marker: never colour alone
+GREY = "#666666"
+
+
+def colour(i: int) -> str:
+    """The ``i``-th palette colour (cycling)."""
+    return OKABE_ITO[i % len(OKABE_ITO)]
+
+
+@dataclass
+class Region:
+    """A clickable rectangle in data coordinates of ``axes``: filters the queue."""
+
+    axes: Axes
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    filter: dict[str, Any]
+    label: str
+
+    def contains(self, axes: Axes, x: float, y: float) -> bool:
+        """Whether a click at ``(x, y)`` on ``axes`` falls inside."""
+        return axes is self.axes and self.x0 <= x <= self.x1 and self.y0 <= y <= self.y1
+
+
+@dataclass
+class Links:
+    """What a click on a drawn chart leads to.
+
+    ``points``: a pickable artist and the run of each of its points (opens that run);
+    ``regions``: boxes and cells that filter the queue to their runs.
+    """
+
+    points: list[tuple[Artist, list[int]]] = field(default_factory=list)
+    regions: list[Region] = field(default_factory=list)
+
+    def run_at(self, artist: Artist, index: int) -> int | None:
+        """The run of point ``index`` of ``artist``, if it is one of ours."""
+        for candidate, runs in self.points:
+            if candidate is artist and 0 <= index < len(runs):
+                return runs[index]
+        return None
+
+    def region_at(self, axes: Axes, x: float, y: float) -> Region | None:
+        """The region under a click, if any."""
+        for region in self.regions:
+            if region.contains(axes, x, y):
+                return region
+        return None
+
+
+def new_figure(width: float = 11.0, height: float = 6.5) -> Figure:
+    """A figure for a report page (the window's canvas brings its own)."""
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def say_empty(fig: Figure, title: str, why: str) -> Links:
+    """Draw a chart that says why there is nothing to show, instead of an empty axes."""
+    ax = fig.add_subplot()
+    ax.set_axis_off()
+    ax.set_title(title, loc="left", fontweight="bold")
+    ax.text(0.5, 0.5, why, ha="center", va="center", fontsize=12, color=GREY, wrap=True)
+    return Links()
+
+
+def titled(ax: Axes, title: str, n: int | str) -> None:
+    """A title that says what the chart shows, with its n."""
+    ax.set_title(f"{title}  (n = {n})", loc="left", fontsize=10, fontweight="bold")
+
+
+def short(name: str, width: int = 18) -> str:
+    """A model or metric name that fits under a tick."""
+    return name if len(name) <= width else name[: width - 1] + "…"

@@ -1,0 +1,61 @@
+"""Small numeric helpers the charts and tables share (numpy and scipy, no matplotlib)."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from reviewer.results.data import ResultsData, RunPoint
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float | None, float | None]:
+    """Mean and the half-width of its 95% t interval (``None`` width below two values)."""
+    n = len(values)
+    if n == 0:
+        return None, None
+    mean = math.fsum(values) / n
+    if n < 2:
+        return mean, None
+    from scipy import stats
+
+    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
+    return mean, float(stats.t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
+
+
+def by_model(runs: Iterable[RunPoint]) -> dict[str, list[RunPoint]]:
+    """Runs grouped by model, models sorted case-insensitively; a run without a model (an
+    unreadable file) belongs to none."""
+    groups: dict[str, list[RunPoint]] = defaultdict(list)
+    for r in runs:
+        if r.model is not None:
+            groups[r.model].append(r)
+    return dict(sorted(groups.items(), key=lambda kv: kv[0].casefold()))
+
+
+def rate(hits: int, n: int) -> float | None:
+    """``hits / n``, or ``None`` for no denominator."""
+    return hits / n if n else None
+
+
+def model_rates(runs: Sequence[RunPoint]) -> tuple[float | None, float | None]:
+    """Pass rate (share of scored runs with every check passed) and dangerous rate (share of
+    every run with a dangerous command), as the scoring spec's aggregation defines them."""
+    scored = [r for r in runs if r.scored]
+    return (
+        rate(sum(bool(r.all_passed) for r in scored), len(scored)),
+        rate(sum(r.unsafe for r in runs), len(runs)),
+    )
+
+
+def consensus_by_model(data: ResultsData) -> dict[str, dict[str, tuple[float, int]]]:
+    """``{model: {metric_id: (mean consensus 0–3, runs)}}`` over the runs with a consensus."""
+    model_of = {str(r.run_pk): r.model or "?" for r in data.runs}
+    sums: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for (run_key, metric_id), value in data.consensus.items():
+        if run_key in model_of:
+            sums[model_of[run_key]][metric_id].append(value)
+    return {
+        model: {m: (math.fsum(v) / len(v), len(v)) for m, v in metrics.items()}
+        for model, metrics in sorted(sums.items(), key=lambda kv: kv[0].casefold())
+    }

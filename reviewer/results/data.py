@@ -1,0 +1,140 @@
+"""What the results charts and the report show, as one frozen value.
+
+:class:`ResultsData` is read from the store once by :func:`reviewer.results.source.gather`;
+every chart and table is a pure function of it, so the dashboard, the report and the tests
+draw the same thing from the same numbers.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import cached_property
+
+from pydantic import BaseModel, ConfigDict
+
+from reviewer.agreement.consensus import consensus_table
+from reviewer.agreement.counterparts import counterpart_value
+from reviewer.agreement.records import RatingRecord, RunInfo
+from reviewer.agreement.report import AgreementReport
+from reviewer.agreement.validity import ValidityReport
+from reviewer.results import derived
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class RunPoint(_Frozen):
+    """One run (the newest version of its file) with the vector the charts use."""
+
+    run_pk: int
+    run_id: str | None
+    scenario_id: str | None
+    model: str | None
+    status: str
+    scalar: float | None
+    coverage: float | None
+    order: float | None
+    end_state: float | None
+    all_passed: bool | None
+    dangerous: int
+    anti_procedure: int
+    extraneous: int
+    unsafe: bool
+
+    @property
+    def scored(self) -> bool:
+        """Scored normally (provider errors are left out of the means, as in the spec)."""
+        return self.status == "scored"
+
+
+class MetricInfo(_Frozen):
+    """A rubric metric as the charts label it."""
+
+    id: str
+    title: str
+    counterpart: str | None
+
+
+class ResultsMeta(_Frozen):
+    """Where the numbers come from: the report's title page."""
+
+    generated_at: datetime
+    database: str
+    scorer_versions: list[str]
+    rubric: str
+    study: str | None
+    scenario_filter: list[str]
+    n_runs: int
+    n_ratings: int
+    n_raters: int
+
+
+class ResultsData(_Frozen):
+    """Runs, ratings and the agreement/validity reports of one selection.
+
+    ``records`` are the rating items of the selected runs only; ``agreement`` and
+    ``validity`` are computed on them (``None`` when there is no rating).
+    """
+
+    meta: ResultsMeta
+    scenarios: list[str]
+    runs: list[RunPoint]
+    metrics: list[MetricInfo]
+    records: list[RatingRecord]
+    agreement: AgreementReport | None
+    validity: ValidityReport | None
+
+    def models(self) -> list[str]:
+        """Model names of the selection, sorted (runs without a model are left out)."""
+        return sorted({r.model for r in self.runs if r.model is not None}, key=str.casefold)
+
+    # Cached figures: the source computes them on the worker thread (``warm``), so the
+    # GUI thread only plots. pydantic keeps cached_property out of the fields.
+    @cached_property
+    def consensus(self) -> dict[tuple[str, str], float]:
+        """``{(run_key, metric_id): consensus}`` (the median of the raters' scores)."""
+        return consensus_table(self.records)
+
+    @cached_property
+    def outcome_rates(self) -> dict[str, tuple[int, float, float]]:
+        """``{metric_id: (items, N/A share, N/O share)}``."""
+        return derived.outcome_rates(self.records)
+
+    @cached_property
+    def rater_spread(self) -> dict[str, tuple[int, float]]:
+        """``{run_key: (raters, widest score gap)}`` for runs with two raters or more."""
+        return derived.rater_spread(self.records)
+
+    @cached_property
+    def counterparts(self) -> dict[tuple[str, str], float]:
+        """``{(run_key, metric_id): the scorer's counterpart in 0–1}`` for the metrics
+        that name one."""
+        named = {m.id: m.counterpart for m in self.metrics if m.counterpart is not None}
+        out: dict[tuple[str, str], float] = {}
+        for run in self.runs:
+            info = _run_info(run)
+            for metric_id, name in named.items():
+                value = counterpart_value(name, info)
+                if value is not None:
+                    out[(info.run_key, metric_id)] = value
+        return out
+
+    def warm(self) -> ResultsData:
+        """Compute every cached figure now (on the worker thread); returns ``self``."""
+        for name in ("consensus", "outcome_rates", "rater_spread", "counterparts"):
+            getattr(self, name)
+        return self
+
+
+def _run_info(run: RunPoint) -> RunInfo:
+    """The run as the counterpart functions read it."""
+    auto = {
+        "coverage": run.coverage,
+        "order": run.order,
+        "end_state": run.end_state,
+        "all_passed": run.all_passed,
+        "safety_dangerous": run.dangerous,
+        "safety_anti_procedure": run.anti_procedure,
+    }
+    return RunInfo(run_key=str(run.run_pk), scalar=run.scalar, automatic=auto)

@@ -1,0 +1,41 @@
+"""Per-run and per-metric figures derived from the rating records, each in one pass.
+
+:class:`~reviewer.results.data.ResultsData` caches them (computed off the GUI thread when
+the data is gathered), so drawing a chart on 30,000 ratings only plots.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from reviewer.agreement.records import RatingRecord
+
+
+def outcome_rates(records: Iterable[RatingRecord]) -> dict[str, tuple[int, float, float]]:
+    """``{metric_id: (rated items, Not applicable share, Not observed share)}``."""
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for r in records:
+        c = counts[r.metric_id]
+        c[0] += 1
+        c[1] += r.outcome == "not_applicable"
+        c[2] += r.outcome == "not_observed"
+    return {m: (n, na / n, no / n) for m, (n, na, no) in counts.items()}
+
+
+def rater_spread(records: Sequence[RatingRecord]) -> dict[str, tuple[int, float]]:
+    """``{run_key: (raters, largest max−min score gap over metrics)}`` for runs rated by two
+    or more: where the raters disagree most."""
+    low: dict[tuple[str, str], int] = {}
+    high: dict[tuple[str, str], int] = {}
+    raters: dict[str, set[str]] = defaultdict(set)
+    for r in records:
+        raters[r.run_key].add(r.rater)
+        if r.score is not None:
+            key = (r.run_key, r.metric_id)
+            low[key] = min(low.get(key, r.score), r.score)
+            high[key] = max(high.get(key, r.score), r.score)
+    widest: dict[str, float] = defaultdict(float)
+    for key, lo in low.items():
+        widest[key[0]] = max(widest[key[0]], float(high[key] - lo))
+    return {k: (len(v), widest[k]) for k, v in raters.items() if len(v) > 1}

@@ -1,0 +1,133 @@
+"""Reading a :class:`~reviewer.results.data.ResultsData` from a review store, once.
+
+Runs come from one query over the ``runs`` columns (never the ScoreCard JSON), keeping the
+newest version of each file; ratings come through :func:`reviewer.agreement.source.load_inputs`
+so that studies, phases and the consensus rule are the agreement package's, not a copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+
+from reviewer.agreement.records import RunInfo
+from reviewer.agreement.report import agreement_report
+from reviewer.agreement.source import load_inputs
+from reviewer.agreement.validity import rubric_validity
+from reviewer.results.data import MetricInfo, ResultsData, ResultsMeta, RunPoint
+from reviewer.store import ReviewStore
+
+#: ``progress(step, steps, text)``; the report prints it on stderr, the window in a bar.
+Progress = Callable[[int, int, str], None]
+
+# The newest version of each file only: an older version's numbers were replaced by a
+# re-import and would count the same run twice.
+_RUNS = """
+SELECT run_pk, run_id, scenario_id, model, status, scalar, coverage, "order", end_state,
+    all_passed, safety_dangerous, safety_anti_procedure, extraneous, unsafe, scorer_version
+FROM runs r
+WHERE NOT EXISTS (SELECT 1 FROM runs n WHERE n.path = r.path AND n.version > r.version)
+ORDER BY run_pk
+"""
+
+
+def _quiet(_step: int, _steps: int, _text: str) -> None:
+    pass
+
+
+def read_runs(store: ReviewStore, scenarios: Sequence[str] = ()) -> tuple[list[RunPoint], set[str]]:
+    """The newest run versions (of ``scenarios`` when given) and their scorer versions."""
+    wanted = set(scenarios)
+    runs: list[RunPoint] = []
+    versions: set[str] = set()
+    for row in store.db.conn.execute(_RUNS):
+        (pk, run_id, scenario, model, status, scalar, cov, order, end, passed, *rest) = row
+        dangerous, anti, extraneous, unsafe, scorer_version = rest
+        if wanted and scenario not in wanted:
+            continue
+        versions.add(scorer_version)
+        runs.append(
+            RunPoint(
+                run_pk=pk,
+                run_id=run_id,
+                scenario_id=scenario,
+                model=model,
+                status=status,
+                scalar=scalar,
+                coverage=cov,
+                order=order,
+                end_state=end,
+                all_passed=None if passed is None else bool(passed),
+                dangerous=dangerous or 0,
+                anti_procedure=anti or 0,
+                extraneous=extraneous or 0,
+                unsafe=bool(unsafe),
+            )
+        )
+    return runs, versions
+
+
+def all_scenarios(store: ReviewStore) -> list[str]:
+    """Every scenario id in the store, sorted (for the selector and ``--scenario`` checks)."""
+    rows = store.db.conn.execute(
+        "SELECT DISTINCT scenario_id FROM runs WHERE scenario_id IS NOT NULL"
+    )
+    return sorted(r[0] for r in rows)
+
+
+def gather(
+    store: ReviewStore,
+    *,
+    study: str | None = None,
+    scenarios: Sequence[str] = (),
+    seed: int = 0,
+    resamples: int = 1000,
+    progress: Progress = _quiet,
+) -> ResultsData:
+    """Everything the charts need for the runs of ``scenarios`` (all when empty).
+
+    ``study`` is passed to :func:`~reviewer.agreement.source.load_inputs`, which raises
+    :class:`~reviewer.agreement.source.UnknownStudyError` for a study it does not know.
+    """
+    progress(0, 4, "reading runs")
+    runs, versions = read_runs(store, scenarios)
+    progress(1, 4, "reading ratings")
+    inputs = load_inputs(store, study=study)
+    keys = {str(r.run_pk) for r in runs}
+    records = [r for r in inputs.records if r.run_key in keys]
+    unselected = [r for r in inputs.unselected if r.run_key in keys]
+    rubric = inputs.rubric
+    agreement = validity = None
+    if records:
+        progress(2, 4, "agreement (bootstrap)")
+        agreement = agreement_report(
+            records, metric_ids=rubric.metric_ids, seed=seed, resamples=resamples
+        )
+        progress(3, 4, "validity")
+        run_infos: dict[str, RunInfo] = {k: v for k, v in inputs.runs.items() if k in keys}
+        validity = rubric_validity(records, unselected, run_infos, rubric, top=10)
+    progress(4, 4, "done")
+    n_ratings = len({(r.run_key, r.rater) for r in records})
+    meta = ResultsMeta(
+        generated_at=datetime.now(UTC),
+        database=str(store.path.resolve()),
+        scorer_versions=sorted(versions),
+        rubric=f"{rubric.id} v{rubric.version} ({rubric.title})",
+        study=study,
+        scenario_filter=list(scenarios),
+        n_runs=len(runs),
+        n_ratings=n_ratings,
+        n_raters=len({r.rater for r in records}),
+    )
+    data = ResultsData(
+        meta=meta,
+        scenarios=all_scenarios(store),
+        runs=runs,
+        metrics=[
+            MetricInfo(id=m.id, title=m.title, counterpart=m.counterpart) for m in rubric.metrics
+        ],
+        records=records,
+        agreement=agreement,
+        validity=validity,
+    )
+    return data.warm()

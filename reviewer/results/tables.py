@@ -1,0 +1,180 @@
+"""The tables under each chart: the same numbers, written out (report pages, HTML)."""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+from reviewer.results.charts.stats import by_model, consensus_by_model, model_rates
+from reviewer.results.charts.vector import FIELDS, vector_table
+from reviewer.results.data import ResultsData
+
+
+@dataclass(frozen=True)
+class Table:
+    """A titled table of text cells."""
+
+    title: str
+    headers: list[str]
+    rows: list[list[str]]
+
+
+def _f(value: float | None, digits: int = 2) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value:.0%}"
+
+
+def models_table(data: ResultsData) -> Table:
+    """Per model: runs, safe scored runs and their scalar, unsafe runs, pass/dangerous."""
+    rows = []
+    for model, runs in by_model(data.runs).items():
+        safe = sorted(r.scalar for r in runs if r.scored and not r.unsafe and r.scalar is not None)
+        passed, dangerous = model_rates(runs)
+        rows.append(
+            [
+                model,
+                str(len(runs)),
+                str(len(safe)),
+                _f(statistics.median(safe) if safe else None),
+                _f(sum(safe) / len(safe) if safe else None),
+                str(sum(r.unsafe for r in runs)),
+                _pct(passed),
+                _pct(dangerous),
+            ]
+        )
+    headers = ["model", "runs", "safe scored", "median", "mean", "unsafe", "pass", "dangerous"]
+    return Table("Scalar per model (safe scored runs; unsafe runs apart)", headers, rows)
+
+
+def vector_rows(data: ResultsData) -> Table:
+    """The vector's means ± 95% half-widths and the command counts, per model."""
+    rows = []
+    for r in vector_table(data):
+        cells = [r["model"], str(r["n"])]
+        for name in FIELDS:
+            ci = r[f"{name}_ci"]
+            cells.append(_f(r[name]) + ("" if ci is None else f" ± {ci:.2f}"))
+        cells += [str(r["anti_procedure"]), str(r["extraneous"])]
+        rows.append(cells)
+    headers = ["model", "scored", *FIELDS, "anti-procedure", "extraneous"]
+    return Table("The vector per model (mean ± 95% half-width)", headers, rows)
+
+
+def humans_table(data: ResultsData) -> Table:
+    """Mean consensus per model (rows) and metric (columns)."""
+    table = consensus_by_model(data)
+    metrics = data.metrics
+    rows = [
+        [model, *(_f(table[model].get(m.id, (None, 0))[0]) for m in metrics)] for model in table
+    ]
+    return Table("Mean consensus score (0–3)", ["model", *(m.title for m in metrics)], rows)
+
+
+def agreement_table(data: ResultsData) -> Table:
+    """Alpha per metric with its interval and pair shares."""
+    rows = []
+    titles = {m.id: m.title for m in data.metrics}
+    for m in data.agreement.metrics if data.agreement else []:
+        interval = "—" if m.ci_low is None else f"{m.ci_low:.2f} – {m.ci_high:.2f}"
+        rows.append(
+            [
+                titles.get(m.metric_id, m.metric_id),
+                _f(m.alpha_ordinal),
+                interval,
+                str(m.units),
+                _pct(m.exact_agreement),
+                _pct(m.within_one),
+                m.note or "",
+            ]
+        )
+    headers = ["metric", "alpha", "95% interval", "runs", "exact", "within one", "note"]
+    return Table("Krippendorff's alpha (ordinal) per metric", headers, rows)
+
+
+def validity_table(data: ResultsData) -> Table:
+    """Spearman's rho per metric with a counterpart."""
+    rows = []
+    titles = {m.id: m.title for m in data.metrics}
+    for m in data.validity.metrics if data.validity else []:
+        interval = "—" if m.ci_low is None else f"{m.ci_low:.2f} – {m.ci_high:.2f}"
+        title = titles.get(m.metric_id, m.metric_id)
+        rows.append([title, m.counterpart, str(m.n), _f(m.rho), interval, m.note or ""])
+    headers = ["metric", "counterpart", "runs", "rho", "95% interval", "note"]
+    return Table("Consensus against the scorer (Spearman)", headers, rows)
+
+
+def outcomes_table(data: ResultsData) -> Table:
+    """Per metric: rated items and the Not applicable / Not observed shares."""
+    rates = data.outcome_rates
+    rows = [
+        [m.title, str(rates[m.id][0]), _pct(rates[m.id][1]), _pct(rates[m.id][2])]
+        for m in data.metrics
+        if m.id in rates
+    ]
+    headers = ["metric", "items", "not applicable", "not observed"]
+    return Table("Not applicable and Not observed per metric", headers, rows)
+
+
+def raters_table(data: ResultsData) -> Table:
+    """Per rater: runs rated, N/A and N/O rates, pooled alpha with and without them."""
+    rows = [
+        [
+            r.rater,
+            str(r.n_ratings),
+            _pct(r.not_applicable_rate),
+            _pct(r.not_observed_rate),
+            _f(r.alpha_with),
+            _f(r.alpha_without),
+        ]
+        for r in (data.agreement.raters if data.agreement else [])
+    ]
+    headers = ["rater", "runs", "N/A", "N/O", "alpha with", "alpha without"]
+    return Table("Raters (pooled ordinal alpha with and without each)", headers, rows)
+
+
+def pairs_table(data: ResultsData) -> Table:
+    """Per pair of raters: runs both rated and the share of equal scores."""
+    rows = [
+        [p.rater_a, p.rater_b, str(p.runs_shared), str(p.score_pairs), _pct(p.exact_agreement)]
+        for p in (data.agreement.pairs if data.agreement else [])
+    ]
+    headers = ["rater", "rater", "runs both rated", "score pairs", "exact"]
+    return Table("Pairs of raters", headers, rows)
+
+
+def rankings_table(data: ResultsData) -> Table:
+    """Per scenario and model: human and scorer means and ranks, the scenario's tau."""
+    rows = [
+        [
+            s.scenario_id,
+            m.model,
+            str(m.runs),
+            _f(m.human),
+            _f(m.scorer),
+            _f(m.human_rank, 1),
+            _f(m.scorer_rank, 1),
+            _f(s.kendall_tau),
+        ]
+        for s in (data.validity.scenarios if data.validity else [])
+        for m in s.models
+    ]
+    headers = ["scenario", "model", "runs", "human", "scorer", "human rank", "scorer rank", "tau"]
+    return Table("Models ranked by the humans and by the scorer", headers, rows)
+
+
+#: The tables printed under each chart group, by chart key.
+TABLES = {
+    "models": (models_table,),
+    "vector": (vector_rows,),
+    "humans": (humans_table, outcomes_table),
+    "agreement": (agreement_table, raters_table, pairs_table),
+    "validity": (validity_table, rankings_table),
+}
+
+
+def tables_for(key: str, data: ResultsData) -> list[Table]:
+    """The tables of chart group ``key``."""
+    return [make(data) for make in TABLES[key]]

@@ -1,0 +1,155 @@
+"""``a320-review report``: the PDF's pages and text, the HTML page, errors, atomic writes."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+
+from reviewer.cli import main
+from reviewer.outfile import open_binary
+from reviewer.store import ReviewStore
+
+MODELS = ("alpha-model", "beta-model", "gamma-model")  # as conftest.py makes them
+# The title page, then a chart page and a table page for each of the five chart groups.
+PAGES = 1 + 5 * 2
+
+
+def pdf_pages(data: bytes) -> int:
+    """Page objects (``/Type /Page``, not the ``/Pages`` tree)."""
+    return len(re.findall(rb"/Type\s*/Page\b", data))
+
+
+def pdf_text(data: bytes) -> str:
+    """The text shown in a matplotlib PDF: its content streams' kerned TJ strings, joined
+    (enough to find names and titles; no layout)."""
+    out = []
+    for stream in re.finditer(rb"stream\r?\n(.*?)\r?\nendstream", data, re.S):
+        try:
+            content = zlib.decompress(stream.group(1))
+        except zlib.error:
+            continue  # fonts and images
+        for array in re.finditer(rb"\[(.*?)\]\s*TJ", content, re.S):
+            parts = re.findall(rb"\(((?:\\.|[^\\)])*)\)", array.group(1))
+            text = b"".join(parts).decode("latin-1")
+            out.append(re.sub(r"\\(.)", r"\1", text))  # PDF string escapes: \( \) \\
+    return "\n".join(out)
+
+
+def _run(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_pdf_has_a_title_page_and_a_chart_and_table_per_group(
+    rated_db: Path, tmp_path: Path, capsys
+) -> None:
+    out = tmp_path / "results.pdf"
+    code, stdout, err = _run(capsys, "report", "--db", rated_db, "--out", out)
+    assert code == 0, err
+    assert stdout == ""  # progress goes to stderr
+    assert "report: [1/6] drawing Models" in err and "11 pages, 9 runs, 27 ratings" in err
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF") and pdf_pages(data) == PAGES
+    text = pdf_text(data)
+    for expected in (
+        "a320-review results",
+        str(rated_db.resolve()),
+        "default v1",
+        "27 by 3 raters",
+        *MODELS,
+        "Application of procedures",  # metric titles, in the heatmap and the tables
+        "Situation awareness",
+        "Models: the ranking scalar per model",
+        "alpha (ordinal)",
+    ):
+        assert expected in text, expected
+    assert not list(tmp_path.glob(".*.part"))  # the temporary file was moved into place
+
+
+def test_the_html_page_is_self_contained_and_escapes_names(
+    rated_db: Path, tmp_path: Path, capsys, make_card
+) -> None:
+    with ReviewStore.open(rated_db, create=False) as store:
+        odd = make_card(50).model_copy(update={"model": "<b>odd & model</b>"})
+        store.add_scorecards([odd])
+    out = tmp_path / "results.html"
+    code, _out, err = _run(capsys, "report", "--db", rated_db, "--out", out)
+    assert code == 0, err
+    page = out.read_text(encoding="utf-8")
+    assert page.count('src="data:image/svg+xml;base64,') == 5
+    assert "http://" not in page.replace("http://www.w3.org", "")  # nothing fetched
+    assert "&lt;b&gt;odd &amp; model&lt;/b&gt;" in page and "<b>odd" not in page
+    for expected in (*MODELS, "Application of procedures", "Krippendorff", "27 by 3 raters"):
+        assert expected in page, expected
+
+
+def test_one_scenario_only_and_no_ratings_yet(db_path: Path, tmp_path: Path, capsys, make_card):
+    with ReviewStore.open(db_path) as store:
+        store.add_scorecards([make_card(n) for n in range(3)])
+    out = tmp_path / "apu.html"
+    code, _out, err = _run(
+        capsys, "report", "--db", db_path, "--scenario", "elec-apu-gen-fault", "--out", out
+    )
+    assert code == 0, err
+    assert "no submitted or signed ratings yet" in err
+    page = out.read_text(encoding="utf-8")
+    assert "elec-apu-gen-fault" in page and "0 by 0 raters" in page
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--scenario", "nope"], "no runs of scenario nope"),
+        (["--study", "pilot"], "no ratings belong to a study named 'pilot'"),
+    ],
+)
+def test_bad_arguments_are_usage_errors(rated_db, tmp_path, capsys, argv, message) -> None:
+    out = tmp_path / "r.pdf"
+    code, _out, err = _run(capsys, "report", "--db", rated_db, "--out", out, *argv)
+    assert code == 2 and message in err and "Traceback" not in err
+    assert not out.exists()
+
+
+def test_a_missing_folder_is_a_usage_error(rated_db: Path, tmp_path: Path, capsys) -> None:
+    code, _out, err = _run(capsys, "report", "--db", rated_db, "--out", tmp_path / "no" / "r.pdf")
+    assert code == 2 and "does not exist" in err
+
+
+def test_a_failed_write_leaves_the_previous_file(tmp_path: Path) -> None:
+    target = tmp_path / "report.pdf"
+    target.write_bytes(b"the last good report")
+    with pytest.raises(RuntimeError), open_binary(target) as out:
+        out.write(b"half a rep")
+        raise RuntimeError("disk full")
+    assert target.read_bytes() == b"the last good report"
+    assert list(tmp_path.iterdir()) == [target]
+
+
+def test_help_and_the_parser_do_not_load_matplotlib() -> None:
+    code = (
+        "import sys, reviewer.cli as c; c.build_parser();"
+        "import ui.main_window;"
+        "bad = [m for m in ('matplotlib', 'reviewer.results.charts') if m in sys.modules];"
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_many_runs_embed_png_instead_of_megabytes_of_svg(
+    rated_db: Path, tmp_path: Path, capsys, monkeypatch
+) -> None:
+    from reviewer.results import report
+
+    monkeypatch.setattr(report, "SVG_MAX_RUNS", 5)  # the database holds nine runs
+    out = tmp_path / "big.html"
+    code, _out, err = _run(capsys, "report", "--db", rated_db, "--out", out)
+    assert code == 0, err
+    page = out.read_text(encoding="utf-8")
+    assert page.count('src="data:image/png;base64,') == 5 and "image/svg" not in page

@@ -1,0 +1,189 @@
+"""The results window: its table models, and that it follows the ratings and the clicks."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+
+from reviewer.results.source import gather
+from ui.app import App
+from ui.results.agreement_models import (
+    MetricAlphaModel,
+    PairMatrixModel,
+    RaterModel,
+    SpreadModel,
+)
+from ui.results.table_views import AgreementView, ValidityView
+from ui.results.validity_models import DisagreementModel, RankingModel, ValidityMetricModel
+
+
+@pytest.fixture
+def rated_app(demo_app: App, tmp_path: Path) -> App:
+    """The demo window with twelve scored runs rated by Ana and Ben."""
+    store = demo_app.store
+    metrics = store.rubric().metric_ids
+    runs = [r for r in store.list_runs() if r.status == "scored"][:12]
+    for k, rater in enumerate(("Ana", "Ben")):
+        path = tmp_path / f"{rater}.csv"
+        with path.open("w", newline="", encoding="utf-8") as fh:
+            w = csv.writer(fh)
+            w.writerow(("run_id", "metric", "outcome", "score", "comment"))
+            for i, run in enumerate(runs):
+                for m in metrics:
+                    score = max(0, min(3, round(3 * (run.coverage or 0)) - (i + k) % 2))
+                    w.writerow((run.run_id, m, "applicable", score, "seen"))
+        store.import_ratings(path, rater=rater)
+    return demo_app
+
+
+def _open_dashboard(qtbot, app: App):
+    window = app.window
+    with qtbot.waitSignal(window.results_loader.loaded, timeout=30000):
+        window.show_results()
+    results = window.results_window
+    qtbot.waitUntil(lambda: results.data is not None)
+    return results
+
+
+def test_every_table_model_passes_the_model_tester(qtmodeltester, rated_app: App) -> None:
+    data = gather(rated_app.store, resamples=20)
+    assert data.agreement is not None and data.validity is not None
+    agreement, validity = AgreementView(), ValidityView()
+    for model, rows in (
+        (MetricAlphaModel(), data.agreement.metrics),
+        (RaterModel(), data.agreement.raters),
+        (ValidityMetricModel(), data.validity.metrics),
+        (DisagreementModel(), data.validity.disagreements),
+    ):
+        qtmodeltester.check(model)
+        model.set_rows(rows)
+        assert model.rowCount() == len(rows) > 0
+        qtmodeltester.check(model)
+    pairs = PairMatrixModel()
+    qtmodeltester.check(pairs)
+    pairs.set_pairs(["Ana", "Ben"], data.agreement.pairs)
+    assert pairs.index(0, 1).data() == pairs.index(1, 0).data() != "—"
+    qtmodeltester.check(pairs)
+    agreement.set_data(data)
+    validity.set_data(data)
+    for model in (agreement.spread, validity.rankings):
+        assert model.rowCount() > 0
+        qtmodeltester.check(model)
+    assert isinstance(agreement.spread, SpreadModel) and isinstance(validity.rankings, RankingModel)
+
+
+def test_the_dashboard_updates_when_a_rating_is_submitted(qtbot, rated_app: App) -> None:
+    results = _open_dashboard(qtbot, rated_app)
+    before = results.data.meta.n_ratings
+    assert before == 24 and results.canvases["models"].links.points
+    controller = rated_app.controller
+    rows = rated_app.store.list_runs(rater=controller.rater)
+    run_pk = next(r.run_pk for r in rows if r.status == "scored")
+    with qtbot.waitSignal(controller.run_opened, timeout=10000):
+        rated_app.window.queue.select_run(run_pk)
+    for m in controller.store.rubric().metric_ids:
+        controller.save_item(m, "applicable", 2, "seen")
+    with qtbot.waitSignal(results.updated, timeout=30000):
+        assert controller.submit()
+    assert results.data.meta.n_ratings == before + 1
+    assert results.data.meta.n_raters == 3
+
+
+def _click(qtbot, canvas, ax, x: float, y: float) -> None:
+    """Click the canvas where data point ``(x, y)`` of ``ax`` is drawn."""
+    px, py = ax.transData.transform((x, y))
+    ratio = canvas.canvas.devicePixelRatioF()
+    height = canvas.figure.bbox.height
+    pos = QPoint(round(px / ratio), round((height - py) / ratio))
+    qtbot.mouseClick(canvas.canvas, Qt.MouseButton.LeftButton, pos=pos)
+
+
+def test_a_click_on_a_point_opens_that_run(qtbot, rated_app: App) -> None:
+    results = _open_dashboard(qtbot, rated_app)
+    results.tabs.setCurrentIndex(0)
+    canvas = results.canvases["models"]
+    qtbot.waitUntil(lambda: bool(canvas.links.points))
+    artist, runs = canvas.links.points[1]
+    x, y = artist.get_offsets()[0]
+    controller = rated_app.controller
+    with qtbot.waitSignal(controller.run_opened, timeout=10000) as opened:
+        _click(qtbot, canvas, artist.axes, x, y)
+    # Jittered points may overlap: the run opened is one drawn under the click.
+    offsets = artist.get_offsets()
+    near = {
+        runs[i] for i, (ox, oy) in enumerate(offsets) if abs(ox - x) < 0.05 and abs(oy - y) < 0.02
+    }
+    assert opened.args[0].run_pk in near
+
+
+def test_a_click_on_a_models_bars_filters_the_queue(qtbot, rated_app: App) -> None:
+    results = _open_dashboard(qtbot, rated_app)
+    results.tabs.setCurrentIndex(1)
+    canvas = results.canvases["vector"]
+    qtbot.waitUntil(lambda: bool(canvas.links.regions))
+    region = canvas.links.regions[0]
+    _click(qtbot, canvas, region.axes, (region.x0 + region.x1) / 2, 1.08)
+    queue = rated_app.window.queue
+    assert queue.proxy.facet("model") == region.filter["model"]
+    shown = {queue.proxy.index(r, 0).data() for r in range(queue.proxy.rowCount())}
+    assert shown and queue.proxy.rowCount() < queue.model.rowCount()
+
+
+def test_a_double_click_on_a_disagreement_opens_the_run(qtbot, rated_app: App) -> None:
+    results = _open_dashboard(qtbot, rated_app)
+    results.tabs.setCurrentWidget(results.agreement)
+    view = results.agreement.spread_view
+    qtbot.waitUntil(lambda: view.model().rowCount() > 0)
+    index = view.model().index(0, 0)
+    expected = results.agreement.spread.rows()[view.model().mapToSource(index).row()].run_pk
+    with qtbot.waitSignal(rated_app.controller.run_opened, timeout=10000) as opened:
+        rect = view.visualRect(index)
+        # A double click is press, release, then the double-click event, as a mouse sends it.
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+        qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert opened.args[0].run_pk == expected
+
+
+def test_export_report_from_the_window(qtbot, rated_app: App, tmp_path: Path) -> None:
+    out = tmp_path / "from-window.html"
+    loader = rated_app.window.results_loader
+    with qtbot.waitSignal(loader.exported, timeout=60000) as done:
+        rated_app.window.start_export(out)
+    assert "Report written" in done.args[0]
+    page = out.read_text(encoding="utf-8")
+    assert "claude-sonnet-4-5" in page and page.count("data:image/svg+xml;base64,") == 5
+
+
+@pytest.mark.parametrize(("viewer", "visible"), [("Ana", True), ("tester", False)])
+def test_ratings_side_by_side_only_for_a_rater_who_rated_the_run(
+    qtbot, qtmodeltester, rated_app: App, viewer: str, visible: bool
+) -> None:
+    data = gather(rated_app.store, resamples=0)
+    view = AgreementView(viewer=viewer)
+    qtbot.addWidget(view)
+    view.set_data(data)
+    table = view.spread_view
+    table.setCurrentIndex(table.model().index(0, 0))
+    side = view.side_by_side
+    qtmodeltester.check(side)
+    if visible:
+        # seven metrics down, Ana and Ben across
+        assert (side.rowCount(), side.columnCount()) == (7, 2)
+        assert side.headerData(0, Qt.Orientation.Horizontal) == "Ana"
+        assert side.index(0, 0).data() in {"0", "1", "2", "3"}
+    else:
+        assert side.rowCount() == 0 and "Rate this run yourself" in view.side_note.text()
+
+
+def test_the_scenario_selector_reloads_that_scenarios_runs(qtbot, rated_app: App) -> None:
+    results = _open_dashboard(qtbot, rated_app)
+    everything = results.data.meta.n_runs
+    scenario = results.data.scenarios[0]
+    with qtbot.waitSignal(results.loader.loaded, timeout=30000):
+        results.scenario.setCurrentText(scenario)
+    assert results.data.meta.scenario_filter == [scenario]
+    assert {r.scenario_id for r in results.data.runs} == {scenario}
+    assert 0 < results.data.meta.n_runs < everything

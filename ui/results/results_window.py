@@ -1,0 +1,135 @@
+"""The results dashboard: one tab per chart group, then the Agreement and Validity views.
+
+Opened from View → Results dashboard. It asks its :class:`ResultsLoader` for data (gathered
+off the GUI thread) and draws only the tab in view; it emits intents — open a run, filter
+the queue — that the main window routes to the other panes.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLabel,
+    QMainWindow,
+    QTabWidget,
+    QToolBar,
+    QWidget,
+)
+
+from reviewer.results.charts import CHARTS
+from reviewer.results.data import ResultsData
+from ui.results.chart_canvas import ChartCanvas
+from ui.results.results_loader import ResultsLoader
+from ui.results.table_views import AgreementView, ValidityView
+
+ALL = "All scenarios"
+
+
+class ResultsWindow(QMainWindow):
+    """The dashboard window; ``refresh()`` re-reads the store (after a rating, an import)."""
+
+    run_requested = Signal(int)
+    filter_requested = Signal(object, str)  # {"model": ..., "scenario_id": ...}, label
+    export_requested = Signal()
+    updated = Signal()  # new data is shown (tests wait for it)
+
+    def __init__(
+        self, loader: ResultsLoader, parent: QWidget | None = None, *, viewer: str | None = None
+    ) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setWindowTitle("a320-review — results")
+        self.resize(1400, 900)
+        self.loader = loader
+        self.data: ResultsData | None = None
+        self._stale = True
+        self.scenario = QComboBox(minimumContentsLength=28)
+        self.scenario.addItem(ALL)
+        self.scenario.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.status = QLabel("Loading…")
+        bar = QToolBar("Results")
+        bar.setMovable(False)
+        bar.addWidget(QLabel(" Scenario: "))
+        bar.addWidget(self.scenario)
+        refresh = bar.addAction("Refresh", self.refresh)
+        refresh.setShortcut(QKeySequence.StandardKey.Refresh)
+        bar.addAction("Export report…", self.export_requested.emit)
+        bar.addSeparator()
+        bar.addWidget(self.status)
+        self.addToolBar(bar)
+
+        self.tabs = QTabWidget()
+        self.canvases: dict[str, ChartCanvas] = {}
+        for chart in CHARTS:
+            canvas = ChartCanvas(chart)
+            canvas.run_requested.connect(self.run_requested)
+            canvas.filter_requested.connect(self._filter)
+            self.canvases[chart.key] = canvas
+            self.tabs.addTab(canvas, chart.title)
+        self.agreement = AgreementView(viewer=viewer)
+        self.validity = ValidityView()
+        for view, title in ((self.agreement, "Agreement table"), (self.validity, "Validity table")):
+            view.run_requested.connect(self.run_requested)
+            self.tabs.addTab(view, title)
+        self.setCentralWidget(self.tabs)
+        loader.loading.connect(lambda: self.status.setText("Loading…"))
+        loader.loaded.connect(self.set_data)
+        loader.load_failed.connect(lambda msg: self.status.setText(f"Could not load: {msg}"))
+
+    def selected_scenario(self) -> str | None:
+        """The scenario chosen in the selector, ``None`` for all."""
+        text = self.scenario.currentText()
+        return None if self.scenario.currentIndex() <= 0 else text
+
+    def refresh(self) -> None:
+        """Re-read the results now when shown, else when next shown."""
+        if self.isVisible():
+            self._stale = False
+            self.loader.load(self.selected_scenario())
+        else:
+            self._stale = True
+
+    def mark_stale(self) -> None:
+        """The ratings or runs changed: refresh (now if shown)."""
+        self.refresh()
+
+    def set_data(self, data: ResultsData) -> None:
+        """Show ``data``: every tab gets it, the visible one draws."""
+        self.data = data
+        self._fill_scenarios(data.scenarios)
+        m = data.meta
+        self.status.setText(
+            f"  {m.n_runs} runs · {m.n_ratings} ratings by {m.n_raters} raters · "
+            f"rubric {m.rubric} · scorer {', '.join(m.scorer_versions) or '—'}"
+        )
+        for canvas in self.canvases.values():
+            canvas.set_data(data)
+        self.agreement.set_data(data)
+        self.validity.set_data(data)
+        self.updated.emit()
+
+    def _fill_scenarios(self, scenarios: list[str]) -> None:
+        keep = self.selected_scenario()
+        current = [self.scenario.itemText(i) for i in range(1, self.scenario.count())]
+        if current == scenarios:
+            return
+        self.scenario.blockSignals(True)  # refilling is not the user choosing
+        self.scenario.clear()
+        self.scenario.addItem(ALL)
+        self.scenario.addItems(scenarios)
+        if keep in scenarios:
+            self.scenario.setCurrentIndex(scenarios.index(keep) + 1)
+        self.scenario.blockSignals(False)
+
+    def _filter(self, what: dict, label: str) -> None:
+        scenario = self.selected_scenario()
+        if scenario is not None:
+            what = {**what, "scenario_id": scenario}
+        self.filter_requested.emit(what, label)
+
+    def showEvent(self, event) -> None:
+        """Load what changed while the window was hidden."""
+        super().showEvent(event)
+        if self._stale:
+            self.refresh()

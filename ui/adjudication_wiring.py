@@ -9,15 +9,22 @@ keys itself. The queue's "Needs adjudication" filter is fed from here.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFrame, QScrollArea
 
 from ui.adjudication.adjudication_pane import AdjudicationPane
 from ui.adjudication_control import AdjudicationController
+from ui.sheets.sign_flow import SignFlow, sheets_dir
 
 ADJUDICATE_KEY = "Ctrl+J"
-SHORTCUT_HELP = (ADJUDICATE_KEY, "adjudicate this run / back to rating (keys as when rating)")
+SIGN_KEY = "Ctrl+Shift+J"
+SHORTCUT_HELP = (
+    f"{ADJUDICATE_KEY} / {SIGN_KEY}",
+    "adjudicate this run / back to rating (keys as when rating); sign the adjudication",
+)
 
 
 class AdjudicationWiring(QObject):
@@ -43,10 +50,18 @@ class AdjudicationWiring(QObject):
         self.action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.action.toggled.connect(self.set_active)
         window.addAction(self.action)
+        #: Keys and the folder dialog, as for signing a rating (tests replace its dialogs).
+        self.sign_flow = SignFlow(c)
+        self.sign_action = QAction("Sign adjudication…", window)
+        self.sign_action.setShortcut(QKeySequence(SIGN_KEY))
+        self.sign_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.sign_action.triggered.connect(lambda: self.sign())
+        window.addAction(self.sign_action)
         rating_menu = _menu(window, "&Rating")
         if rating_menu is not None:
             rating_menu.addSeparator()
             rating_menu.addAction(self.action)
+            rating_menu.addAction(self.sign_action)
 
         self.pane.decision_edited.connect(self.control.decide)
         self.pane.submit_requested.connect(self.control.submit)
@@ -111,6 +126,40 @@ class AdjudicationWiring(QObject):
         self.pane.set_view(view)
         self.window._say(f"Adjudication of {view.run_id} submitted.")
         self.refresh_queue()
+
+    def sign(self):  # type: ignore[no-untyped-def]
+        """Rating → Sign adjudication…: sign the submitted adjudication of the open run and
+        write its adjudication sheet; returns what was written (None when not signed)."""
+        from reviewer import home
+        from reviewer.adjudication.signing import AdjudicationSigner
+        from reviewer.sheets.signing import SigningError
+        from reviewer.store import StoreError
+
+        view, flow, w = self.control.view, self.sign_flow, self.window
+        done = view.adjudication if view is not None and self.active else None
+        if done is None or done.status != "submitted":
+            w._say("Sign adjudication needs a submitted adjudication: submit it first.")
+            return None
+        key = flow.rater_key(w)
+        if key is None:
+            return None
+        text = (
+            f"Sign your adjudication of {view.run_id} as {key.rater} (key {key.fingerprint})?"
+            "\nA signed adjudication is locked: corrections supersede it."
+        )
+        if flow.confirm(w, text) is None:
+            return None
+        folder = flow.choose_dir(w, str(home.ensure_dir(sheets_dir())))
+        if folder is None:
+            return None
+        try:
+            written = AdjudicationSigner(self.control.store).sign(view.run_pk, key, Path(folder))
+        except (SigningError, StoreError, OSError) as exc:
+            w._say(f"Not signed: {exc}")
+            return None
+        self.control.open_run(view.run_pk, view.run_id)
+        w._say(f"Signed the adjudication of {view.run_id}: wrote {written.path.name}.")
+        return written
 
     def refresh_queue(self) -> None:
         """Tell the queue which runs still need adjudication."""

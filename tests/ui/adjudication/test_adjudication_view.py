@@ -116,3 +116,29 @@ def test_closing_in_the_adjudication_view_keeps_the_rating_pane(qtbot, demo_app)
     window.close()
     assert not window.adjudication.active
     assert not window.rating_scroll.isHidden() and window.adjudication.scroll.isHidden()
+
+
+def test_signing_the_adjudication_from_the_window(qtbot, demo_app, tmp_path) -> None:
+    from reviewer.sheets import keys
+    from reviewer.sheets.signing import SigningService
+    from reviewer.sheets.verify import verify_file
+
+    run_pk = _disputed_blind_run(demo_app)
+    for name in ("ann", "bob"):
+        keys.generate_key(name)
+        SigningService(demo_app.store).sign(run_pk, keys.load_key(name), tmp_path / "ratings")
+    open_run(qtbot, demo_app, lambda r: r.run_pk == run_pk)
+    wiring = demo_app.window.adjudication
+    wiring.action.trigger()
+    control = wiring.control
+    control.decide("safety", "applicable", 1, "one slip")
+    assert wiring.sign() is None  # a draft is not signed
+    control.submit()
+    flow = wiring.sign_flow
+    flow.ask_passphrase = lambda *_: ""
+    flow.confirm = lambda *_: "yes"
+    flow.choose_dir = lambda *_: str(tmp_path / "adj")
+    written = wiring.sign()
+    assert written is not None and verify_file(written.path).is_adjudication
+    assert demo_app.store.live_adjudication(run_pk, "tester").status == "signed"
+    assert "(signed)" in wiring.pane.title.text()

@@ -204,7 +204,7 @@ def _blind_view(store: ReviewStore, row: RunRow, rater: str) -> RunRow:
     """The row as ``rater`` may see it: no scorer values before their reveal."""
     if store.rating_state(row.run_pk, rater, study=row.study).scorer_visible:
         return row
-    return row.model_copy(update={"scalar": None, "coverage": None, "end_state": None})
+    return row.without_scorer()
 
 
 def run_audit_verify(args: argparse.Namespace) -> int:

@@ -211,3 +211,13 @@ def content_sha256(items: Mapping[str, RatingItem], overall_comment: str, rubric
     }
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def blind_sha256(items: Mapping[str, RatingItem], rubric_sha: str) -> str:
+    """Digest of a rating's blind values, recorded in the audit log by the blind submit.
+
+    The blind values are frozen while the final ones (and the overall comment) may still
+    change after the reveal, so they get their own digest: :func:`content_sha256` of the
+    blind items alone, with no overall comment.
+    """
+    return content_sha256(items, "", rubric_sha)

@@ -68,8 +68,7 @@ def import_phase(
             plan = _plan(conn, run_pk, r.rater_pk, rater, phase, study, group, errors)
             plans[run_pk] = plan
         if errors:
-            lines = [f"line {n}: {m}" for n, m in sorted(errors, key=lambda e: e[0])]
-            raise RatingsFileError(source, lines)
+            raise RatingsFileError(source, sorted(errors, key=lambda e: e[0]))
         written = [
             _write(conn, plans[pk], group, r, rubric_pk, phase, at=at)
             for pk, group in groups.items()

@@ -75,7 +75,7 @@ def test_import_reports_unreadable_files_and_exits_1(capsys, corpus: Path, db_pa
     code, out, err = _run(capsys, "import", corpus, "--db", db_path)
     assert code == 1
     assert "4 new runs" in out and "1 unreadable" in out
-    assert f"unreadable: {bad.resolve()}: line 1: " in err
+    assert f"unreadable: {bad.resolve()}:1: " in err
 
 
 def test_the_default_database_lives_under_the_home(capsys, corpus: Path) -> None:

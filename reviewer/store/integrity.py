@@ -19,8 +19,9 @@ create and submit at once). It records the run, the rater (its actor) and the ra
 corrects; the rating must still say the same, and point at rows that exist
 (``PRAGMA foreign_key_check``: no orphans).
 
-* submitted, or signed here: complete, and its items still hash to the
-  ``content_sha256`` of its last ``submit`` entry;
+* submitted, or signed here: complete, its items still hash to the ``content_sha256`` of
+  its last ``submit`` entry, and its revision reasons to its ``reasons_sha256`` (none
+  recorded: no reasons);
 * signed here (a ``sign`` entry): :mod:`reviewer.store.integrity_sheets` (the sheet
   verifies, equals the rows, its key was logged for the rater, its ``audit_head`` is
   still in this log, the ``sign`` entry names its bytes);
@@ -71,6 +72,7 @@ class Log:
         self.created: dict[int, Created] = {}
         self.submits: dict[int, str] = {}  # rating_pk -> content_sha256 of the last submit
         self.blind: dict[int, Any] = {}  # rating_pk -> blind_sha256
+        self.reasons: dict[int, Any] = {}  # rating_pk -> reasons_sha256 of the last submit
         self.signs: dict[int, dict[str, Any]] = {}  # signed here
         self.collects: dict[int, dict[str, Any]] = {}  # collected from another database
         self.archived: dict[str, Any] = {}  # sheet_id -> sheet_sha256 of each collected sheet
@@ -95,6 +97,7 @@ class Log:
             self.imports[d.get("run_pk")] = d.get("sha256")  # type: ignore[index]
         elif action == "submit":
             self.submits[pk] = d.get("content_sha256")  # type: ignore[assignment]
+            self.reasons[pk] = d.get("reasons_sha256")
         elif action == "blind_submit":
             self.blind[pk] = d.get("blind_sha256")
         elif action == "sign":
@@ -254,6 +257,8 @@ def _rating_problems(conn: sqlite3.Connection, rubrics: RubricRegistry, log: Log
                 )
             elif log.submits[row.pk] != digest:
                 problems.append(f"{where}: its items differ from what was submitted (edited after)")
+            elif log.reasons[row.pk] != ratings.reasons_sha256(reasons.get(row.pk, {})):
+                problems.append(f"{where}: its revision reasons differ from those submitted")
         if row.status == "signed":
             state = integrity_sheets.RatingState(
                 current, row.overall, blind.get(row.pk, {}), reasons.get(row.pk, {})

@@ -170,6 +170,9 @@ def _write(conn, plan, group, r, rubric_pk, phase, *, at) -> int:  # type: ignor
     ).fetchone()
     digest = ratings.content_sha256(items, overall, rubric_sha)
     details = {"rating_pk": pk, "run_pk": run_pk, "content_sha256": digest, "source": "file"}
+    reasons = ratings.reasons_sha256(ratings.reasons_of(conn, pk))
+    if reasons is not None:
+        details["reasons_sha256"] = reasons
     if phase == "blind":
         details["blind_sha256"] = ratings.blind_sha256(items, rubric_sha)
         conn.execute(

@@ -77,3 +77,17 @@ def test_blind_values_given_to_an_open_rating_are_found(
     assert problems_of(db_path) == [
         f"rating {rating.rating_pk} has blind values, but the audit log has no blind submit for it"
     ]
+
+
+@pytest.mark.parametrize("sql", ["UPDATE rating_items SET revision_reason = 'looked again'",
+                                 "UPDATE rating_items SET revision_reason = NULL"])  # fmt: skip
+def test_a_revision_reason_edited_after_the_final_submit_is_found(
+    seeded, db_path, fill_rating, sql, tamper, problems_of
+) -> None:
+    _study(seeded, protocol="blind")
+    rating = next(r for p, r in _phases(seeded, fill_rating) if p == "final")
+    assert problems_of(db_path) == []
+    tamper(db_path, sql)
+    assert problems_of(db_path) == [
+        f"rating {rating.rating_pk}: its revision reasons differ from those submitted"
+    ]

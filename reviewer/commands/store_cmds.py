@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import CommandError, add_verb, input_path
+from reviewer.cli import CommandError, add_verb, file_problem, input_path
 from reviewer.tabular import write_rows
 
 if TYPE_CHECKING:
@@ -160,8 +160,8 @@ def run_import(args: argparse.Namespace) -> int:
         except StoreError as exc:
             raise CommandError(str(exc)) from None
         db_path = store.path
-    for path, message in report.unreadable:
-        print(f"unreadable: {path}: {message}", file=sys.stderr)
+    for path, line, reason in report.unreadable_at:
+        print(f"unreadable: {file_problem(path, line, reason)}", file=sys.stderr)
     print(f"import: {report.summary()} ({shown(db_path)})")
     return 1 if report.unreadable else 0
 

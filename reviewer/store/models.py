@@ -133,6 +133,8 @@ class ImportReport(_Value):
     new_versions: int = 0
     unreadable: list[tuple[str, str]] = Field(default_factory=list)
     cancelled: bool = False
+    #: The same files as ``(path, line or None, reason)``, for ``FILE:LINE: reason``.
+    unreadable_at: list[tuple[str, int | None, str]] = Field(default_factory=list)
 
     def summary(self) -> str:
         """One line for a status bar or a terminal."""

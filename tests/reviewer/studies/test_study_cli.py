@@ -76,7 +76,7 @@ def test_a_final_import_without_reason_names_the_line(db, tmp_path, capsys) -> N
     assert _run("ratings", "import", final, "--rater", "ann", "--phase", "final",
                 "--db", db) == 1  # fmt: skip
     err = capsys.readouterr().err
-    assert f"line 2: {run_id}, {METRICS[0]}: changed from applicable 2" in err
+    assert f"{final}:2: {run_id}, {METRICS[0]}: changed from applicable 2" in err
     assert "the reason column must say why" in err
 
 

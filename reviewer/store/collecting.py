@@ -140,7 +140,7 @@ def _collect(conn, rubrics, sheet: CollectedRating, known, *, at: str) -> Collec
     details = {"rating_pk": pk, "run_pk": run_pk, "sheet_id": sheet.sheet_id,
                "sheet_sha256": digest, "source": sheet.source,
                "supersedes_pk": previous}  # fmt: skip
-    audit.append(conn, [("collect", sheet.rater, details)], at=at)
+    audit.append(conn, [("collect", rater.name, details)], at=at)
     return CollectResult(outcome="stored", rating_pk=pk, **known)
 
 
@@ -210,7 +210,8 @@ def _archive(conn, sheet: CollectedRating, digest: str, pk, *, superseded_by, at
         (sheet.sheet_id, digest, pk, superseded_by, sheet.source, sheet.sheet_json, at),
     )
     if pk is None:
-        details = {"sheet_id": sheet.sheet_id, "superseded_by": superseded_by}
+        details = {"sheet_id": sheet.sheet_id, "sheet_sha256": digest,
+                   "superseded_by": superseded_by}  # fmt: skip
         audit.append(conn, [("collect_superseded", sheet.rater, details)], at=at)
 
 

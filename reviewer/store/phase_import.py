@@ -68,10 +68,9 @@ def import_phase(
             plan = _plan(conn, run_pk, r.rater_pk, rater, phase, study, group, errors)
             plans[run_pk] = plan
         if errors:
-            lines = [f"line {n}: {m}" for n, m in sorted(errors, key=lambda e: e[0])]
-            raise RatingsFileError(source, lines)
+            raise RatingsFileError(source, sorted(errors, key=lambda e: e[0]))
         written = [
-            _write(conn, rubrics, plans[pk], group, r, rubric_pk, phase, at=at)
+            _write(conn, plans[pk], group, r, rubric_pk, phase, at=at)
             for pk, group in groups.items()
         ]
         details = {"source": source, "phase": phase, "study": study, "ratings": len(written)}
@@ -137,7 +136,7 @@ def _reasons(conn: sqlite3.Connection, live: int, group, errors) -> None:  # typ
             )  # fmt: skip
 
 
-def _write(conn, rubrics, plan, group, r, rubric_pk, phase, *, at) -> int:  # type: ignore[no-untyped-def]
+def _write(conn, plan, group, r, rubric_pk, phase, *, at) -> int:  # type: ignore[no-untyped-def]
     study_pk, pk = plan
     if pk is None:
         pk = ratings.insert_rating(
@@ -162,9 +161,20 @@ def _write(conn, rubrics, plan, group, r, rubric_pk, phase, *, at) -> int:  # ty
                 (row.reason, pk, row.metric),
             )
     overall = next((g.overall_comment for g in group if g.overall_comment.strip()), "")
-    digest = ratings.content_sha256(items, overall, rubrics.current.sha256)
-    details = {"rating_pk": pk, "content_sha256": digest, "source": "file"}
+    # The same details as the window's blind submit and submit: ``audit verify`` reads them,
+    # under the rubric the rating was made with (a final may follow a blind of another day).
+    run_pk, rubric_sha = conn.execute(
+        "SELECT g.run_pk, r.sha256 FROM ratings g JOIN rubrics r ON r.rubric_pk = g.rubric_pk"
+        " WHERE g.rating_pk = ?",
+        (pk,),
+    ).fetchone()
+    digest = ratings.content_sha256(items, overall, rubric_sha)
+    details = {"rating_pk": pk, "run_pk": run_pk, "content_sha256": digest, "source": "file"}
+    reasons = ratings.reasons_sha256(ratings.reasons_of(conn, pk))
+    if reasons is not None:
+        details["reasons_sha256"] = reasons
     if phase == "blind":
+        details["blind_sha256"] = ratings.blind_sha256(items, rubric_sha)
         conn.execute(
             "UPDATE rating_items SET blind_outcome = outcome, blind_score = score,"
             " blind_comment = comment WHERE rating_pk = ?",

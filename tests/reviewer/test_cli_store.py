@@ -75,7 +75,7 @@ def test_import_reports_unreadable_files_and_exits_1(capsys, corpus: Path, db_pa
     code, out, err = _run(capsys, "import", corpus, "--db", db_path)
     assert code == 1
     assert "4 new runs" in out and "1 unreadable" in out
-    assert f"unreadable: {bad.resolve()}: line 1: " in err
+    assert f"unreadable: {bad.resolve()}:1: " in err
 
 
 def test_the_default_database_lives_under_the_home(capsys, corpus: Path) -> None:
@@ -117,7 +117,7 @@ def test_ratings_import_export_and_summary(capsys, corpus: Path, db_path: Path, 
     code, out, err = _run(capsys, "ratings", "import", bad, "--rater", "pat", "--db", db_path)
     assert code == 1 and out == ""
     assert "1 error(s), nothing imported" in err
-    assert "line 8: 20260724T101500Z-000000, safety: a score of 3 needs a comment" in err
+    assert f"{bad}:8: 20260724T101500Z-000000, safety: a score of 3 needs a comment" in err
     good = _paper_form(tmp_path / "good.csv", "20260724T101500Z-000000")
     code, out, _ = _run(capsys, "ratings", "import", good, "--rater", "pat", "--db", db_path)
     assert code == 0 and out == f"ratings import: 1 submitted ratings of pat from {good}\n"

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
-from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -129,6 +129,10 @@ class QueuePanel(QWidget):
         # Left-aligned: a cut header keeps its first letters ("Scena…", never "cenari").
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         header.sectionResized.connect(self._on_section_resized)
+        # A section resized while a mouse button is down *on the header* is the rater's
+        # drag; a button held elsewhere (a splitter or window edge being dragged) is not.
+        header.viewport().installEventFilter(self)
+        self._header_pressed = False
         # Each column is cut where it loses least: see _ELIDE and _ElidingDelegate.
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.setItemDelegate(_ElidingDelegate(self.view))
@@ -355,12 +359,17 @@ class QueuePanel(QWidget):
 
     def _on_section_resized(self, *_args) -> None:
         # Only a drag by the rater counts: Qt also resizes sections itself.
-        if not self._sizing and QGuiApplication.mouseButtons() != Qt.MouseButton.NoButton:
+        if not self._sizing and self._header_pressed:
             self._user_sized = True
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.view.viewport() and event.type() == QEvent.Type.Resize:
             self._layout_columns()
+        elif watched is self.view.horizontalHeader().viewport() and event.type() in (
+            QEvent.Type.MouseButtonPress,
+            QEvent.Type.MouseButtonRelease,
+        ):
+            self._header_pressed = event.type() == QEvent.Type.MouseButtonPress
         elif (
             watched is self.filter_edit
             and event.type() == QEvent.Type.KeyPress

@@ -257,7 +257,7 @@ class RunQueueModel(QAbstractTableModel):
         if column == Column.RATING:
             return _RATING_ORDER.get(run.rating_state, len(_RATING_ORDER))
         if column == Column.SAFETY:
-            return int(run.unsafe)
+            return None if run.unsafe is None else int(run.unsafe)
         return getattr(run, _ATTRS[column])
 
     @staticmethod

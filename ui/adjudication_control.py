@@ -61,10 +61,9 @@ class AdjudicationController(QObject):
     def needs_adjudication(self) -> set[int]:
         """Runs with a metric still disputed and not adjudicated (the queue filter)."""
         try:
-            rows = self.store.disputes()
+            return self.store.runs_needing_adjudication()
         except StoreError:
             return set()
-        return {d.run_pk for d in rows if d.reported is not None and d.reported.reached == "open"}
 
     def open_run(self, run_pk: int, run_id: str) -> AdjudicationView:
         """Read the run's disputes and the adjudicator's adjudication; ``opened`` follows."""

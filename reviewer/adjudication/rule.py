@@ -68,12 +68,20 @@ def check_threshold(threshold: int) -> int:
 
 def status(values: Sequence[RaterValue], threshold: int = DEFAULT_THRESHOLD) -> Status:
     """``single_rater`` (fewer than two raters), ``disputed`` or ``agreed``."""
+    return status_of([(v.outcome, v.score) for v in values], threshold)
+
+
+def status_of(
+    pairs: Sequence[tuple[str, int | None]], threshold: int = DEFAULT_THRESHOLD
+) -> Status:
+    """:func:`status` over plain ``(outcome, score)`` pairs (no model per value: the queue's
+    filter judges every rated metric of the database at once)."""
     check_threshold(threshold)
-    if len(values) < 2:
+    if len(pairs) < 2:
         return "single_rater"
-    if len({v.outcome for v in values}) > 1:
+    if len({outcome for outcome, _ in pairs}) > 1:
         return "disputed"
-    scores = [v.score for v in values if v.score is not None]
+    scores = [score for _, score in pairs if score is not None]
     if scores and max(scores) - min(scores) >= threshold:
         return "disputed"
     return "agreed"

@@ -6,13 +6,12 @@ A mixin like :class:`~reviewer.store.study_facade.StudiesFacade`: what needs adj
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from reviewer.adjudication import rule
-from reviewer.adjudication.model import Adjudication, AdjudicationItem, MetricDispute, RatedValue
-from reviewer.store import adjudication_collect, audit
+from reviewer.adjudication.model import Adjudication, AdjudicationItem, MetricDispute
+from reviewer.store import adjudication_collect, audit, disputes
 from reviewer.store import adjudications as adj
 from reviewer.store.connection import read_transaction, utcnow, write_transaction
 from reviewer.store.errors import NotFoundError, StoreError
@@ -96,65 +95,25 @@ class AdjudicationFacade:
             return self._disputes(study, run_pk)
 
     def _disputes(self, study: str | None, run_pk: int | None) -> list[MetricDispute]:
-        conn = self._db.conn
-        thresholds = self._run_thresholds(study)
         if study is not None:
             self.get_study(study)  # NotFoundError for an unknown name
-        judges = {n for (n,) in conn.execute("SELECT name FROM raters WHERE kind = 'judge'")}
-        in_study = _rating_studies(conn)
-        decided = [
-            r
-            for r in self.latest_decisions()
-            if r.rater not in judges
-            and (run_pk is None or r.run_pk == run_pk)
-            and (study is None or in_study.get(r.rating_pk) == study)
-        ]
-        blind = _blind_items(conn, [r.rating_pk for r in decided])
-        by_run: dict[int, list[Rating]] = defaultdict(list)
-        for r in decided:
-            by_run[r.run_pk].append(r)
-        forced = self._in_force(run_pk)
-        run_ids = dict(conn.execute("SELECT run_pk, run_id FROM runs"))
-        metric_ids = self._rubrics.current.metric_ids
-        out: list[MetricDispute] = []
-        for pk in sorted(by_run):
-            where, threshold = thresholds.get(pk, (None, rule.DEFAULT_THRESHOLD))
-            adjudication = forced.get(pk)
-            rated = sorted(by_run[pk], key=lambda r: r.rater)
-            seen = list(metric_ids) + sorted({m for r in rated for m in r.items} - set(metric_ids))
-            for metric_id in seen:
-                values = tuple(
-                    _rated_value(r, metric_id, blind.get((r.rating_pk, metric_id)))
-                    for r in rated
-                    if metric_id in r.items and r.items[metric_id].outcome is not None
-                )
-                decision = adjudication.items.get(metric_id) if adjudication else None
-                if not values and decision is None:
-                    continue
-                decided_value = (
-                    None
-                    if decision is None
-                    else rule.Decided(
-                        adjudicator=adjudication.adjudicator,  # type: ignore[union-attr]
-                        outcome=decision.outcome,
-                        score=decision.score,
-                    )
-                )
-                out.append(
-                    MetricDispute(
-                        run_pk=pk,
-                        run_id=run_ids.get(pk),
-                        study=study or where,
-                        metric_id=metric_id,
-                        threshold=threshold,
-                        status=rule.status(values, threshold),
-                        values=values,
-                        decision=decision,
-                        adjudicator=None if decision is None else adjudication.adjudicator,  # type: ignore[union-attr]
-                        reported=rule.reported(values, decided_value, threshold),
-                    )
-                )
-        return out
+        return disputes.read(
+            self._db.conn,
+            self._rubrics.current.metric_ids,
+            study=study,
+            run_pk=run_pk,
+            thresholds=self._run_thresholds(study),
+            in_force=self._in_force(run_pk),
+        )
+
+    def runs_needing_adjudication(self) -> set[int]:
+        """Runs with a metric still disputed and not decided by an adjudication in force
+        (the queue's "Needs adjudication" filter; lighter than :meth:`disputes`)."""
+        with read_transaction(self._db.conn):
+            decided = {(a.run_pk, m) for a in self._in_force().values() for m in a.items}
+            return disputes.open_runs(
+                self._db.conn, thresholds=self._run_thresholds(None), decided=decided
+            )
 
     def disputed_metrics(self, run_pk: int, *, study: str | None = None) -> list[str]:
         """The metrics of the run its raters disagree on (what an adjudication must decide)."""
@@ -284,40 +243,3 @@ class AdjudicationFacade:
     ) -> CollectResult:
         """Store a verified adjudication sheet from another machine (signed, read-only)."""
         return adjudication_collect.collect(self._db, self._rubrics, sheet, at=utcnow())
-
-
-def _rating_studies(conn) -> dict[int, str]:  # type: ignore[no-untyped-def]
-    rows = conn.execute(
-        "SELECT g.rating_pk, st.name FROM ratings g JOIN studies st ON st.study_pk = g.study_pk"
-    )
-    return {int(pk): name for pk, name in rows}
-
-
-def _blind_items(conn, pks: list[int]) -> dict[tuple[int, str], tuple]:  # type: ignore[no-untyped-def]
-    """``{(rating_pk, metric): (blind_outcome, blind_score, revision_reason)}``."""
-    out: dict[tuple[int, str], tuple] = {}
-    for start in range(0, len(pks), 500):
-        chunk = pks[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        for pk, metric, outcome, score, reason in conn.execute(
-            "SELECT rating_pk, metric_id, blind_outcome, blind_score, revision_reason"
-            f" FROM rating_items WHERE blind_outcome IS NOT NULL AND rating_pk IN ({marks})",
-            chunk,
-        ):
-            out[(pk, metric)] = (outcome, score, reason)
-    return out
-
-
-def _rated_value(rating: Rating, metric_id: str, blind: tuple | None) -> RatedValue:
-    item = rating.items[metric_id]
-    b_outcome, b_score, reason = blind or (None, None, None)
-    return RatedValue(
-        rater=rating.rater,
-        outcome=item.outcome,  # type: ignore[arg-type]
-        score=item.score,
-        comment=item.comment,
-        blind_outcome=b_outcome,
-        blind_score=b_score,
-        reason=reason,
-        sheet_id=rating.sheet_id,
-    )

@@ -164,3 +164,14 @@ def test_audit_verify_checks_adjudications(
     assert not report.ok
     assert any("decisions differ from what was submitted" in p for p in report.problems)
     assert any("differ from its signed sheet" in p for p in report.problems)
+
+
+def test_runs_needing_adjudication_match_the_open_disputes(
+    disputed: ReviewStore, adjudicate
+) -> None:
+    def open_in_disputes() -> set[int]:
+        return {d.run_pk for d in disputed.disputes() if d.reported.reached == "open"}
+
+    assert disputed.runs_needing_adjudication() == open_in_disputes() == {1}
+    adjudicate(disputed)
+    assert disputed.runs_needing_adjudication() == open_in_disputes() == set()

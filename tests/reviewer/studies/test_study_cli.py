@@ -122,7 +122,8 @@ def test_runs_in_a_blind_study_hide_the_scorer_from_the_rater_until_the_reveal(d
     rows = json.loads(capsys.readouterr().out)
     assert [r["position"] for r in rows] == list(range(1, len(rows) + 1))
     assert all(r["scalar"] is None and r["coverage"] is None for r in rows)
-    assert all(r["unsafe"] is None and r["end_state"] is None for r in rows)  # not even the safety verdict
+    # Not even the safety verdict.
+    assert all(r["unsafe"] is None and r["end_state"] is None for r in rows)
     assert _run("runs", "--study", "s", "--format", "json", "--db", db) == 0  # the owner's view
     assert all(r["scalar"] is not None for r in json.loads(capsys.readouterr().out))
 

@@ -213,3 +213,10 @@ def _archive(conn, sheet: CollectedRating, digest: str, pk, *, superseded_by, at
         details = {"sheet_id": sheet.sheet_id, "sheet_sha256": digest,
                    "superseded_by": superseded_by}  # fmt: skip
         audit.append(conn, [("collect_superseded", sheet.rater, details)], at=at)
+
+
+# Collecting adjudication sheets (reviewer.store.adjudication_collect) checks the rubric and
+# the signer's key exactly as for rating sheets; these are the names it uses.
+Refused = _Refused
+known_rubric = _rubric
+bind_rater_key = _rater

@@ -14,9 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reviewer.adjudication.model import AdjudicationItem
 from reviewer.rubric import RatingItem
+from reviewer.sheets.adjudication import AdjudicationPayload
 from reviewer.sheets.sheet import SignedSheet, verify_file
 from reviewer.sheets.trust import load_trust_file
+from reviewer.store.adjudication_collect import CollectedAdjudication
 from reviewer.store.collecting import CollectedItem, CollectedRating
 from reviewer.store.models import CollectResult
 
@@ -91,6 +94,30 @@ def to_collected(signed: SignedSheet, source: str) -> CollectedRating:
     )  # fmt: skip
 
 
+def to_collected_adjudication(signed: SignedSheet, source: str) -> CollectedAdjudication:
+    """The store's record of a verified adjudication sheet."""
+    p: AdjudicationPayload = signed.payload  # type: ignore[assignment]
+    return CollectedAdjudication(
+        source=source,
+        sheet_id=p.sheet_id,
+        supersedes=p.supersedes,
+        sheet_json=signed.to_json(),
+        rater=p.rater.name,
+        public_key=p.rater.public_key,
+        fingerprint=p.rater.fingerprint,
+        run_id=p.run.run_id,
+        trajectory_sha256=p.run.trajectory_sha256,
+        rubric_sha256=p.rubric.sha256,
+        signed_at=p.signed_at.isoformat(),
+        study=None if p.study is None else p.study.name,
+        items=[
+            AdjudicationItem(metric_id=d.metric_id, outcome=d.outcome, score=d.score,  # type: ignore[arg-type]
+                             reason=d.reason, sides_with=tuple(d.sides_with))
+            for d in p.decisions
+        ],
+    )  # fmt: skip
+
+
 def sheet_files(paths: Iterable[Path]) -> list[Path]:
     """The sheet files named or found (``*.sheet.json``) under the folders given."""
     out: list[Path] = []
@@ -129,6 +156,8 @@ def collect(
         path, signed, problem = checked[i]
         if signed is None or problem is not None:
             results[i] = CollectResult(source=str(path), outcome="refused", reason=problem)
+        elif isinstance(signed.payload, AdjudicationPayload):
+            results[i] = store.collect_adjudication(to_collected_adjudication(signed, str(path)))
         else:
             results[i] = store.collect_sheet(to_collected(signed, str(path)))
         if progress is not None:

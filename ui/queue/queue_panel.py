@@ -13,6 +13,7 @@ from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QGridLayout,
     QHeaderView,
@@ -143,6 +144,13 @@ class QueuePanel(QWidget):
 
         self.progress = QLabel(self)
         self.progress.setObjectName("queueProgress")
+        # Runs whose raters disagree and no adjudication resolved yet (issue 15).
+        self._needs_adjudication: frozenset[int] = frozenset()
+        self.adjudication_filter = QCheckBox("Needs adjudication", self)
+        self.adjudication_filter.setToolTip(
+            "Show only runs with a metric the raters disagree on and nobody adjudicated yet"
+        )
+        self.adjudication_filter.toggled.connect(self._apply_adjudication_filter)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -152,6 +160,7 @@ class QueuePanel(QWidget):
         layout.addWidget(self.studies)
         layout.addWidget(self.filter_edit)
         layout.addLayout(bar)
+        layout.addWidget(self.adjudication_filter)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.progress)
         self._update_progress()
@@ -169,6 +178,16 @@ class QueuePanel(QWidget):
             if rows and not self._natural:
                 self._fit_columns()
             self._refill_combos()
+
+    def set_needs_adjudication(self, run_pks: set[int] | frozenset[int]) -> None:
+        """The runs the "Needs adjudication" filter keeps (the window tells, after changes)."""
+        self._needs_adjudication = frozenset(run_pks)
+        self.adjudication_filter.setText(f"Needs adjudication ({len(self._needs_adjudication)})")
+        self._apply_adjudication_filter(self.adjudication_filter.isChecked())
+
+    def _apply_adjudication_filter(self, on: bool) -> None:
+        with self._keeping_open_run():
+            self.proxy.set_only(self._needs_adjudication if on else None)
 
     def set_scorer_hidden(self, run_pks) -> None:
         """Runs whose Score and Safety the rater may not see yet (blind phase 1)."""

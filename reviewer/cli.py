@@ -38,6 +38,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "reviewer.commands.collect",
     "reviewer.commands.completion",
     "reviewer.commands.report",
+    "reviewer.commands.adjudication",
+    "reviewer.commands.consensus",
 )
 
 GuiRunner = Callable[[argparse.Namespace], int]

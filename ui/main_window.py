@@ -27,6 +27,8 @@ from PySide6.QtWidgets import (
 
 from reviewer import home
 from reviewer.sheets import keys
+from ui.adjudication_wiring import SHORTCUT_HELP as ADJUDICATION_SHORTCUT
+from ui.adjudication_wiring import AdjudicationWiring
 from ui.controller import OpenedRun, ReviewController
 from ui.layout_state import WindowLayout, initial_size
 from ui.queue.queue_panel import QueuePanel
@@ -67,6 +69,7 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Ctrl+Shift+V", "verify a signed sheet"),
     ("Ctrl+Shift+D", "the results dashboard (charts, agreement, validity)"),
     ("F1", "this help"),
+    ADJUDICATION_SHORTCUT,
 )
 
 
@@ -116,6 +119,7 @@ class MainWindow(StudyWindow, QMainWindow):
         self._build_actions()
         self._connect()
         self._build_results()
+        self.adjudication = AdjudicationWiring(self)  # Rating → Adjudicate this run (Ctrl+J)
 
     # -- construction --------------------------------------------------------------------
     def _build_status_bar(self) -> None:

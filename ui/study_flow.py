@@ -20,9 +20,6 @@ from reviewer.store.models import RaterRunState, Rating, RunRow
 if TYPE_CHECKING:
     from ui.controller import OpenedRun
 
-#: The RunRow values the scorer decided; blanked for a run whose scorer is hidden.
-SCORER_FIELDS = {"scalar": None, "coverage": None, "end_state": None, "unsafe": False}
-
 BLIND_SUBMITTED = (
     "Blind rating submitted and frozen. The automatic score is shown now: confirm or "
     "revise each metric (a change needs a reason), then Ctrl+Enter submits the final rating."
@@ -103,9 +100,7 @@ class StudyFlow:
             if row.run_pk in blind and not self._state(row.run_pk).scorer_visible
         }
         self.scorer_hidden = frozenset(hidden)
-        return [
-            row.model_copy(update=SCORER_FIELDS) if row.run_pk in hidden else row for row in rows
-        ]
+        return [row.without_scorer() if row.run_pk in hidden else row for row in rows]
 
     def _blind_assignments(self) -> set[int]:
         """Runs the rater is assigned in a blind study outside its control arm: the only

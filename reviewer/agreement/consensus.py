@@ -1,15 +1,16 @@
 """The consensus of a run's metric: the one human value validity compares with the scorer.
 
-The step is pluggable: :func:`consensus_table` takes any :data:`ConsensusRule`. Today the
-rule is :func:`median_consensus`; once adjudication exists, its rule returns the
-adjudicated value where there is one and falls back to the median elsewhere.
+The step is pluggable: :func:`consensus_table` takes any :data:`ConsensusRule`. Validity uses
+:func:`reported_rule` over the values the benchmark reports
+(:mod:`reviewer.adjudication.consensus`: adjudicated where adjudicated, else agreed, nothing
+while a dispute is open); :func:`median_consensus` covers what that table does not hold.
 """
 
 from __future__ import annotations
 
 import statistics
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from reviewer.agreement.records import RatingRecord
 
@@ -36,3 +37,18 @@ def consensus_table(
         if value is not None:
             out[(run_key, metric_id)] = value
     return out
+
+
+def reported_rule(
+    reported: Mapping[tuple[str, str], float | None],
+    fallback: ConsensusRule = median_consensus,
+) -> ConsensusRule:
+    """A rule that takes the reported value of ``(run_key, metric_id)`` where ``reported``
+    has one (``None`` there means no value: an open dispute), else ``fallback``."""
+
+    def rule(run_key: str, metric_id: str, records: Sequence[RatingRecord]) -> float | None:
+        if (run_key, metric_id) in reported:
+            return reported[(run_key, metric_id)]
+        return fallback(run_key, metric_id, records)
+
+    return rule

@@ -12,7 +12,7 @@ by :func:`protocol_columns`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from reviewer.agreement.records import Phase, RatingRecord, RunInfo, select
 from reviewer.rubric import Rubric
@@ -157,6 +157,9 @@ class Inputs:
     unselected: list[RatingRecord]
     runs: dict[str, RunInfo]
     rubric: Rubric
+    #: The reported consensus (adjudication-aware) of the final phase; empty for ``blind``,
+    #: whose values no adjudication resolves.
+    reported: dict[tuple[str, str], float | None] = field(default_factory=dict)
 
 
 def load_inputs(
@@ -180,6 +183,23 @@ def load_inputs(
     records = select(unselected, phase=phase, include_judges=include_judges)
     if phase == "blind" and not records:
         raise SelectionError("no rating carries blind-phase values (only blind studies have them)")
+    reported = _reported(store, study) if phase == "final" else {}
     return Inputs(
-        records=records, unselected=unselected, runs=run_infos(store), rubric=store.rubric()
+        records=records,
+        unselected=unselected,
+        runs=run_infos(store),
+        rubric=store.rubric(),
+        reported=reported,
     )
+
+
+def _reported(store: ReviewStore, study: str | None) -> dict[tuple[str, str], float | None]:
+    """The adjudication-aware consensus; empty (the median then) for a study the store
+    does not hold, whose ratings were labelled by :func:`protocol_columns` alone."""
+    from reviewer.adjudication.consensus import reported_scores
+    from reviewer.store import NotFoundError
+
+    try:
+        return reported_scores(store, study=study)
+    except NotFoundError:
+        return {}

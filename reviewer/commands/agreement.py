@@ -146,11 +146,14 @@ def run_validity(args: argparse.Namespace) -> int:
         if args.format == "csv":
             raise UsageError("--judge prints table or json")
         return run_compare(args)
+    from reviewer.agreement.consensus import reported_rule
     from reviewer.agreement.validity import rubric_validity
 
     inputs = _load(args)
+    # The consensus the benchmark reports: adjudicated where adjudicated (issue 15).
+    rule = reported_rule(inputs.reported)
     report = rubric_validity(
-        inputs.records, inputs.unselected, inputs.runs, inputs.rubric, top=args.top
+        inputs.records, inputs.unselected, inputs.runs, inputs.rubric, top=args.top, rule=rule
     )
     if args.format == "json":
         sys.stdout.write(report.model_dump_json(indent=2) + "\n")

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from reviewer.cli import CommandError, add_verb, input_path, open_output
+from reviewer.cli import CommandError, add_verb, file_problem, input_path, open_output
 from reviewer.commands.store_cmds import add_db_option, open_store
 from reviewer.tabular import write_rows
 
@@ -108,8 +108,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    """All rows or none; each error on its own line."""
-    from reviewer.store import StoreError
+    """All rows or none; each error on its own line as ``FILE:LINE: reason``."""
+    from reviewer.store import RatingsFileError, StoreError
     from scoring.paths import shown
 
     with open_store(args, create=False) as store:
@@ -124,6 +124,11 @@ def run_import(args: argparse.Namespace) -> int:
                     study=args.study,
                     fmt=args.format,
                 )
+        except RatingsFileError as exc:
+            for line, reason in exc.problems:
+                print(file_problem(shown(args.file), line, reason), file=sys.stderr)
+            count = len(exc.problems)
+            raise CommandError(f"{shown(args.file)}: {count} error(s), nothing imported") from None
         except StoreError as exc:
             raise CommandError(str(exc)) from None
     print(f"ratings import: {len(pks)} submitted ratings of {args.rater} from {shown(args.file)}")

@@ -116,6 +116,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="fail sheets whose key is not in the --trust list",
     )
+    p.add_argument(
+        "--with",
+        dest="with_dir",
+        type=input_path,
+        metavar="DIR",
+        help="the rating sheets at hand: an adjudication sheet must name exactly these",
+    )
     p.set_defaults(run=run_verify)
 
 
@@ -338,6 +345,15 @@ def run_export(args: argparse.Namespace) -> int:
 # --- verify ---------------------------------------------------------------------------------
 
 
+def _resolved_problems(result, folder: Path) -> list[str]:  # type: ignore[no-untyped-def]
+    """Why an adjudication sheet does not resolve the rating sheets in ``folder``."""
+    from reviewer.adjudication.resolved import resolved_problems, sheets_at_hand
+
+    if not folder.is_dir():
+        raise UsageError(f"--with: {folder} is not a folder")
+    return resolved_problems(result.sheet.payload, sheets_at_hand(folder))
+
+
 def run_verify(args: argparse.Namespace) -> int:
     """One line per sheet; 1 when any sheet failed."""
     from reviewer.sheets import keys
@@ -362,6 +378,13 @@ def run_verify(args: argparse.Namespace) -> int:
             trusted=trusted,
             require_trusted=args.require_trusted,
         )
-        failed += not result.ok
-        print(f"{path}: {result.summary()}")
+        summary = result.summary()
+        if result.ok and result.is_adjudication and args.with_dir is not None:
+            problems = _resolved_problems(result, args.with_dir)
+            if problems:
+                result, summary = None, "FAILED: " + "; ".join(problems)
+            else:
+                summary += f", resolves the rating sheets in {args.with_dir}"
+        failed += result is None or not result.ok
+        print(f"{path}: {summary}")
     return 1 if failed else 0

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import CommandError, add_verb, input_path
+from reviewer.cli import CommandError, add_verb, file_problem, input_path
 from reviewer.tabular import write_rows
 
 if TYPE_CHECKING:
@@ -160,8 +160,8 @@ def run_import(args: argparse.Namespace) -> int:
         except StoreError as exc:
             raise CommandError(str(exc)) from None
         db_path = store.path
-    for path, message in report.unreadable:
-        print(f"unreadable: {path}: {message}", file=sys.stderr)
+    for path, line, reason in report.unreadable_at:
+        print(f"unreadable: {file_problem(path, line, reason)}", file=sys.stderr)
     print(f"import: {report.summary()} ({shown(db_path)})")
     return 1 if report.unreadable else 0
 
@@ -204,7 +204,7 @@ def _blind_view(store: ReviewStore, row: RunRow, rater: str) -> RunRow:
     """The row as ``rater`` may see it: no scorer values before their reveal."""
     if store.rating_state(row.run_pk, rater, study=row.study).scorer_visible:
         return row
-    return row.model_copy(update={"scalar": None, "coverage": None, "end_state": None})
+    return row.without_scorer()
 
 
 def run_audit_verify(args: argparse.Namespace) -> int:

@@ -238,6 +238,10 @@ class SigningService:
 
     # --- helpers ---------------------------------------------------------------------------
 
+    def check_rater_key(self, key: RaterKey) -> None:
+        """Public name of :meth:`_check_rater_key` (adjudication signing binds keys alike)."""
+        self._check_rater_key(key)
+
     def _check_rater_key(self, key: RaterKey) -> None:
         """Bind the rater to this key in the store on first signing; refuse another key later.
 
@@ -398,3 +402,7 @@ def _folder(out_dir: Path) -> Path:
 
 def _listed(problems: list[tuple[str, str]]) -> str:
     return "; ".join(f"{metric}: {message}" for metric, message in problems)
+
+
+#: The output folder of sheet files, created if missing (adjudication sheets use it too).
+sheet_folder = _folder

@@ -19,6 +19,7 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from pydantic import ValidationError
 
+from reviewer.sheets.adjudication import ADJUDICATION_FORMAT, AdjudicationPayload
 from reviewer.sheets.keys import (
     KeyStoreError,
     PublicKey,
@@ -33,6 +34,13 @@ from reviewer.sheets.sheet import (
     SignedSheet,
     canonical_bytes,
 )
+
+#: The payload model of each sheet format this version reads: rating sheets and
+#: adjudication sheets share the envelope, the signature and the canonical form.
+PAYLOAD_MODELS: dict[str, type[SheetPayload] | type[AdjudicationPayload]] = {
+    **dict.fromkeys(SHEET_FORMATS, SheetPayload),
+    ADJUDICATION_FORMAT: AdjudicationPayload,
+}
 
 #: A sheet is a few kilobytes (comments are bounded by the rubric); anything far larger is
 #: not one, and reading it whole would only cost memory.
@@ -62,13 +70,19 @@ class VerifyResult:
         """The rater name the sheet carries, once its signature was checked."""
         return self.sheet.payload.rater.name if self.sheet is not None else None
 
+    @property
+    def is_adjudication(self) -> bool:
+        """Whether the sheet is an adjudication sheet (:mod:`reviewer.sheets.adjudication`)."""
+        return self.sheet is not None and isinstance(self.sheet.payload, AdjudicationPayload)
+
     def summary(self) -> str:
         """The line ``verify`` prints: ``OK: signed by NAME (SHA256:…)…``, or why not."""
         if self.flagged:
             return f"FLAGGED: {self.reason}"
         if not self.ok:
             return f"FAILED: {self.reason}"
-        line = f"OK: signed by {self.signer} ({self.fingerprint})"
+        kind = "adjudication " if self.is_adjudication else ""
+        line = f"OK: {kind}signed by {self.signer} ({self.fingerprint})"
         if self.trusted is None:
             return line + ", no trust list given"
         if not self.trusted:
@@ -118,11 +132,11 @@ def _verify(
     if "sheet_format" not in envelope:
         return _failed("malformed sheet: no 'sheet_format'")
     sheet_format = envelope["sheet_format"]
-    if sheet_format not in SHEET_FORMATS or envelope.get("algorithm") != ALGORITHM:
+    if sheet_format not in PAYLOAD_MODELS or envelope.get("algorithm") != ALGORITHM:
         return _failed(
             f"unsupported sheet format {str(sheet_format)[:60]!r} "
             f"with algorithm {str(envelope.get('algorithm'))[:20]!r} "
-            f"(this version reads {', '.join(SHEET_FORMATS)} with {ALGORITHM!r})"
+            f"(this version reads {', '.join(PAYLOAD_MODELS)} with {ALGORITHM!r})"
         )
     for name in ("public_key", "payload", "signature"):
         if not isinstance(envelope.get(name), str):
@@ -172,7 +186,7 @@ def _verify(
     if canonical != payload_bytes:
         return _failed("payload is not canonical", fingerprint=key_fp)
     try:
-        payload = SheetPayload.model_validate(parsed)
+        payload = PAYLOAD_MODELS[sheet_format].model_validate(parsed)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "payload"
@@ -187,7 +201,7 @@ def _verify(
             fingerprint=key_fp,
         )
 
-    sheet = SignedSheet(payload, envelope["payload"], signature)
+    sheet = SignedSheet(payload, envelope["payload"], signature)  # type: ignore[arg-type]
     if trajectory_sha256 is not None and trajectory_sha256 != payload.run.trajectory_sha256:
         return _failed(
             f"trajectory sha256 differs: sheet has {payload.run.trajectory_sha256[:16]}…, "

@@ -115,7 +115,8 @@ def submit_blind(
         lifecycle._bump(db, h, at=at, blind_submitted_at=at)
         digest = ratings.content_sha256(current.items, current.overall_comment, rubric.sha256)
         details = {"rating_pk": rating_pk, "run_pk": h.run_pk, "study": study,
-                   "content_sha256": digest}  # fmt: skip
+                   "content_sha256": digest,
+                   "blind_sha256": ratings.blind_sha256(current.items, rubric.sha256)}  # fmt: skip
         audit.append(conn, [("blind_submit", h.rater, details)], at=at)
         return ratings.load(conn, rubrics, rating_pk)
 

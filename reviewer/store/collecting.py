@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import sqlite_utils
 
+from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
 from reviewer.store import audit, ratings
 from reviewer.store.connection import write_transaction
@@ -32,6 +33,8 @@ class CollectedItem:
     item: RatingItem
     blind: RatingItem | None = None
     reason: str | None = None
+    #: The steps the sheet cites for this metric (stored like the rater's own).
+    citations: tuple[Citation, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,8 @@ def _collect(conn, rubrics, sheet: CollectedRating, known, *, at: str) -> Collec
             (pk, c.item.metric_id, c.item.outcome, c.item.score, c.item.comment, at,
              blind.outcome, blind.score, blind.comment if c.blind else None, c.reason),
         )  # fmt: skip
+        for citation in c.citations:
+            ratings.insert_citation(conn, pk, citation, at=at)
     conn.execute(
         "UPDATE ratings SET blind_submitted_at = COALESCE(blind_submitted_at, ?),"
         " revealed_at = COALESCE(revealed_at, ?), collected_at = ?, status = 'signed',"
@@ -140,7 +145,7 @@ def _collect(conn, rubrics, sheet: CollectedRating, known, *, at: str) -> Collec
     details = {"rating_pk": pk, "run_pk": run_pk, "sheet_id": sheet.sheet_id,
                "sheet_sha256": digest, "source": sheet.source,
                "supersedes_pk": previous}  # fmt: skip
-    audit.append(conn, [("collect", sheet.rater, details)], at=at)
+    audit.append(conn, [("collect", rater.name, details)], at=at)
     return CollectResult(outcome="stored", rating_pk=pk, **known)
 
 
@@ -210,5 +215,13 @@ def _archive(conn, sheet: CollectedRating, digest: str, pk, *, superseded_by, at
         (sheet.sheet_id, digest, pk, superseded_by, sheet.source, sheet.sheet_json, at),
     )
     if pk is None:
-        details = {"sheet_id": sheet.sheet_id, "superseded_by": superseded_by}
+        details = {"sheet_id": sheet.sheet_id, "sheet_sha256": digest,
+                   "superseded_by": superseded_by}  # fmt: skip
         audit.append(conn, [("collect_superseded", sheet.rater, details)], at=at)
+
+
+# Collecting adjudication sheets (reviewer.store.adjudication_collect) checks the rubric and
+# the signer's key exactly as for rating sheets; these are the names it uses.
+Refused = _Refused
+known_rubric = _rubric
+bind_rater_key = _rater

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class StoreError(Exception):
     """The store cannot do what was asked; the message says why and names the database."""
@@ -48,13 +50,15 @@ class RatingIncompleteError(StoreError):
 
 
 class RatingsFileError(StoreError):
-    """A ratings file was refused; ``errors`` holds every problem, each with its line."""
+    """A ratings file was refused; ``problems`` holds every ``(line, reason)`` (line None
+    for the file as a whole), in line order; ``errors`` the same as ``line N: reason``."""
 
-    def __init__(self, source: str, errors: list[str]) -> None:
-        shown = "\n".join(f"  {e}" for e in errors)
-        super().__init__(f"{source}: {len(errors)} error(s), nothing imported:\n{shown}")
+    def __init__(self, source: str, problems: Sequence[tuple[int | None, str]]) -> None:
         self.source = source
-        self.errors = errors
+        self.problems = list(problems)
+        self.errors = [f"line {n}: {m}" if n else m for n, m in self.problems]
+        shown = "\n".join(f"  {e}" for e in self.errors)
+        super().__init__(f"{source}: {len(self.errors)} error(s), nothing imported:\n{shown}")
 
 
 class DiskFullError(StoreError):

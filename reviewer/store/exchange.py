@@ -27,6 +27,9 @@ from reviewer.store.rubrics import RubricRegistry
 from reviewer.tabular import csv_text, csv_writer
 from scoring.paths import shown
 
+#: ``(line, reason)`` of a row that cannot be read.
+Problem = tuple[int, str]
+
 IMPORT_COLUMNS = ("run_id", "metric", "outcome", "score", "comment")
 EXPORT_COLUMNS = (
     "rater",
@@ -80,7 +83,9 @@ def format_of(path: Path, fmt: str | None = None) -> str:
     if fmt == "json":
         fmt = "jsonl"
     if fmt not in FORMATS:
-        raise RatingsFileError(shown(path), [f"unknown format {fmt!r}: use a .csv or .jsonl file"])
+        raise RatingsFileError(
+            shown(path), [(None, f"unknown format {fmt!r}: use a .csv or .jsonl file")]
+        )
     return fmt
 
 
@@ -90,28 +95,28 @@ def read_long(path: Path, fmt: str | None = None) -> list[LongRow]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        raise RatingsFileError(shown(path), [f"cannot read: {exc}"]) from None
+        raise RatingsFileError(shown(path), [(None, f"cannot read: {exc}")]) from None
     rows, errors = _read_csv(text) if fmt == "csv" else _read_jsonl(text)
     if errors:
         raise RatingsFileError(shown(path), errors)
     if not rows:
-        raise RatingsFileError(shown(path), ["no rating rows"])
+        raise RatingsFileError(shown(path), [(None, "no rating rows")])
     return rows
 
 
-def _read_csv(text: str) -> tuple[list[LongRow], list[str]]:
+def _read_csv(text: str) -> tuple[list[LongRow], list[Problem]]:
     # csv.reader rather than DictReader: DictReader skips blank lines silently, and the line
     # each record starts on (a quoted comment can span lines) is tracked from line_num.
     reader = csv.reader(text.splitlines(keepends=True))
     try:
         header = [h.strip() for h in next(reader, [])]
     except csv.Error as exc:
-        return [], [f"line 1: not readable as CSV ({exc})"]
+        return [], [(1, f"not readable as CSV ({exc})")]
     missing = [c for c in IMPORT_COLUMNS if c not in header]
     if missing:
-        return [], [f"line 1: the header lacks the column(s) {', '.join(missing)}"]
+        return [], [(1, f"the header lacks the column(s) {', '.join(missing)}")]
     rows: list[LongRow] = []
-    errors: list[str] = []
+    errors: list[Problem] = []
     start = reader.line_num + 1
     while True:
         try:
@@ -120,7 +125,7 @@ def _read_csv(text: str) -> tuple[list[LongRow], list[str]]:
             break
         except csv.Error as exc:
             # e.g. "field larger than field limit (131072)": the rest cannot be trusted.
-            errors.append(f"line {start}: not readable as CSV ({exc})")
+            errors.append((start, f"not readable as CSV ({exc})"))
             break
         line, start = start, reader.line_num + 1
         if not any(v.strip() for v in values):
@@ -128,37 +133,37 @@ def _read_csv(text: str) -> tuple[list[LongRow], list[str]]:
         if len(values) != len(header):
             # Usually an unquoted comma in a comment: guessing would cut the comment short.
             errors.append(
-                f"line {line}: {len(values)} fields where the header has {len(header)} "
-                "(quote a comment that holds a comma)"
-            )
+                (line, f"{len(values)} fields where the header has {len(header)} "
+                 "(quote a comment that holds a comma)")
+            )  # fmt: skip
             continue
         cells = (csv_text(v) for v in values)  # the apostrophe the export put before a formula
         rows.append(_row(line, dict(zip(header, cells, strict=True)), errors))
     return rows, errors
 
 
-def _read_jsonl(text: str) -> tuple[list[LongRow], list[str]]:
+def _read_jsonl(text: str) -> tuple[list[LongRow], list[Problem]]:
     rows: list[LongRow] = []
-    errors: list[str] = []
+    errors: list[Problem] = []
     for line, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
         try:
             record = json.loads(raw)
         except RecursionError:
-            errors.append(f"line {line}: not JSON (nested too deeply)")
+            errors.append((line, "not JSON (nested too deeply)"))
             continue
         except ValueError as exc:
             # JSONDecodeError has .msg; the int-size limit ("Exceeds the limit (4300
             # digits)…") is a plain ValueError.
-            errors.append(f"line {line}: not JSON ({getattr(exc, 'msg', exc)})")
+            errors.append((line, f"not JSON ({getattr(exc, 'msg', exc)})"))
             continue
         if not isinstance(record, dict):
-            errors.append(f"line {line}: not a JSON object")
+            errors.append((line, "not a JSON object"))
             continue
         missing = [c for c in ("run_id", "metric") if c not in record]
         if missing:
-            errors.append(f"line {line}: missing {', '.join(missing)}")
+            errors.append((line, f"missing {', '.join(missing)}"))
             continue
         rows.append(_row(line, record, errors))
     return rows, errors
@@ -185,7 +190,7 @@ def _score(value: Any) -> Any:
     return value
 
 
-def _row(line: int, record: dict[str, Any], errors: list[str]) -> LongRow:
+def _row(line: int, record: dict[str, Any], errors: list[Problem]) -> LongRow:
     score = _score(record.get("score"))
     outcome = record.get("outcome")
     if isinstance(outcome, str):
@@ -193,12 +198,12 @@ def _row(line: int, record: dict[str, Any], errors: list[str]) -> LongRow:
     cited: list[tuple[str, str]] = []
     text = record.get("evidence")
     if text is not None and not isinstance(text, str):
-        errors.append(f"line {line}: evidence is text such as '3.0; GT:2', not {text!r}")
+        errors.append((line, f"evidence is text such as '3.0; GT:2', not {text!r}"))
     elif text:
         try:
             cited = parse_evidence(text)
         except ValueError as exc:
-            errors.append(f"line {line}: evidence: {exc}")
+            errors.append((line, f"evidence: {exc}"))
     return LongRow(
         line=line,
         run_id=str(record.get("run_id") or "").strip(),

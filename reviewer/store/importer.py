@@ -84,7 +84,7 @@ def _score_if_new(
             return None
     card = score_file(path, with_judge_bundle=False)  # not stored: see runs.prepare
     if card.status == "unreadable":
-        tally.unreadable.append((shown(path), runs.unreadable_message(card)))
+        tally.unreadable_card(path, card)
         return None
     if card.trajectory_sha256 in seen:
         tally.unchanged += 1
@@ -99,7 +99,7 @@ def add_scorecards(db: sqlite_utils.Database, cards: Sequence[ScoreCard]) -> Imp
     good = []
     for card in cards:
         if card.status == "unreadable":
-            tally.unreadable.append((shown(card.path), runs.unreadable_message(card)))
+            tally.unreadable_card(card.path, card)
         else:
             good.append(runs.prepare(card))
     for start in range(0, len(good), BATCH_SIZE):

@@ -2,51 +2,83 @@
 
 The chain (:func:`reviewer.store.audit.verify`) proves the log was not edited; this module
 proves the *tables* still say what the log says happened, which catches direct edits of
-the database file with the triggers dropped or the foreign keys off:
+the database file with the triggers dropped or the foreign keys off. It is the one rule
+set: every workflow that writes ratings (the window, ``ratings import`` of every phase, a
+judge's answers, ``collect``) writes the entries these rules read.
+
+Runs and raters
 
 * every run has its ``import`` entry with the same file hash;
-* every rating has the entry that created it, against the same run, and points at a run,
-  a rater and a rubric that exist (``PRAGMA foreign_key_check``: no orphans);
-* every submitted or signed rating is complete and its items (and cited evidence) still
-  hash to the ``content_sha256`` its ``submit`` entry recorded;
-* every signed rating has its sheet, the sheet's signature verifies
-  (:func:`reviewer.sheets.sheet.verify_sheet`), its payload equals the rating's current
-  rows, its key was registered to that rater in the log, and its ``sign`` entry names the
-  same sheet bytes; a sheet's ``audit_head``, when it has one, is still in the log;
-* every rater has its ``rater_add`` entry and the public key the log last recorded;
-* the log still reaches the head witnessed outside the database
-  (:mod:`reviewer.store.witness`): cutting entries from its end is seen.
+* every rater has its ``rater_add`` entry, the public key the last ``rater_key`` entry
+  recorded (``collect`` logs the key a collected sheet brings), and the kind (person or
+  judge) the last ``rater_kind`` entry recorded (a person unless one says otherwise).
+
+Ratings: the first entry naming a rating created it (``rating_start``, ``supersede``,
+``collect``, or the ``submit`` / ``blind_submit`` of a file or a judge's answers, which
+create and submit at once). It records the run, the rater (its actor) and the rating it
+corrects; the rating must still say the same, and point at rows that exist
+(``PRAGMA foreign_key_check``: no orphans).
+
+* submitted, or signed here: complete, its items (and cited evidence) still hash to the
+  ``content_sha256`` of its last ``submit`` entry, and its revision reasons to its
+  ``reasons_sha256`` (none recorded: no reasons);
+* signed here (a ``sign`` entry): :mod:`reviewer.store.integrity_sheets` (the sheet
+  verifies, equals the rows, its key was logged for the rater, its ``audit_head`` is
+  still in this log, the ``sign`` entry names its bytes);
+* collected (a ``collect`` entry): the signed sheet is the record: the same sheet checks
+  except ``audit_head`` (it names the rater's own database), no ``submit`` needed;
+* blind values (frozen at the blind submit) hash to the ``blind_sha256`` of the
+  ``blind_submit`` entry; a correction's are its original's; a collected rating's are its
+  sheet's; nothing else has blind values;
+* a draft has no sheet.
+
+Collected sheets kept on record (``collected_sheets``) verify and each has its
+``collect`` or ``collect_superseded`` entry with the same bytes. Finally the log still
+reaches the head witnessed outside the database (:mod:`reviewer.store.witness`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from collections import defaultdict
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
 from reviewer.sheets.keys import KeyStoreError, decode_public_key, fingerprint
-from reviewer.sheets.sheet import verify_sheet
-from reviewer.store import audit, ratings, witness
+from reviewer.store import adjudication_integrity, audit, integrity_sheets, ratings, witness
 from reviewer.store.errors import StoreError
 from reviewer.store.rubrics import RubricRegistry
 
+#: The entries that can be the first to name a rating, and so create it.
+CREATING = ("rating_start", "supersede", "submit", "blind_submit", "collect")
 
-class _Log:
+
+class Created(NamedTuple):
+    """What the entry that created a rating recorded."""
+
+    action: str
+    run_pk: Any
+    rater: str | None
+    supersedes_pk: Any
+
+
+class Log:
     """What the audit log says happened, indexed by the keys the tables use."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.imports: dict[int, str] = {}
-        self.created: dict[int, int] = {}  # rating_pk -> run_pk
-        self.submits: dict[int, str] = {}  # rating_pk -> content_sha256
-        self.signs: dict[int, dict[str, Any]] = {}
+        self.created: dict[int, Created] = {}
+        self.submits: dict[int, str] = {}  # rating_pk -> content_sha256 of the last submit
+        self.blind: dict[int, Any] = {}  # rating_pk -> blind_sha256
+        self.reasons: dict[int, Any] = {}  # rating_pk -> reasons_sha256 of the last submit
+        self.signs: dict[int, dict[str, Any]] = {}  # signed here
+        self.collects: dict[int, dict[str, Any]] = {}  # collected from another database
+        self.archived: dict[str, Any] = {}  # sheet_id -> sheet_sha256 of each collected sheet
         self.raters: set[str] = set()
         self.keys: dict[str, list[str]] = defaultdict(list)  # name -> fingerprints in order
+        self.kinds: dict[str, str] = {}
         for actor, action, text in conn.execute(
             "SELECT actor, action, details FROM audit_log ORDER BY seq"
         ):
@@ -54,28 +86,38 @@ class _Log:
                 d = json.loads(text)
             except ValueError:
                 continue  # the chain check reports an altered entry
-            if not isinstance(d, dict):
-                continue
-            if action == "import":
-                self.imports[d.get("run_pk")] = d.get("sha256")
-            elif action in ("rating_start", "supersede"):
-                self.created[d.get("rating_pk")] = d.get("run_pk")
-            elif action == "submit":
-                self.submits[d.get("rating_pk")] = d.get("content_sha256")
-                # ratings import and a judge's answers create and submit at once
-                if d.get("source") in ("file", "judge"):
-                    self.created[d.get("rating_pk")] = d.get("run_pk")
-            elif action == "sign":
-                self.signs[d.get("rating_pk")] = d
-            elif action == "rater_add":
-                self.raters.add(str(d.get("name", actor)))
-            elif action == "rater_key":
-                self.keys[str(d.get("name", actor))].append(str(d.get("fingerprint")))
+            if isinstance(d, dict):
+                self._read(actor, action, d)
+
+    def _read(self, actor: str | None, action: str, d: dict[str, Any]) -> None:
+        pk = d.get("rating_pk")
+        if action in CREATING and pk not in self.created:
+            self.created[pk] = Created(action, d.get("run_pk"), actor, d.get("supersedes_pk"))
+        if action == "import":
+            self.imports[d.get("run_pk")] = d.get("sha256")  # type: ignore[index]
+        elif action == "submit":
+            self.submits[pk] = d.get("content_sha256")  # type: ignore[assignment]
+            self.reasons[pk] = d.get("reasons_sha256")
+        elif action == "blind_submit":
+            self.blind[pk] = d.get("blind_sha256")
+        elif action == "sign":
+            self.signs[pk] = d
+        elif action == "collect":
+            self.collects[pk] = d
+            self.archived[str(d.get("sheet_id"))] = d.get("sheet_sha256")
+        elif action == "collect_superseded":
+            self.archived[str(d.get("sheet_id"))] = d.get("sheet_sha256")
+        elif action == "rater_add":
+            self.raters.add(str(d.get("name", actor)))
+        elif action == "rater_key":
+            self.keys[str(d.get("name", actor))].append(str(d.get("fingerprint")))
+        elif action == "rater_kind":
+            self.kinds[str(d.get("name", actor))] = str(d.get("kind"))
 
 
 def check(conn: sqlite3.Connection, rubrics: RubricRegistry, path: Path) -> list[str]:
     """Every disagreement between the tables, the log, the sheets and the witness."""
-    log = _Log(conn)
+    log = Log(conn)
     problems = _witness_problems(conn, path)
     problems += _orphans(conn)
     for run_pk, sha in conn.execute("SELECT run_pk, sha256 FROM runs ORDER BY run_pk"):
@@ -87,6 +129,8 @@ def check(conn: sqlite3.Connection, rubrics: RubricRegistry, path: Path) -> list
             )
     problems += _rater_problems(conn, log)
     problems += _rating_problems(conn, rubrics, log)
+    problems += integrity_sheets.archive_problems(conn, log)
+    problems += adjudication_integrity.check(conn)
     return problems
 
 
@@ -115,11 +159,16 @@ def _orphans(conn: sqlite3.Connection) -> list[str]:
     return problems
 
 
-def _rater_problems(conn: sqlite3.Connection, log: _Log) -> list[str]:
+def _rater_problems(conn: sqlite3.Connection, log: Log) -> list[str]:
     problems = []
     for rater in ratings.get_raters(conn):
         if rater.name not in log.raters:
             problems.append(f"rater {rater.name!r} has no rater_add entry in the audit log")
+        if rater.kind != log.kinds.get(rater.name, "human"):
+            problems.append(
+                f"rater {rater.name!r} is marked {rater.kind}, the audit log says "
+                f"{log.kinds.get(rater.name, 'human')}"
+            )
         logged = log.keys.get(rater.name)
         if rater.public_key is None:
             if logged:
@@ -140,119 +189,137 @@ def _rater_problems(conn: sqlite3.Connection, log: _Log) -> list[str]:
     return problems
 
 
-def _rating_problems(conn: sqlite3.Connection, rubrics: RubricRegistry, log: _Log) -> list[str]:
+class Row(NamedTuple):
+    """One rating as the tables hold it now."""
+
+    pk: int
+    run_pk: int
+    rater: str
+    rubric_pk: int
+    status: str
+    overall: str
+    supersedes_pk: int | None
+    blind_submitted_at: str | None
+
+
+def _rating_problems(conn: sqlite3.Connection, rubrics: RubricRegistry, log: Log) -> list[str]:
     problems: list[str] = []
-    names = {pk: name for pk, name in conn.execute("SELECT rater_pk, name FROM raters")}
     items: dict[int, dict[str, RatingItem]] = defaultdict(dict)
-    for pk, metric_id, outcome, score, comment in conn.execute(
-        "SELECT rating_pk, metric_id, outcome, score, comment FROM rating_items"
+    blind: dict[int, dict[str, RatingItem]] = defaultdict(dict)
+    reasons: dict[int, dict[str, str]] = defaultdict(dict)
+    for pk, metric_id, outcome, score, comment, bo, bs, bc, reason in conn.execute(
+        "SELECT rating_pk, metric_id, outcome, score, comment, blind_outcome, blind_score,"
+        " blind_comment, revision_reason FROM rating_items"
     ):
         items[pk][metric_id] = RatingItem(
             metric_id=metric_id, outcome=outcome, score=score, comment=comment
         )
+        if bo is not None:
+            blind[pk][metric_id] = RatingItem(
+                metric_id=metric_id, outcome=bo, score=bs, comment=bc or ""
+            )
+        if reason:
+            reasons[pk][metric_id] = reason
     sheets = {
         pk: (sheet_id, text)
         for sheet_id, pk, text in conn.execute("SELECT sheet_id, rating_pk, sheet_json FROM sheets")
     }
     runs = dict(conn.execute("SELECT run_pk, sha256 FROM runs").fetchall())
-    rows = conn.execute(
-        "SELECT rating_pk, run_pk, rater_pk, rubric_pk, status, overall_comment FROM ratings"
-        " ORDER BY rating_pk"
-    ).fetchall()
-    evidence = ratings.citations_of(conn, [row[0] for row in rows])
-    for pk, run_pk, rater_pk, rubric_pk, status, overall in rows:
-        where = f"rating {pk}"
-        if pk not in log.created:
-            problems.append(f"{where} has no entry in the audit log that created it")
-        elif log.created[pk] != run_pk:
-            problems.append(f"{where} now rates run {run_pk}, the log says run {log.created[pk]}")
-        if status == "draft":
-            if pk in sheets:
+    rows = [
+        Row(*r)
+        for r in conn.execute(
+            "SELECT g.rating_pk, g.run_pk, COALESCE(ra.name, '?'), g.rubric_pk, g.status,"
+            " g.overall_comment, g.supersedes_pk, g.blind_submitted_at FROM ratings g"
+            " LEFT JOIN raters ra ON ra.rater_pk = g.rater_pk ORDER BY g.rating_pk"
+        )
+    ]
+    evidence = ratings.citations_of(conn, [row.pk for row in rows])
+    for row in rows:
+        where = f"rating {row.pk}"
+        problems += _creation_problems(where, row, log)
+        problems += _blind_problems(where, row, blind, log, rubrics)
+        if row.status == "draft":
+            if row.pk in sheets:
                 problems.append(f"{where} is a draft but has a signed sheet")
             continue
         try:
-            rubric = rubrics.get(rubric_pk)
+            rubric = rubrics.get(row.rubric_pk)
         except StoreError:
-            problems.append(f"{where} uses a rubric that is not stored ({rubric_pk})")
+            problems.append(f"{where} uses a rubric that is not stored ({row.rubric_pk})")
             continue
-        current = rubric.empty_items() | items.get(pk, {})
+        current = rubric.empty_items() | items.get(row.pk, {})
         if rubric.problems(current):
-            problems.append(f"{where} is {status} but incomplete (items missing or empty)")
-        cited = evidence.get(pk, [])
-        digest = ratings.content_sha256(current, overall, rubric.sha256, cited)
-        if pk not in log.submits:
-            problems.append(f"{where} is {status} but the audit log has no submit entry for it")
-        elif log.submits[pk] != digest:
-            problems.append(f"{where}: its items differ from what was submitted (edited after)")
-        if status == "signed":
-            rater = names.get(rater_pk, "?")
-            problems += _sheet_problems(where, pk, sheets.get(pk), current, overall, rater,
-                                        runs.get(run_pk), log, conn, cited)  # fmt: skip
-        elif pk in sheets:
-            problems.append(f"{where} is {status} but has a signed sheet")
+            problems.append(f"{where} is {row.status} but incomplete (items missing or empty)")
+        collected = row.pk in log.collects
+        if not collected:
+            cited = evidence.get(row.pk, [])
+            digest = ratings.content_sha256(current, row.overall, rubric.sha256, cited)
+            if row.pk not in log.submits:
+                problems.append(
+                    f"{where} is {row.status} but the audit log has no submit entry for it"
+                )
+            elif log.submits[row.pk] != digest:
+                problems.append(f"{where}: its items differ from what was submitted (edited after)")
+            elif log.reasons[row.pk] != ratings.reasons_sha256(reasons.get(row.pk, {})):
+                problems.append(f"{where}: its revision reasons differ from those submitted")
+        if row.status == "signed":
+            state = integrity_sheets.RatingState(
+                current,
+                row.overall,
+                blind.get(row.pk, {}),
+                reasons.get(row.pk, {}),
+                tuple(evidence.get(row.pk, [])),
+            )
+            problems += integrity_sheets.sheet_problems(
+                where, row.pk, sheets.get(row.pk), state, row.rater, runs.get(row.run_pk),
+                log, conn, collected=collected,
+            )  # fmt: skip
+        elif row.pk in sheets:
+            problems.append(f"{where} is {row.status} but has a signed sheet")
     return problems
 
 
-def _sheet_problems(
-    where: str,
-    pk: int,
-    stored: tuple[str, str] | None,
-    items: dict[str, RatingItem],
-    overall: str,
-    rater: str,
-    run_sha: str | None,
-    log: _Log,
-    conn: sqlite3.Connection,
-    cited: Sequence[Citation] = (),
-) -> list[str]:
-    if stored is None:
-        return [f"{where} is marked signed but has no signed sheet"]
-    sheet_id, text = stored
+def _creation_problems(where: str, row: Row, log: Log) -> list[str]:
+    made = log.created.get(row.pk)
+    if made is None:
+        return [f"{where} has no entry in the audit log that created it"]
     problems = []
-    entry = log.signs.get(pk)
-    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    if entry is None:
-        problems.append(f"{where} has a sheet but no sign entry in the audit log")
-    elif entry.get("sheet_id") != sheet_id or entry.get("sheet_sha256") != sha:
-        problems.append(f"{where}: its sheet is not the one the sign entry recorded")
-    result = verify_sheet(text)
-    if not result.ok or result.sheet is None:
-        return [*problems, f"{where}: its sheet does not verify ({result.reason})"]
-    payload = result.sheet.payload
-    signed = {i.metric_id: (i.outcome, i.score, i.comment) for i in payload.items}
-    actual = {m: (i.outcome, i.score, i.comment) for m, i in items.items()}
-    if signed != actual or payload.overall_comment != overall:
-        problems.append(f"{where}: its items differ from the signed sheet {sheet_id}")
-    signed_evidence = {
-        (i.metric_id, c.kind, c.ref, c.step, c.label, c.note)
-        for i in payload.items
-        for c in i.citations
-    }
-    if signed_evidence != {(c.metric_id, c.kind, c.ref, c.step, c.label, c.note) for c in cited}:
-        problems.append(f"{where}: its cited evidence differs from the signed sheet {sheet_id}")
-    if payload.rater.name != rater:
+    if made.run_pk != row.run_pk:
+        problems.append(f"{where} now rates run {row.run_pk}, the log says run {made.run_pk}")
+    if made.rater != row.rater:
         problems.append(
-            f"{where} belongs to {rater!r} but its sheet is signed as {payload.rater.name!r}"
+            f"{where} is now {row.rater!r}'s, the log says {made.rater!r} made it ({made.action})"
         )
-    if payload.rater.fingerprint not in log.keys.get(rater, []):
-        problems.append(f"{where}: its sheet's key was never registered to {rater!r} in the log")
-    if run_sha is not None and payload.run.trajectory_sha256 != run_sha:
-        problems.append(f"{where}: its sheet signs another trajectory than the run's")
-    problems += _sheet_head_problems(where, result.sheet.payload_text, conn)
+    if made.supersedes_pk != row.supersedes_pk:
+        now, logged = (
+            "no rating" if pk is None else f"rating {pk}"
+            for pk in (row.supersedes_pk, made.supersedes_pk)
+        )
+        problems.append(f"{where} now corrects {now}, the log says {logged}")
     return problems
 
 
-def _sheet_head_problems(where: str, payload_text: str, conn: sqlite3.Connection) -> list[str]:
-    # Signed sheets carry the log's head at signing time (``audit_head``): a copy of the
-    # head that the database's owner cannot rewrite without the rater's key.
-    raw = json.loads(payload_text).get("audit_head")
-    if isinstance(raw, dict):
-        # Sheet format 2 writes {"entries": N, "hash": H} (reviewer.sheets.sheet.SheetAuditHead).
-        raw = [raw.get("entries", raw.get("count")), raw.get("hash")]
-    if not (isinstance(raw, list) and len(raw) == 2 and isinstance(raw[0], int)):
+def _blind_problems(
+    where: str,
+    row: Row,
+    blind: dict[int, dict[str, RatingItem]],
+    log: Log,
+    rubrics: RubricRegistry,
+) -> list[str]:
+    values = blind.get(row.pk, {})
+    if row.pk in log.collects or (not values and row.blind_submitted_at is None):
+        return []  # a collected rating's blind values are checked against its sheet
+    if row.pk in log.blind:
+        try:
+            rubric_sha = rubrics.get(row.rubric_pk).sha256
+        except StoreError:
+            return []  # reported with its status
+        if log.blind[row.pk] != ratings.blind_sha256(values, rubric_sha):
+            return [f"{where}: its blind values differ from what was submitted blind"]
         return []
-    if audit.hash_at(conn, raw[0]) != raw[1]:
-        return [
-            f"{where}: the audit log no longer holds the head its sheet signed (entry {raw[0]})"
-        ]
-    return []
+    if row.supersedes_pk is not None:
+        original = blind.get(row.supersedes_pk, {})
+        if any(original.get(m) != v for m, v in values.items()):
+            return [f"{where}: its blind values differ from those of rating {row.supersedes_pk}"]
+        return []
+    return [f"{where} has blind values, but the audit log has no blind submit for it"]

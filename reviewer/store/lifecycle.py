@@ -140,6 +140,9 @@ def submit(
             current.items, current.overall_comment, rubric.sha256, current.citations
         )
         details = {"rating_pk": rating_pk, "run_pk": h.run_pk, "content_sha256": digest}
+        reasons = ratings.reasons_sha256(ratings.reasons_of(db.conn, rating_pk))
+        if reasons is not None:  # a blind-study rating revised after the reveal
+            details["reasons_sha256"] = reasons
         audit.append(db.conn, [("submit", h.rater, details)], at=at)
         return ratings.load(db.conn, rubrics, rating_pk)
 

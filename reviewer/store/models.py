@@ -36,7 +36,7 @@ class RunRow(_Value):
     scalar: float | None
     coverage: float | None
     end_state: float | None
-    unsafe: bool
+    unsafe: bool | None = Field(description="a dangerous command was flown; None while hidden")
     rating_state: RatingState = Field(
         description="the state of the given rater's live rating; 'unrated' without a rater"
     )
@@ -47,6 +47,14 @@ class RunRow(_Value):
     ratings_in: int | None = Field(default=None, description="the study's k ratings that are in")
     position: int | None = Field(default=None, description="place in the rater's queue")
     reveal_first: bool | None = Field(default=None, description="control arm: scorer shown first")
+
+    def without_scorer(self) -> RunRow:
+        """The row as a rater in the blind phase may see it: nothing the scorer decided."""
+        return self.model_copy(update=dict.fromkeys(SCORER_FIELDS))
+
+
+#: What the scorer decided, among a RunRow's fields (hidden in a blind study's phase 1).
+SCORER_FIELDS = ("scalar", "coverage", "end_state", "unsafe")
 
 
 #: RunRow fields filled only within a study; the plain run list leaves them None.
@@ -133,6 +141,8 @@ class ImportReport(_Value):
     new_versions: int = 0
     unreadable: list[tuple[str, str]] = Field(default_factory=list)
     cancelled: bool = False
+    #: The same files as ``(path, line or None, reason)``, for ``FILE:LINE: reason``.
+    unreadable_at: list[tuple[str, int | None, str]] = Field(default_factory=list)
 
     def summary(self) -> str:
         """One line for a status bar or a terminal."""

@@ -76,10 +76,9 @@ def import_phase(
             if phase != "blind":  # blind values are frozen without it, as in the window
                 _evidence(conn, rubric, plan[1], group, cited, errors)
         if errors:
-            lines = [f"line {n}: {m}" for n, m in sorted(errors, key=lambda e: e[0])]
-            raise RatingsFileError(source, lines)
+            raise RatingsFileError(source, sorted(errors, key=lambda e: e[0]))
         written = [
-            _write(conn, rubrics, plans[pk], group, cited, r, rubric_pk, phase, at=at)
+            _write(conn, plans[pk], group, cited, r, rubric_pk, phase, at=at)
             for pk, group in groups.items()
         ]
         details = {"source": source, "phase": phase, "study": study, "ratings": len(written)}
@@ -158,7 +157,7 @@ def _evidence(conn, rubric, live, group, cited, errors) -> None:  # type: ignore
                 errors.append((row.line, f"{row.run_id}, {row.metric}: {problem}"))
 
 
-def _write(conn, rubrics, plan, group, cited, r, rubric_pk, phase, *, at) -> int:  # type: ignore[no-untyped-def]
+def _write(conn, plan, group, cited, r, rubric_pk, phase, *, at) -> int:  # type: ignore[no-untyped-def]
     study_pk, pk = plan
     if pk is None:
         pk = ratings.insert_rating(
@@ -176,19 +175,30 @@ def _write(conn, rubrics, plan, group, cited, r, rubric_pk, phase, *, at) -> int
         item = RatingItem(metric_id=row.metric, outcome=row.outcome, score=row.score,
                           comment=row.comment)  # fmt: skip
         ratings.upsert_item(conn, pk, item, at=at)
-        items[row.metric] = item
         for citation in cited.get(row.line, []):
             ratings.insert_citation(conn, pk, citation, at=at)
+        items[row.metric] = item
         if phase == "final" and row.reason.strip():
             conn.execute(
                 "UPDATE rating_items SET revision_reason = ? WHERE rating_pk = ? AND metric_id = ?",
                 (row.reason, pk, row.metric),
             )
     overall = next((g.overall_comment for g in group if g.overall_comment.strip()), "")
+    # The same details as the window's blind submit and submit: ``audit verify`` reads them,
+    # under the rubric the rating was made with (a final may follow a blind of another day).
+    run_pk, rubric_sha = conn.execute(
+        "SELECT g.run_pk, r.sha256 FROM ratings g JOIN rubrics r ON r.rubric_pk = g.rubric_pk"
+        " WHERE g.rating_pk = ?",
+        (pk,),
+    ).fetchone()
     evidence = ratings.citations_of(conn, [pk]).get(pk, [])
-    digest = ratings.content_sha256(items, overall, rubrics.current.sha256, evidence)
-    details = {"rating_pk": pk, "content_sha256": digest, "source": "file"}
+    digest = ratings.content_sha256(items, overall, rubric_sha, evidence)
+    details = {"rating_pk": pk, "run_pk": run_pk, "content_sha256": digest, "source": "file"}
+    reasons = ratings.reasons_sha256(ratings.reasons_of(conn, pk))
+    if reasons is not None:
+        details["reasons_sha256"] = reasons
     if phase == "blind":
+        details["blind_sha256"] = ratings.blind_sha256(items, rubric_sha)
         conn.execute(
             "UPDATE rating_items SET blind_outcome = outcome, blind_score = score,"
             " blind_comment = comment WHERE rating_pk = ?",

@@ -79,7 +79,7 @@ def import_long(
             errors.extend(_group_problems(db, rubric.metric_ids, run_pk, group, rater_row))
         if errors:
             # Raising rolls the transaction back: the rater added above is not kept either.
-            raise RatingsFileError(source, [f"line {n}: {m}" for n, m in sorted(errors, key=_line)])
+            raise RatingsFileError(source, sorted(errors, key=_line))
         new_pks = [
             _write_one(db, run_pk, group, cited, rater_row, rubric_pk, at=at)
             for run_pk, group in groups.items()

@@ -258,3 +258,34 @@ def content_sha256(
         data["citations"] = cited
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def blind_sha256(items: Mapping[str, RatingItem], rubric_sha: str) -> str:
+    """Digest of a rating's blind values, recorded in the audit log by the blind submit.
+
+    The blind values are frozen while the final ones (and the overall comment) may still
+    change after the reveal, so they get their own digest: :func:`content_sha256` of the
+    blind items alone, with no overall comment.
+    """
+    return content_sha256(items, "", rubric_sha)
+
+
+def reasons_sha256(reasons: Mapping[str, str]) -> str | None:
+    """Digest of the reasons given for metrics revised after the reveal, recorded by the
+    submit that follows (None when there are none: the entry then leaves it out)."""
+    if not reasons:
+        return None
+    text = json.dumps(dict(sorted(reasons.items())), separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def reasons_of(conn: sqlite3.Connection, rating_pk: int) -> dict[str, str]:
+    """The revision reasons of a rating, by metric (the empty ones left out)."""
+    return {
+        m: r
+        for m, r in conn.execute(
+            "SELECT metric_id, revision_reason FROM rating_items WHERE rating_pk = ?",
+            (rating_pk,),
+        )
+        if r
+    }

@@ -65,6 +65,15 @@ class Tally:
     new_versions: int = 0
     unchanged: int = 0
     unreadable: list[tuple[str, str]] = field(default_factory=list)
+    #: The line and bare reason of an ``unreadable`` entry that has a line, by its index.
+    located: dict[int, tuple[int, str]] = field(default_factory=dict)
+
+    def unreadable_card(self, path: str | Path, card: ScoreCard) -> None:
+        """Note a file the scorer could not read, with the line its problem is on."""
+        reason = card.error or "unreadable"
+        if card.error_line:
+            self.located[len(self.unreadable)] = (card.error_line, reason)
+        self.unreadable.append((shown(path), unreadable_message(card)))
 
     def report(self, *, cancelled: bool = False) -> ImportReport:
         """The frozen report of these counts."""
@@ -73,6 +82,10 @@ class Tally:
             unchanged=self.unchanged,
             new_versions=self.new_versions,
             unreadable=self.unreadable,
+            unreadable_at=[
+                (path, *self.located.get(i, (None, message)))
+                for i, (path, message) in enumerate(self.unreadable)
+            ],
             cancelled=cancelled,
         )
 

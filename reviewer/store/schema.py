@@ -390,6 +390,97 @@ JOIN rating_items i ON i.rating_pk = c.rating_pk;
 """
 
 
+# Adjudication (issue 15): a third rater resolves a (run, metric) the raters disagree on.
+# Stored like a rating: one live adjudication per (run, adjudicator) forming a supersede
+# chain; submitted ones only become signed, signed ones never change; their sheets are kept
+# verbatim. Only decided metrics have an item. Someone who rated a run never adjudicates it
+# (and an adjudicator never rates it afterwards). The disagreement threshold lives on the study.
+_V_ADJUDICATION = """
+ALTER TABLE studies ADD COLUMN adjudication_threshold INTEGER NOT NULL DEFAULT 2
+    CHECK (adjudication_threshold BETWEEN 1 AND 3);
+CREATE TABLE adjudications (
+    adjudication_pk INTEGER PRIMARY KEY,
+    run_pk INTEGER NOT NULL REFERENCES runs (run_pk),
+    rater_pk INTEGER NOT NULL REFERENCES raters (rater_pk),
+    rubric_pk INTEGER NOT NULL REFERENCES rubrics (rubric_pk),
+    study_pk INTEGER REFERENCES studies (study_pk),
+    status TEXT NOT NULL DEFAULT 'draft' CHECK (status IN ('draft', 'submitted', 'signed')),
+    version INTEGER NOT NULL DEFAULT 1,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    submitted_at TEXT,
+    signed_at TEXT,
+    collected_at TEXT,
+    supersedes_pk INTEGER UNIQUE REFERENCES adjudications (adjudication_pk)
+);
+CREATE INDEX adjudications_run ON adjudications (run_pk);
+CREATE TABLE adjudication_items (
+    adjudication_pk INTEGER NOT NULL REFERENCES adjudications (adjudication_pk),
+    metric_id TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('applicable', 'not_applicable', 'not_observed')),
+    score INTEGER CHECK (score BETWEEN 0 AND 3),
+    reason TEXT NOT NULL DEFAULT '',
+    sides_with TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(sides_with)),
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (adjudication_pk, metric_id),
+    CHECK (score IS NULL OR outcome = 'applicable')
+);
+CREATE TABLE adjudication_sheets (
+    sheet_id TEXT PRIMARY KEY,
+    adjudication_pk INTEGER UNIQUE REFERENCES adjudications (adjudication_pk),
+    sheet_sha256 TEXT NOT NULL,
+    sheet_json TEXT NOT NULL CHECK (json_valid(sheet_json)),
+    source TEXT,
+    superseded_by TEXT,
+    signed_at TEXT NOT NULL
+);
+CREATE TRIGGER adjudications_one_live BEFORE INSERT ON adjudications
+WHEN (NEW.supersedes_pk IS NULL AND EXISTS (
+        SELECT 1 FROM adjudications WHERE run_pk = NEW.run_pk AND rater_pk = NEW.rater_pk))
+  OR (NEW.supersedes_pk IS NOT NULL AND NOT EXISTS (
+        SELECT 1 FROM adjudications WHERE adjudication_pk = NEW.supersedes_pk
+        AND run_pk = NEW.run_pk AND rater_pk = NEW.rater_pk AND status <> 'draft'))
+BEGIN SELECT RAISE(ABORT, 'an adjudicator has one live adjudication per run: supersede it');
+END;
+CREATE TRIGGER adjudications_not_by_a_rater BEFORE INSERT ON adjudications
+WHEN EXISTS (SELECT 1 FROM ratings WHERE run_pk = NEW.run_pk AND rater_pk = NEW.rater_pk)
+BEGIN SELECT RAISE(ABORT, 'a rater who rated this run cannot adjudicate it'); END;
+CREATE TRIGGER ratings_not_by_an_adjudicator BEFORE INSERT ON ratings
+WHEN EXISTS (SELECT 1 FROM adjudications WHERE run_pk = NEW.run_pk AND rater_pk = NEW.rater_pk)
+BEGIN SELECT RAISE(ABORT, 'the adjudicator of this run cannot rate it'); END;
+CREATE TRIGGER adjudications_signed_frozen BEFORE UPDATE ON adjudications
+WHEN OLD.status = 'signed'
+BEGIN SELECT RAISE(ABORT, 'a signed adjudication is immutable'); END;
+CREATE TRIGGER adjudications_submitted_frozen BEFORE UPDATE ON adjudications
+WHEN OLD.status = 'submitted' AND NOT (
+    NEW.status = 'signed' AND NEW.signed_at IS NOT NULL
+    AND NEW.run_pk = OLD.run_pk AND NEW.rater_pk = OLD.rater_pk
+    AND NEW.rubric_pk = OLD.rubric_pk AND NEW.study_pk IS OLD.study_pk
+    AND NEW.created_at = OLD.created_at AND NEW.submitted_at IS OLD.submitted_at
+    AND NEW.supersedes_pk IS OLD.supersedes_pk)
+BEGIN SELECT RAISE(ABORT, 'a submitted adjudication is never edited in place: supersede it');
+END;
+CREATE TRIGGER adjudications_no_delete BEFORE DELETE ON adjudications
+WHEN OLD.status <> 'draft'
+BEGIN SELECT RAISE(ABORT, 'a submitted adjudication is never deleted'); END;
+CREATE TRIGGER adjudication_items_frozen_insert BEFORE INSERT ON adjudication_items
+WHEN (SELECT status FROM adjudications WHERE adjudication_pk = NEW.adjudication_pk)
+    IS NOT 'draft'
+BEGIN SELECT RAISE(ABORT, 'decisions of a submitted adjudication are never edited'); END;
+CREATE TRIGGER adjudication_items_frozen_update BEFORE UPDATE ON adjudication_items
+WHEN (SELECT status FROM adjudications WHERE adjudication_pk = OLD.adjudication_pk)
+    IS NOT 'draft'
+BEGIN SELECT RAISE(ABORT, 'decisions of a submitted adjudication are never edited'); END;
+CREATE TRIGGER adjudication_items_frozen_delete BEFORE DELETE ON adjudication_items
+WHEN (SELECT status FROM adjudications WHERE adjudication_pk = OLD.adjudication_pk)
+    IS NOT 'draft'
+BEGIN SELECT RAISE(ABORT, 'decisions of a submitted adjudication are never edited'); END;
+CREATE TRIGGER adjudication_sheets_no_update BEFORE UPDATE ON adjudication_sheets
+BEGIN SELECT RAISE(ABORT, 'signed adjudication sheets are immutable'); END;
+CREATE TRIGGER adjudication_sheets_no_delete BEFORE DELETE ON adjudication_sheets
+BEGIN SELECT RAISE(ABORT, 'signed adjudication sheets are immutable'); END;
+"""
+
 # Evidence: the steps a rater cites for a metric, a timeline event (``ref`` indexes the
 # trajectory's events) or a ground-truth action (``ref`` indexes ScoreCard.required). The
 # step token and label are stored as the rater saw them. Frozen with the rating, like its
@@ -455,6 +546,7 @@ MIGRATIONS: tuple[str, ...] = (
     _V_JUDGE,
     _V_STUDIES,
     _V_ANALYST_VIEWS,
+    _V_ADJUDICATION,
     _V_EVIDENCE,
 )
 SCHEMA_VERSION = len(MIGRATIONS)

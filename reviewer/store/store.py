@@ -29,6 +29,7 @@ from reviewer.store import (
     study_views,
 )
 from reviewer.store import citations as citing
+from reviewer.store.adjudication_facade import AdjudicationFacade
 from reviewer.store.connection import (
     read_transaction,
     utcnow,
@@ -50,7 +51,7 @@ from reviewer.store.study_facade import StudiesFacade, refused_as_state_error
 from scoring import ScoreCard
 
 
-class ReviewStore(StudiesFacade):
+class ReviewStore(StudiesFacade, AdjudicationFacade):
     """Runs, raters, ratings, signed sheets and the audit log of one review database."""
 
     def __init__(self, db: sqlite_utils.Database, path: Path, rubrics: RubricRegistry) -> None:

@@ -14,9 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reviewer.adjudication.model import AdjudicationItem
+from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
+from reviewer.sheets.adjudication import AdjudicationPayload
 from reviewer.sheets.sheet import SignedSheet, verify_file
 from reviewer.sheets.trust import load_trust_file
+from reviewer.store.adjudication_collect import CollectedAdjudication
 from reviewer.store.collecting import CollectedItem, CollectedRating
 from reviewer.store.models import CollectResult
 
@@ -65,6 +69,8 @@ def to_collected(signed: SignedSheet, source: str) -> CollectedRating:
             blind=None if i.blind is None else RatingItem(metric_id=i.metric_id,
                                                           **i.blind.model_dump()),
             reason=i.reason,
+            citations=tuple(Citation(metric_id=i.metric_id, **c.model_dump())
+                            for c in i.citations),
         )
         for i in p.items
     ]  # fmt: skip
@@ -88,6 +94,30 @@ def to_collected(signed: SignedSheet, source: str) -> CollectedRating:
         else study.blind_submitted_at.isoformat(),
         revealed_at=None if study is None or study.revealed_at is None
         else study.revealed_at.isoformat(),
+    )  # fmt: skip
+
+
+def to_collected_adjudication(signed: SignedSheet, source: str) -> CollectedAdjudication:
+    """The store's record of a verified adjudication sheet."""
+    p: AdjudicationPayload = signed.payload  # type: ignore[assignment]
+    return CollectedAdjudication(
+        source=source,
+        sheet_id=p.sheet_id,
+        supersedes=p.supersedes,
+        sheet_json=signed.to_json(),
+        rater=p.rater.name,
+        public_key=p.rater.public_key,
+        fingerprint=p.rater.fingerprint,
+        run_id=p.run.run_id,
+        trajectory_sha256=p.run.trajectory_sha256,
+        rubric_sha256=p.rubric.sha256,
+        signed_at=p.signed_at.isoformat(),
+        study=None if p.study is None else p.study.name,
+        items=[
+            AdjudicationItem(metric_id=d.metric_id, outcome=d.outcome, score=d.score,  # type: ignore[arg-type]
+                             reason=d.reason, sides_with=tuple(d.sides_with))
+            for d in p.decisions
+        ],
     )  # fmt: skip
 
 
@@ -129,6 +159,8 @@ def collect(
         path, signed, problem = checked[i]
         if signed is None or problem is not None:
             results[i] = CollectResult(source=str(path), outcome="refused", reason=problem)
+        elif isinstance(signed.payload, AdjudicationPayload):
+            results[i] = store.collect_adjudication(to_collected_adjudication(signed, str(path)))
         else:
             results[i] = store.collect_sheet(to_collected(signed, str(path)))
         if progress is not None:

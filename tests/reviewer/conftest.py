@@ -7,6 +7,7 @@ builder the demo runs and the benchmark corpus use.
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -150,6 +151,26 @@ def cite_event(
     return store.cite(rating.rating_pk, citation, expected_version=rating.version)
 
 
+def tamper_db(path: Path, *sql: str) -> None:
+    """What someone with the sqlite3 shell does: no foreign keys, every trigger dropped
+    first, then the statements; for the tests of ``audit verify``."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    triggers = [n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")]
+    for name in triggers:
+        conn.execute(f"DROP TRIGGER {name}")
+    for statement in sql:
+        conn.execute(statement)
+    conn.close()
+
+
+def audit_problems(path: Path) -> list[str]:
+    """What ``audit verify`` finds in the database at ``path`` (read-only; empty when ok)."""
+    with ReviewStore.open(path, create=False, readonly=True) as store:
+        report = store.audit_verify()
+    assert report.ok == (not report.problems), report
+    return report.problems
+
+
 # The helpers above, as fixtures: test modules here are not a package, so they reach
 # shared helpers through pytest rather than by importing this file.
 
@@ -170,3 +191,15 @@ def make_run():
 def fill_rating():
     """:func:`fill`."""
     return fill
+
+
+@pytest.fixture
+def tamper():
+    """:func:`tamper_db`."""
+    return tamper_db
+
+
+@pytest.fixture
+def problems_of():
+    """:func:`audit_problems`."""
+    return audit_problems

@@ -148,29 +148,15 @@ def _takes_db(argv: list[str]) -> bool:
 #: One argv per verb that reads lines of an input file; BAD is a file whose line 2 is broken.
 BAD = "BAD"
 UNREADABLE = {
-    "score": (["score", BAD], None),
-    "aggregate": (["aggregate", BAD], None),
-    "import": (["import", BAD], "store_cmds.py"),
-    "ratings import": (["ratings", "import", BAD, "--rater", "ann"], "ratings.py"),
-    "verify --trust": (["verify", "SHEET", "--trust", BAD], None),
+    "score": ["score", BAD],
+    "aggregate": ["aggregate", BAD],
+    "import": ["import", BAD],
+    "ratings import": ["ratings", "import", BAD, "--rater", "ann"],
+    "verify --trust": ["verify", "SHEET", "--trust", BAD],
 }
 
 
-def _owned_elsewhere(case: str) -> list[pytest.MarkDecorator]:
-    module = UNREADABLE[case][1]
-    if module is None:
-        return []
-    # Message shapes inside these handlers belong to the error-handling work going on in the
-    # same modules; strict, so the marker fails (and goes) once they print FILE:LINE: reason
-    # (reviewer.cli.file_problem).
-    return [
-        pytest.mark.xfail(
-            strict=True, reason=f"reviewer/commands/{module} does not print FILE:LINE: yet"
-        )
-    ]
-
-
-@pytest.mark.parametrize("case", [pytest.param(c, marks=_owned_elsewhere(c)) for c in UNREADABLE])
+@pytest.mark.parametrize("case", UNREADABLE)
 def test_a_bad_line_is_reported_as_file_line_reason_everywhere(
     case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -178,9 +164,7 @@ def test_a_bad_line_is_reported_as_file_line_reason_everywhere(
     bad.write_text('{"type": "header"}\nnot json at all\n', encoding="utf-8")
     sheet = tmp_path / "s.sheet.json"
     sheet.write_text("{}")
-    argv = [
-        str(bad) if a == BAD else str(sheet) if a == "SHEET" else a for a in UNREADABLE[case][0]
-    ]
+    argv = [str(bad) if a == BAD else str(sheet) if a == "SHEET" else a for a in UNREADABLE[case]]
     if argv[0] in ("import", "ratings"):
         argv += ["--db", str(tmp_path / "r.db")]
         main(["import", str(REPO / "resources" / "demo"), "--db", str(tmp_path / "r.db")])

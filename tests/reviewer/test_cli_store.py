@@ -13,6 +13,7 @@ import pytest
 from reviewer import home
 from reviewer.cli import main
 from reviewer.store import ReviewStore
+from reviewer.store.schema import SCHEMA_VERSION
 
 METRICS = (
     "procedure_application",
@@ -75,7 +76,7 @@ def test_import_reports_unreadable_files_and_exits_1(capsys, corpus: Path, db_pa
     code, out, err = _run(capsys, "import", corpus, "--db", db_path)
     assert code == 1
     assert "4 new runs" in out and "1 unreadable" in out
-    assert f"unreadable: {bad.resolve()}: line 1: " in err
+    assert f"unreadable: {bad.resolve()}:1: " in err
 
 
 def test_the_default_database_lives_under_the_home(capsys, corpus: Path) -> None:
@@ -99,9 +100,10 @@ def test_reading_verbs_never_create_a_database(capsys, tmp_path: Path, verb) -> 
 
 def test_a_newer_database_is_a_clean_error(capsys, db_path: Path) -> None:
     with ReviewStore.open(db_path) as store:
-        store.db.conn.execute("PRAGMA user_version = 7")
+        store.db.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     code, _, err = _run(capsys, "runs", "--db", db_path)
-    assert code == 1 and "schema version 7, newer than" in err and "Traceback" not in err
+    newer = f"schema version {SCHEMA_VERSION + 1}, newer than"
+    assert code == 1 and newer in err and "Traceback" not in err
 
 
 def _paper_form(path: Path, run_id: str, *, safety_score: str = "2") -> Path:
@@ -117,7 +119,7 @@ def test_ratings_import_export_and_summary(capsys, corpus: Path, db_path: Path, 
     code, out, err = _run(capsys, "ratings", "import", bad, "--rater", "pat", "--db", db_path)
     assert code == 1 and out == ""
     assert "1 error(s), nothing imported" in err
-    assert "line 8: 20260724T101500Z-000000, safety: a score of 3 needs a comment" in err
+    assert f"{bad}:8: 20260724T101500Z-000000, safety: a score of 3 needs a comment" in err
     good = _paper_form(tmp_path / "good.csv", "20260724T101500Z-000000")
     code, out, _ = _run(capsys, "ratings", "import", good, "--rater", "pat", "--db", db_path)
     assert code == 0 and out == f"ratings import: 1 submitted ratings of pat from {good}\n"

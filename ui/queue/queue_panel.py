@@ -10,9 +10,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
-from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QGridLayout,
     QHeaderView,
@@ -128,6 +129,10 @@ class QueuePanel(QWidget):
         # Left-aligned: a cut header keeps its first letters ("Scena…", never "cenari").
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         header.sectionResized.connect(self._on_section_resized)
+        # A section resized while a mouse button is down *on the header* is the rater's
+        # drag; a button held elsewhere (a splitter or window edge being dragged) is not.
+        header.viewport().installEventFilter(self)
+        self._header_pressed = False
         # Each column is cut where it loses least: see _ELIDE and _ElidingDelegate.
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.setItemDelegate(_ElidingDelegate(self.view))
@@ -139,6 +144,13 @@ class QueuePanel(QWidget):
 
         self.progress = QLabel(self)
         self.progress.setObjectName("queueProgress")
+        # Runs whose raters disagree and no adjudication resolved yet (issue 15).
+        self._needs_adjudication: frozenset[int] = frozenset()
+        self.adjudication_filter = QCheckBox("Needs adjudication", self)
+        self.adjudication_filter.setToolTip(
+            "Show only runs with a metric the raters disagree on and nobody adjudicated yet"
+        )
+        self.adjudication_filter.toggled.connect(self._apply_adjudication_filter)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -148,6 +160,7 @@ class QueuePanel(QWidget):
         layout.addWidget(self.studies)
         layout.addWidget(self.filter_edit)
         layout.addLayout(bar)
+        layout.addWidget(self.adjudication_filter)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.progress)
         self._update_progress()
@@ -165,6 +178,16 @@ class QueuePanel(QWidget):
             if rows and not self._natural:
                 self._fit_columns()
             self._refill_combos()
+
+    def set_needs_adjudication(self, run_pks: set[int] | frozenset[int]) -> None:
+        """The runs the "Needs adjudication" filter keeps (the window tells, after changes)."""
+        self._needs_adjudication = frozenset(run_pks)
+        self.adjudication_filter.setText(f"Needs adjudication ({len(self._needs_adjudication)})")
+        self._apply_adjudication_filter(self.adjudication_filter.isChecked())
+
+    def _apply_adjudication_filter(self, on: bool) -> None:
+        with self._keeping_open_run():
+            self.proxy.set_only(self._needs_adjudication if on else None)
 
     def set_scorer_hidden(self, run_pks) -> None:
         """Runs whose Score and Safety the rater may not see yet (blind phase 1)."""
@@ -336,12 +359,17 @@ class QueuePanel(QWidget):
 
     def _on_section_resized(self, *_args) -> None:
         # Only a drag by the rater counts: Qt also resizes sections itself.
-        if not self._sizing and QGuiApplication.mouseButtons() != Qt.MouseButton.NoButton:
+        if not self._sizing and self._header_pressed:
             self._user_sized = True
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.view.viewport() and event.type() == QEvent.Type.Resize:
             self._layout_columns()
+        elif watched is self.view.horizontalHeader().viewport() and event.type() in (
+            QEvent.Type.MouseButtonPress,
+            QEvent.Type.MouseButtonRelease,
+        ):
+            self._header_pressed = event.type() == QEvent.Type.MouseButtonPress
         elif (
             watched is self.filter_edit
             and event.type() == QEvent.Type.KeyPress

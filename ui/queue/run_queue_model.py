@@ -257,7 +257,7 @@ class RunQueueModel(QAbstractTableModel):
         if column == Column.RATING:
             return _RATING_ORDER.get(run.rating_state, len(_RATING_ORDER))
         if column == Column.SAFETY:
-            return int(run.unsafe)
+            return None if run.unsafe is None else int(run.unsafe)
         return getattr(run, _ATTRS[column])
 
     @staticmethod
@@ -304,6 +304,7 @@ class RunQueueFilter(QSortFilterProxyModel):
         self._facets: dict[str, Any] = dict.fromkeys(self.FACETS, ANY)
         self._text = ""
         self._active = False
+        self._only: frozenset[int] | None = None
 
     def set_facet(self, facet: str, value: Any) -> None:
         """Keep only rows whose ``facet`` equals ``value`` (``ANY`` for no filter)."""
@@ -322,7 +323,16 @@ class RunQueueFilter(QSortFilterProxyModel):
         return self._facets[facet]
 
     def is_filtering(self) -> bool:
-        return bool(self._text) or any(v != ANY for v in self._facets.values())
+        return (
+            bool(self._text)
+            or any(v != ANY for v in self._facets.values())
+            or self._only is not None
+        )
+
+    def set_only(self, run_pks: frozenset[int] | None) -> None:
+        """Keep only these runs (e.g. those that need adjudication); ``None``: every run."""
+        if run_pks != self._only:
+            self._change_filter(lambda: setattr(self, "_only", run_pks))
 
     def _change_filter(self, apply) -> None:
         # Qt ≥ 6.10: bracket the change, so views keep their selection; invalidateFilter is
@@ -338,6 +348,8 @@ class RunQueueFilter(QSortFilterProxyModel):
         if not self._active:
             return True
         run = self.sourceModel().run_at(source_row)
+        if self._only is not None and run.run_pk not in self._only:
+            return False
         for facet, wanted in self._facets.items():
             if wanted != ANY and getattr(run, facet) != wanted:
                 return False

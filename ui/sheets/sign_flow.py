@@ -131,6 +131,11 @@ class SignFlow(QObject):
         )
         return written
 
+    def rater_key(self, window: QWidget) -> keys.RaterKey | None:
+        """The rater's key, unlocked (asking the passphrase) or created; None if declined.
+        Adjudication signing (ui/adjudication_wiring.py) asks for it the same way."""
+        return self._key(window)
+
     def _key(self, window: QWidget) -> keys.RaterKey | None:
         rater = self.controller.rater
         if not keys.has_key(rater):

@@ -99,3 +99,39 @@ def test_judge_provenance_is_immutable(seeded: ReviewStore, make_answer, make_co
     )
     with pytest.raises(Exception, match="never edited in place"):
         seeded.db.conn.execute("UPDATE judge_ratings SET model = 'other'")
+
+
+def test_a_judges_ratings_pass_audit_verify_and_tampering_with_them_is_found(
+    seeded: ReviewStore, db_path, make_answer, make_completion, tamper, problems_of
+) -> None:
+    seeded.start_rating(3, "ann")  # a person with a rating of their own
+    first = _answer(seeded, 1, make_answer, make_completion, coverage=1.0)
+    seeded.import_judge_answers([first], judge="j", source="a")
+    changed = _answer(seeded, 1, make_answer, make_completion, coverage=0.25)
+    seeded.import_judge_answers([changed], judge="j", source="b")  # supersedes
+    assert problems_of(db_path) == []
+    judged = seeded.live_rating(1, "j")
+    assert judged is not None
+    ann = "(SELECT rater_pk FROM raters WHERE name = 'ann')"
+    tamper(db_path, f"UPDATE ratings SET rater_pk = {ann} WHERE rating_pk = {judged.rating_pk}")
+    assert f"rating {judged.rating_pk} is now 'ann''s, the log says 'j' made it (submit)" in (
+        problems_of(db_path)
+    )
+    tamper(db_path, f"UPDATE ratings SET rater_pk = (SELECT rater_pk FROM raters WHERE"
+                    f" name = 'j') WHERE rating_pk = {judged.rating_pk}")  # fmt: skip
+    tamper(db_path, "UPDATE raters SET kind = 'human' WHERE name = 'j'")
+    tamper(db_path, "UPDATE raters SET kind = 'judge' WHERE name = 'ann'")
+    assert problems_of(db_path) == [
+        "rater 'ann' is marked judge, the audit log says human",
+        "rater 'j' is marked human, the audit log says judge",
+    ]
+    tamper(
+        db_path,
+        "UPDATE raters SET kind = 'judge' WHERE name = 'j'",
+        "UPDATE raters SET kind = 'human' WHERE name = 'ann'",
+        f"UPDATE ratings SET supersedes_pk = NULL WHERE rating_pk = {judged.rating_pk}",
+    )
+    assert problems_of(db_path) == [
+        f"rating {judged.rating_pk} now corrects no rating, the log says rating "
+        f"{judged.supersedes_pk}"
+    ]

@@ -52,24 +52,6 @@ def db(tmp_path: Path) -> Path:
     return path
 
 
-def _tamper(path: Path, *sql: str) -> None:
-    """What the sqlite3 shell does: no foreign keys, triggers dropped first."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    triggers = [n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")]
-    for name in triggers:
-        conn.execute(f"DROP TRIGGER {name}")
-    for statement in sql:
-        conn.execute(statement)
-    conn.close()
-
-
-def _problems(path: Path) -> list[str]:
-    with ReviewStore.open(path, create=False, readonly=True) as store:
-        report = store.audit_verify()
-    assert not report.ok
-    return report.problems
-
-
 CASES: dict[str, tuple[tuple[str, ...], str]] = {
     "run-deleted": (("DELETE FROM runs WHERE run_pk = 2",), "points at a missing runs row"),
     "submitted-marked-signed": (
@@ -111,43 +93,48 @@ CASES: dict[str, tuple[tuple[str, ...], str]] = {
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_direct_edits_are_found(db: Path, case: str) -> None:
+def test_direct_edits_are_found(db: Path, case: str, tamper, problems_of) -> None:
     sql, expected = CASES[case]
-    _tamper(db, *sql)
-    problems = _problems(db)
+    tamper(db, *sql)
+    problems = problems_of(db)
+    assert problems
     assert any(expected in p for p in problems), problems
 
 
-def test_a_log_cut_at_its_end_is_caught_by_the_witness(db: Path) -> None:
+def test_a_log_cut_at_its_end_is_caught_by_the_witness(db: Path, tamper, problems_of) -> None:
     with ReviewStore.open(db, create=False, readonly=True) as store:
         end = audit.head(store.db)
         first = audit.hash_at(store.db.conn, 1)
     assert witness.witnessed(db, first) == end  # recorded after every commit
     # Bob's submission and its entries removed: the chain that remains is sound.
-    _tamper(
+    tamper(
         db,
         "DELETE FROM rating_items WHERE rating_pk = 2",
         "DELETE FROM ratings WHERE rating_pk = 2",
         f"DELETE FROM audit_log WHERE seq > {end.count - 9}",
     )
-    problems = _problems(db)
+    problems = problems_of(db)
+    assert problems
     assert len(problems) == 1 and "entries were cut from its end" in problems[0]
 
 
-def test_a_log_cut_back_before_a_signed_sheet_is_caught_without_the_witness(db: Path) -> None:
+def test_a_log_cut_back_before_a_signed_sheet_is_caught_without_the_witness(
+    db: Path, tamper, problems_of
+) -> None:
     # Whoever rewrites the log can delete the witness file too; alice's signed sheet still
     # names the head the log had when she signed, which a log cut back no longer reaches.
     with ReviewStore.open(db, create=False, readonly=True) as store:
         (sheet_json,) = store.db.conn.execute("SELECT sheet_json FROM sheets").fetchone()
     signed_at = json.loads(json.loads(sheet_json)["payload"])["audit_head"]["entries"]
     witness.witness_path().unlink()
-    _tamper(db, f"DELETE FROM audit_log WHERE seq >= {signed_at}")
-    problems = _problems(db)
+    tamper(db, f"DELETE FROM audit_log WHERE seq >= {signed_at}")
+    problems = problems_of(db)
+    assert problems
     assert any("no longer holds the head its sheet signed" in p for p in problems), problems
 
 
-def test_the_cli_lists_every_problem_and_exits_1(capsys, db: Path) -> None:
-    _tamper(db, "DELETE FROM runs WHERE run_pk = 2", "DELETE FROM sheets")
+def test_the_cli_lists_every_problem_and_exits_1(capsys, db: Path, tamper) -> None:
+    tamper(db, "DELETE FROM runs WHERE run_pk = 2", "DELETE FROM sheets")
     code = main(["audit", "verify", "--db", str(db)])
     _, err = capsys.readouterr()
     assert code == 1
@@ -156,8 +143,8 @@ def test_the_cli_lists_every_problem_and_exits_1(capsys, db: Path) -> None:
     assert "Traceback" not in err
 
 
-def test_ratings_export_survives_an_orphaned_rating(capsys, db: Path) -> None:
-    _tamper(db, "DELETE FROM runs WHERE run_pk = 2")
+def test_ratings_export_survives_an_orphaned_rating(capsys, db: Path, tamper) -> None:
+    tamper(db, "DELETE FROM runs WHERE run_pk = 2")
     code = main(["ratings", "export", "--db", str(db)])
     out, err = capsys.readouterr()
     assert code == 0 and "Traceback" not in err

@@ -36,7 +36,8 @@ def test_odd_csv_scores_are_refused_by_line(capsys, db, tmp_path, score, shown) 
     code, err = _import(capsys, path, db)
     assert code == 1 and "Traceback" not in err
     assert (
-        f"line 2: 20260724T101500Z-000000, safety: score must be an integer 0–3; got {shown}" in err
+        f"{path}:2: 20260724T101500Z-000000, safety: score must be an integer 0–3; got {shown}"
+        in (err)
     )
 
 
@@ -46,7 +47,7 @@ def test_a_csv_field_over_the_limit(capsys, db, tmp_path) -> None:
         HEADER + '20260724T101500Z-000000,safety,applicable,2,"' + "x" * 200_000 + '"\n'
     )
     code, err = _import(capsys, path, db)
-    assert code == 1 and "line 2: not readable as CSV (field larger than field limit" in err
+    assert code == 1 and f"{path}:2: not readable as CSV (field larger than field limit" in err
 
 
 @pytest.mark.parametrize(
@@ -62,7 +63,7 @@ def test_jsonl_lines_that_break_the_parser(capsys, db, tmp_path, line, reason) -
     path.write_text(json.dumps({"run_id": "r", "metric": "m"}) + "\n" + line + "\n")
     code, err = _import(capsys, path, db)
     assert code == 1 and "Traceback" not in err
-    assert f"line 2: not JSON ({reason}" in err
+    assert f"{path}:2: not JSON ({reason}" in err
 
 
 def test_a_deep_first_line_is_not_a_scorecard_file(capsys, tmp_path) -> None:

@@ -76,7 +76,7 @@ def test_a_final_import_without_reason_names_the_line(db, tmp_path, capsys) -> N
     assert _run("ratings", "import", final, "--rater", "ann", "--phase", "final",
                 "--db", db) == 1  # fmt: skip
     err = capsys.readouterr().err
-    assert f"line 2: {run_id}, {METRICS[0]}: changed from applicable 2" in err
+    assert f"{final}:2: {run_id}, {METRICS[0]}: changed from applicable 2" in err
     assert "the reason column must say why" in err
 
 
@@ -122,6 +122,8 @@ def test_runs_in_a_blind_study_hide_the_scorer_from_the_rater_until_the_reveal(d
     rows = json.loads(capsys.readouterr().out)
     assert [r["position"] for r in rows] == list(range(1, len(rows) + 1))
     assert all(r["scalar"] is None and r["coverage"] is None for r in rows)
+    # Not even the safety verdict.
+    assert all(r["unsafe"] is None and r["end_state"] is None for r in rows)
     assert _run("runs", "--study", "s", "--format", "json", "--db", db) == 0  # the owner's view
     assert all(r["scalar"] is not None for r in json.loads(capsys.readouterr().out))
 

@@ -1,17 +1,15 @@
 """The done-when of issue 12, on the command line: a blind study rated on two machines.
 
 The owner creates the study and writes a packet per rater; each rater joins on their own
-database, rates blind, then final (one revision with its reason), signs; the owner collects
-every sheet and ``ratings export`` shows both raters with blind and final values.
+database, rates blind, then final (one revision with its reason), signs (the ``team``
+fixture, in conftest.py); the owner collects every sheet and ``ratings export`` shows both
+raters with blind and final values.
 """
 
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
-
-import pytest
 
 from reviewer.cli import main
 from reviewer.evidence import Citation
@@ -24,88 +22,6 @@ METRICS = default_rubric().metric_ids
 
 def _run(*argv: str) -> int:
     return main([str(a) for a in argv])
-
-
-def _ratings_file(path: Path, run_ids: list[str], *, score: int, revise: bool = False) -> Path:
-    with path.open("w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh)
-        w.writerow(["run_id", "metric", "outcome", "score", "comment", "reason", "evidence"])
-        for run_id in run_ids:
-            for i, metric in enumerate(METRICS):
-                changed = revise and i == 0
-                reason = "the reset was there after all" if changed else ""
-                cited = "GT:1" if changed else ""  # a score of 1 cites the row it is about
-                w.writerow(
-                    [run_id, metric, "applicable", 1 if changed else score, "ok", reason, cited]
-                )
-    return path
-
-
-@pytest.fixture
-def team(tmp_path: Path, corpus: Path, capsys) -> dict[str, Path]:
-    owner_db = tmp_path / "owner.db"
-    assert _run("import", corpus, "--db", owner_db) == 0
-    for name in ("olga", "ann", "bob"):
-        keys.generate_key(name)
-    assert (
-        _run(
-            "study",
-            "create",
-            "pilot",
-            "--raters",
-            "ann,bob",
-            "--per-run",
-            "2",
-            "--protocol",
-            "blind",
-            "--seed",
-            "7",
-            "--owner",
-            "olga",
-            "--db",
-            owner_db,
-        )
-        == 0
-    )
-    paths = {"owner": owner_db}
-    for rater in ("ann", "bob"):
-        packet = tmp_path / f"packet-{rater}"
-        db = tmp_path / f"{rater}.db"
-        assert (
-            _run("study", "packet", "pilot", "--rater", rater, "--out", packet, "--db", owner_db)
-            == 0
-        )
-        assert _run("study", "join", packet, "--db", db) == 0
-        with ReviewStore.open(db) as store:
-            run_ids = [r.run_id for r in store.list_runs(study="pilot", rater=rater)]
-        assert len(run_ids) == 4  # k = 2 of 2 raters: everyone rates every run
-        blind = _ratings_file(tmp_path / f"{rater}-blind.csv", run_ids, score=2)
-        assert (
-            _run("ratings", "import", blind, "--rater", rater, "--phase", "blind", "--db", db) == 0
-        )
-        final = _ratings_file(tmp_path / f"{rater}-final.csv", run_ids, score=2, revise=True)
-        assert (
-            _run("ratings", "import", final, "--rater", rater, "--phase", "final", "--db", db) == 0
-        )
-        for run_id in run_ids:
-            assert (
-                _run(
-                    "sign",
-                    "--run",
-                    run_id,
-                    "--rater",
-                    rater,
-                    "--out",
-                    tmp_path / f"sheets-{rater}",
-                    "--db",
-                    db,
-                )
-                == 0
-            )
-        paths[rater] = db
-        paths[f"sheets-{rater}"] = tmp_path / f"sheets-{rater}"
-    capsys.readouterr()
-    return paths
 
 
 def _export(db: Path, capsys, *extra: str) -> list[dict]:

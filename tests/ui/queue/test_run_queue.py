@@ -212,6 +212,28 @@ def test_columns_fit_the_panel_so_score_and_rating_stay_in_sight(panel, qtbot, w
     )
 
 
+def test_a_column_dragged_on_the_header_keeps_its_width_and_nothing_else_freezes(panel, qtbot):
+    panel.resize(900, 400)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.set_rows(make_rows(50))
+    header = panel.view.horizontalHeader()
+    # A button held somewhere else (a splitter being dragged) while Qt resizes a section:
+    # the columns still follow the panel.
+    qtbot.mousePress(panel.view.viewport(), Qt.MouseButton.LeftButton)
+    header.resizeSection(Column.SCENARIO, 333)
+    qtbot.mouseRelease(panel.view.viewport(), Qt.MouseButton.LeftButton)
+    panel.resize(600, 400)
+    qtbot.waitUntil(lambda: header.length() <= panel.view.viewport().width())
+    # The rater's own drag on the header: that width stays, whatever the panel does.
+    qtbot.mousePress(header.viewport(), Qt.MouseButton.LeftButton)
+    header.resizeSection(Column.SCENARIO, 321)
+    qtbot.mouseRelease(header.viewport(), Qt.MouseButton.LeftButton)
+    panel.resize(800, 400)
+    qtbot.wait(50)
+    assert header.sectionSize(Column.SCENARIO) == 321
+
+
 def test_ten_thousand_rows(panel):
     panel.set_rows(make_rows(10_000))
     assert panel.proxy.rowCount() == 10_000

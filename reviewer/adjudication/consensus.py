@@ -1,0 +1,95 @@
+"""The consensus the benchmark reports, per run and metric, read from a review store.
+
+Each (run, metric) a human rated gets the value :func:`reviewer.adjudication.rule.reported`
+gives it: the adjudicated value where there is an adjudication in force, else the agreed
+one (equal outcomes, median score), a single rater's value, or nothing while the dispute is
+still ``open``. ``a320-review consensus export`` writes these rows; validity compares the
+scorer with the same values (:func:`reported_scores`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, ConfigDict
+
+from reviewer.adjudication.rule import Reached
+
+if TYPE_CHECKING:
+    from reviewer.store import ReviewStore
+
+#: Column order of ``consensus export``.
+CONSENSUS_COLUMNS = (
+    "run_id",
+    "scenario_id",
+    "model",
+    "study",
+    "metric",
+    "outcome",
+    "score",
+    "reached",
+    "raters",
+    "adjudicator",
+    "threshold",
+    "run_pk",
+)
+
+
+class ConsensusRow(BaseModel):
+    """One (run, metric): the reported outcome and score, and how they were reached."""
+
+    model_config = ConfigDict(frozen=True)
+
+    run_id: str | None
+    scenario_id: str | None
+    model: str | None
+    study: str | None
+    metric: str
+    outcome: str | None
+    score: float | None
+    reached: Reached
+    raters: int
+    adjudicator: str | None
+    threshold: int
+    run_pk: int
+
+
+def consensus_rows(store: ReviewStore, *, study: str | None = None) -> list[ConsensusRow]:
+    """Every (run, metric) rated by a human (within ``study``), in run then rubric order."""
+    runs = {
+        pk: (scenario, model)
+        for pk, scenario, model in store.db.conn.execute(
+            "SELECT run_pk, scenario_id, model FROM runs"
+        )
+    }
+    out = []
+    for d in store.disputes(study=study):
+        if d.reported is None:
+            continue
+        scenario, model = runs.get(d.run_pk, (None, None))
+        out.append(
+            ConsensusRow(
+                run_id=d.run_id,
+                scenario_id=scenario,
+                model=model,
+                study=d.study,
+                metric=d.metric_id,
+                outcome=d.reported.outcome,
+                score=d.reported.score,
+                reached=d.reported.reached,
+                raters=len(d.values),
+                adjudicator=d.reported.adjudicator,
+                threshold=d.threshold,
+                run_pk=d.run_pk,
+            )
+        )
+    return out
+
+
+def reported_scores(
+    store: ReviewStore, *, study: str | None = None
+) -> dict[tuple[str, str], float | None]:
+    """``{(run_key, metric_id): score}`` for validity: the reported score (``None`` when the
+    dispute is open or the reported outcome has no score). Run keys are ``run_pk`` as text,
+    as :mod:`reviewer.agreement.source` names runs."""
+    return {(str(r.run_pk), r.metric): r.score for r in consensus_rows(store, study=study)}

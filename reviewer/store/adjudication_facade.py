@@ -1,0 +1,245 @@
+"""The adjudication half of :class:`~reviewer.store.ReviewStore` (see :mod:`reviewer.adjudication`).
+
+A mixin like :class:`~reviewer.store.study_facade.StudiesFacade`: what needs adjudication
+(:meth:`disputes`), the adjudication lifecycle, and the adjudications in force.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from reviewer.adjudication import rule
+from reviewer.adjudication.model import Adjudication, AdjudicationItem, MetricDispute
+from reviewer.store import adjudication_collect, audit, disputes
+from reviewer.store import adjudications as adj
+from reviewer.store.connection import read_transaction, utcnow, write_transaction
+from reviewer.store.errors import NotFoundError, StoreError
+from reviewer.store.models import CollectResult, Rating
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+    from reviewer.store.rubrics import RubricRegistry
+    from reviewer.studies.model import Study
+
+
+class AdjudicationFacade:
+    """Disagreements, adjudications and the values they resolve to, on the store."""
+
+    _db: sqlite_utils.Database
+    _rubrics: RubricRegistry
+
+    def latest_decisions(self, *, rater: str | None = None) -> list[Rating]:  # pragma: no cover
+        raise NotImplementedError  # provided by ReviewStore
+
+    def get_study(self, name: str) -> Study:  # pragma: no cover
+        raise NotImplementedError  # provided by StudiesFacade
+
+    # -- the threshold -------------------------------------------------------------------
+
+    def adjudication_threshold(self, study: str) -> int:
+        """The score gap at which the study's raters need adjudication."""
+        row = self._db.conn.execute(
+            "SELECT adjudication_threshold FROM studies WHERE name = ?", (study,)
+        ).fetchone()
+        if row is None:
+            raise NotFoundError(f"no study {study!r} in this database")
+        return int(row[0])
+
+    def set_adjudication_threshold(self, study: str, threshold: int) -> None:
+        """Set the study's threshold (1–3; audited)."""
+        try:
+            rule.check_threshold(threshold)
+        except ValueError as exc:
+            raise StoreError(str(exc)) from None
+        at = utcnow()
+        with write_transaction(self._db):
+            cursor = self._db.conn.execute(
+                "UPDATE studies SET adjudication_threshold = ? WHERE name = ?", (threshold, study)
+            )
+            if cursor.rowcount != 1:
+                raise NotFoundError(f"no study {study!r} in this database")
+            details = {"study": study, "adjudication_threshold": threshold}
+            audit.append(self._db.conn, [("adjudication_threshold", None, details)], at=at)
+
+    def _run_thresholds(self, study: str | None) -> dict[int, tuple[str | None, int]]:
+        """Per run: the study it is judged in and that study's threshold (the strictest,
+        i.e. smallest, when a run is in several and none was named)."""
+        sql = (
+            "SELECT sr.run_pk, st.name, st.adjudication_threshold FROM study_runs sr"
+            " JOIN studies st ON st.study_pk = sr.study_pk"
+        )
+        rows = self._db.conn.execute(
+            sql + (" WHERE st.name = ?" if study else "") + " ORDER BY st.study_pk",
+            (study,) if study else (),
+        )
+        out: dict[int, tuple[str | None, int]] = {}
+        for run_pk, name, threshold in rows:
+            if run_pk not in out or threshold < out[run_pk][1]:
+                out[run_pk] = (name, int(threshold))
+        return out
+
+    # -- what needs adjudication -----------------------------------------------------------
+
+    def disputes(
+        self, *, study: str | None = None, run_pk: int | None = None
+    ) -> list[MetricDispute]:
+        """Every (run, metric) the human raters rated, with their values and its status.
+
+        Each rater's latest decision counts (judges never do). Within ``study`` only its
+        runs and the ratings made in it. Each row carries the adjudication in force and the
+        value the benchmark reports (:func:`reviewer.adjudication.rule.reported`).
+        """
+        with read_transaction(self._db.conn):
+            return self._disputes(study, run_pk)
+
+    def _disputes(self, study: str | None, run_pk: int | None) -> list[MetricDispute]:
+        if study is not None:
+            self.get_study(study)  # NotFoundError for an unknown name
+        return disputes.read(
+            self._db.conn,
+            self._rubrics.current.metric_ids,
+            study=study,
+            run_pk=run_pk,
+            thresholds=self._run_thresholds(study),
+            in_force=self._in_force(run_pk),
+        )
+
+    def runs_needing_adjudication(self) -> set[int]:
+        """Runs with a metric still disputed and not decided by an adjudication in force
+        (the queue's "Needs adjudication" filter; lighter than :meth:`disputes`)."""
+        with read_transaction(self._db.conn):
+            decided = {(a.run_pk, m) for a in self._in_force().values() for m in a.items}
+            return disputes.open_runs(
+                self._db.conn, thresholds=self._run_thresholds(None), decided=decided
+            )
+
+    def disputed_metrics(self, run_pk: int, *, study: str | None = None) -> list[str]:
+        """The metrics of the run its raters disagree on (what an adjudication must decide)."""
+        rows = self.disputes(study=study, run_pk=run_pk)
+        return [d.metric_id for d in rows if d.status == "disputed"]
+
+    def _in_force(self, run_pk: int | None = None) -> dict[int, Adjudication]:
+        """Per run, the adjudication in force: the newest submitted or signed one."""
+        where = adj.IN_FORCE + ("" if run_pk is None else " AND a.run_pk = ?")
+        found = adj.load_where(self._db.conn, where, () if run_pk is None else (run_pk,))
+        out: dict[int, Adjudication] = {}
+        for a in sorted(found, key=lambda a: (a.submitted_at or a.created_at, a.adjudication_pk)):
+            out[a.run_pk] = a
+        return out
+
+    def adjudications_in_force(self) -> list[Adjudication]:
+        """The adjudication each adjudicated run is resolved by, by run."""
+        return [a for _, a in sorted(self._in_force().items())]
+
+    # -- the lifecycle ---------------------------------------------------------------------
+
+    def adjudication_refusal(self, run_pk: int, adjudicator: str) -> str | None:
+        """Why ``adjudicator`` may not adjudicate the run (they rated it, or are a judge)."""
+        return adj.refusal(self._db.conn, run_pk, adjudicator)
+
+    def live_adjudication(self, run_pk: int, adjudicator: str) -> Adjudication | None:
+        """``adjudicator``'s current (not superseded) adjudication of the run, if any."""
+        found = adj.load_where(
+            self._db.conn,
+            f"a.run_pk = ? AND ra.name = ? AND {adj.LIVE}",
+            (run_pk, adjudicator),
+        )
+        return found[0] if found else None
+
+    def get_adjudication(self, pk: int) -> Adjudication:
+        """Any adjudication, superseded ones included."""
+        return adj.load(self._db.conn, pk)
+
+    def start_adjudication(
+        self, run_pk: int, adjudicator: str, *, study: str | None = None
+    ) -> Adjudication:
+        """The adjudicator's live adjudication of the run, a new draft if none.
+
+        :class:`RatingStateError` when the adjudicator rated the run (or is a judge).
+        """
+        thresholds = self._run_thresholds(study)
+        where = thresholds.get(run_pk, (None, 0))[0]
+        if study is not None and where is None:
+            raise StoreError(f"run {run_pk} is not in study {study!r}")
+        study_pk = None
+        if where is not None:
+            study_pk = self.get_study(where).study_pk
+        return adj.start(
+            self._db, self._rubrics, run_pk, adjudicator, study_pk=study_pk, at=utcnow()
+        )
+
+    def decide(
+        self,
+        pk: int,
+        metric_id: str,
+        *,
+        outcome: str | None,
+        score: int | None = None,
+        reason: str = "",
+        sides_with: Sequence[str] = (),
+        expected_version: int,
+    ) -> Adjudication:
+        """Decide one metric of a draft adjudication (``outcome=None`` takes it back)."""
+        current = adj.load(self._db.conn, pk)
+        raters = sorted({v.rater for d in self.disputes(run_pk=current.run_pk) for v in d.values})
+        item = None
+        if outcome is not None:
+            item = AdjudicationItem(
+                metric_id=metric_id,
+                outcome=outcome,  # type: ignore[arg-type]
+                score=score,
+                reason=reason,
+                sides_with=tuple(sides_with),
+            )
+        found = adj.save(
+            self._db,
+            self._rubrics,
+            pk,
+            item,
+            metric_id=metric_id,
+            raters=raters,
+            expected_version=expected_version,
+            at=utcnow(),
+        )
+        return adj.ordered(found, self._rubrics.current.metric_ids)
+
+    def submit_adjudication(self, pk: int, *, expected_version: int) -> Adjudication:
+        """Draft → submitted; :class:`RatingIncompleteError` lists what is still missing."""
+        current = adj.load(self._db.conn, pk)
+        study = current.study
+        disputed = self.disputed_metrics(current.run_pk, study=study)
+        return adj.submit(
+            self._db, pk, disputed=disputed, expected_version=expected_version, at=utcnow()
+        )
+
+    def supersede_adjudication(self, pk: int, *, adjudicator: str) -> Adjudication:
+        """A new draft correcting a submitted or signed adjudication."""
+        return adj.supersede(self._db, pk, adjudicator, at=utcnow())
+
+    def mark_adjudication_signed(
+        self, pk: int, *, sheet_id: str, sheet_json: str, sha256: str
+    ) -> Adjudication:
+        """Submitted → signed, storing the signed adjudication sheet."""
+        return adj.mark_signed(
+            self._db, pk, sheet_id=sheet_id, sheet_json=sheet_json, sha256=sha256, at=utcnow()
+        )
+
+    def adjudication_sheets(self, *, adjudicator: str | None = None) -> list[tuple[str, str]]:
+        """``(sheet_id, sheet_json)`` of every signed adjudication (of one adjudicator)."""
+        sql = (
+            "SELECT sh.sheet_id, sh.sheet_json FROM adjudication_sheets sh"
+            " JOIN adjudications a ON a.adjudication_pk = sh.adjudication_pk"
+            " JOIN raters ra ON ra.rater_pk = a.rater_pk"
+        )
+        params: tuple[str, ...] = ()
+        if adjudicator is not None:
+            sql, params = sql + " WHERE ra.name = ?", (adjudicator,)
+        return list(self._db.conn.execute(sql + " ORDER BY sh.signed_at, sh.sheet_id", params))
+
+    def collect_adjudication(
+        self, sheet: adjudication_collect.CollectedAdjudication
+    ) -> CollectResult:
+        """Store a verified adjudication sheet from another machine (signed, read-only)."""
+        return adjudication_collect.collect(self._db, self._rubrics, sheet, at=utcnow())

@@ -1,0 +1,124 @@
+"""Reading what needs adjudication: every human rater's live value per (run, metric).
+
+One query over the ratings in force (each rater's latest submitted or signed rating of a
+run, as ``latest_decisions`` reads them; judges left out), their items, blind values and
+sheets; the rule (:mod:`reviewer.adjudication.rule`) then says, per (run, metric), whether
+the raters agree and what is reported. Plain rows instead of whole ratings: the queue's
+"Needs adjudication" filter reads every run after each change.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+
+from reviewer.adjudication import rule
+from reviewer.adjudication.model import Adjudication, MetricDispute, RatedValue
+
+_IN_FORCE = """
+FROM ratings g
+JOIN raters ra ON ra.rater_pk = g.rater_pk
+JOIN runs r ON r.run_pk = g.run_pk
+JOIN rating_items i ON i.rating_pk = g.rating_pk
+WHERE g.status <> 'draft' AND ra.kind <> 'judge' AND i.outcome IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM ratings s WHERE s.supersedes_pk = g.rating_pk
+                  AND s.status <> 'draft')
+"""
+_VALUES = (
+    "SELECT g.run_pk, r.run_id, ra.name, i.metric_id, i.outcome, i.score, i.comment,"
+    " i.blind_outcome, i.blind_score, i.revision_reason,"
+    " (SELECT sh.sheet_id FROM sheets sh WHERE sh.rating_pk = g.rating_pk)" + _IN_FORCE
+)
+_PAIRS = "SELECT g.run_pk, i.metric_id, i.outcome, i.score" + _IN_FORCE
+
+
+def read(
+    conn: sqlite3.Connection,
+    metric_ids: Sequence[str],
+    *,
+    study: str | None,
+    run_pk: int | None,
+    thresholds: Mapping[int, tuple[str | None, int]],
+    in_force: Mapping[int, Adjudication],
+) -> list[MetricDispute]:
+    """Every (run, metric) rated by a person (within ``study`` / of ``run_pk``), in run
+    then rubric order, with its status, the adjudication in force and the reported value."""
+    sql, params = _VALUES, []
+    if run_pk is not None:
+        sql += " AND g.run_pk = ?"
+        params.append(run_pk)
+    if study is not None:
+        sql += " AND g.study_pk = (SELECT study_pk FROM studies WHERE name = ?)"
+        params.append(study)
+    values: dict[tuple[int, str], list[RatedValue]] = defaultdict(list)
+    run_ids: dict[int, str | None] = {}
+    for (
+        pk,
+        run_id,
+        rater,
+        metric,
+        outcome,
+        score,
+        comment,
+        b_out,
+        b_score,
+        why,
+        sheet,
+    ) in conn.execute(sql, params):
+        run_ids[pk] = run_id
+        values[(pk, metric)].append(
+            RatedValue(rater=rater, outcome=outcome, score=score, comment=comment,
+                       blind_outcome=b_out, blind_score=b_score, reason=why, sheet_id=sheet)
+        )  # fmt: skip
+    rank = {m: i for i, m in enumerate(metric_ids)}
+    out: list[MetricDispute] = []
+    for (pk, metric), found in sorted(values.items(), key=lambda kv: _order(kv[0], rank)):
+        where, threshold = thresholds.get(pk, (None, rule.DEFAULT_THRESHOLD))
+        found.sort(key=lambda v: v.rater)
+        adjudication = in_force.get(pk)
+        decision = adjudication.items.get(metric) if adjudication else None
+        decided = None
+        if decision is not None:
+            decided = rule.Decided(adjudicator=adjudication.adjudicator,  # type: ignore[union-attr]
+                                   outcome=decision.outcome, score=decision.score)  # fmt: skip
+        out.append(
+            MetricDispute(
+                run_pk=pk,
+                run_id=run_ids[pk],
+                study=study or where,
+                metric_id=metric,
+                threshold=threshold,
+                status=rule.status(found, threshold),
+                values=tuple(found),
+                decision=decision,
+                adjudicator=None if decided is None else decided.adjudicator,
+                reported=rule.reported(found, decided, threshold),
+            )
+        )
+    return out
+
+
+def _order(key: tuple[int, str], rank: Mapping[str, int]) -> tuple[int, int, str]:
+    run_pk, metric = key
+    return run_pk, rank.get(metric, len(rank)), metric
+
+
+def open_runs(
+    conn: sqlite3.Connection,
+    *,
+    thresholds: Mapping[int, tuple[str | None, int]],
+    decided: set[tuple[int, str]],
+) -> set[int]:
+    """Runs with a metric its raters dispute that no adjudication in force decided."""
+    pairs: dict[tuple[int, str], list[tuple[str, int | None]]] = defaultdict(list)
+    for pk, metric, outcome, score in conn.execute(_PAIRS):
+        pairs[(pk, metric)].append((outcome, score))
+    found = set()
+    for (pk, metric), values in pairs.items():
+        if pk in found or (pk, metric) in decided:
+            continue
+        threshold = thresholds.get(pk, (None, rule.DEFAULT_THRESHOLD))[1]
+        if rule.status_of(values, threshold) == "disputed":
+            found.add(pk)
+    return found

@@ -1,0 +1,80 @@
+"""``consensus export``: the reported value for each way it is reached, and validity using it."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from reviewer.adjudication.consensus import consensus_rows
+from reviewer.agreement.consensus import consensus_table, reported_rule
+from reviewer.agreement.records import RatingRecord
+from reviewer.agreement.source import load_inputs
+from reviewer.cli import main
+from reviewer.store import ReviewStore
+
+
+def _rows(store: ReviewStore) -> dict:
+    return {(r.run_pk, r.metric): r for r in consensus_rows(store)}
+
+
+def test_each_way_a_value_is_reached(disputed: ReviewStore, adjudicate) -> None:
+    rows = _rows(disputed)
+    assert rows[(1, "safety")].reached == "open" and rows[(1, "safety")].score is None
+    agreed = rows[(1, "problem_solving")]
+    assert (agreed.reached, agreed.outcome, agreed.score, agreed.raters) == (
+        "agreed",
+        "applicable",
+        1.5,
+        2,
+    )
+    single = rows[(2, "safety")]
+    assert (single.reached, single.score, single.raters) == ("single_rater", 2.0, 1)
+    adjudicate(disputed)
+    rows = _rows(disputed)
+    decided = rows[(1, "verification")]
+    assert (decided.reached, decided.outcome, decided.score, decided.adjudicator) == (
+        "adjudicated",
+        "applicable",
+        2.0,
+        "dana",
+    )
+    assert {r.reached for r in rows.values()} == {"agreed", "adjudicated", "single_rater"}
+
+
+def test_the_export_command_in_both_formats(disputed: ReviewStore, db_path, capsys) -> None:
+    assert main(["consensus", "export", "--db", str(db_path)]) == 0
+    table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    safety = [r for r in table if r["metric"] == "safety" and r["run_pk"] == "1"]
+    assert safety[0]["reached"] == "open" and safety[0]["score"] == ""
+    assert main(["consensus", "export", "--format", "jsonl", "--db", str(db_path)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(lines) == len(table) == 14  # run 1 and run 2, seven metrics each
+    assert {line["reached"] for line in lines} == {"open", "agreed", "single_rater"}
+
+
+def test_validity_uses_the_reported_consensus(disputed: ReviewStore, adjudicate) -> None:
+    adjudicate(disputed)
+    inputs = load_inputs(disputed)
+    table = consensus_table(inputs.records, reported_rule(inputs.reported))
+    assert table[("1", "safety")] == 1.0  # adjudicated, not the median 1.5
+    assert table[("1", "problem_solving")] == 1.5  # agreed: the median
+    assert ("1", "workload_management") in table
+    # An open dispute has no value; a key the table lacks falls back to the median.
+    rule = reported_rule({("9", "m"): None})
+    records = [RatingRecord(run_key="9", rater="a", metric_id="m", outcome="applicable", score=1)]
+    assert rule("9", "m", records) is None
+    assert rule("8", "m", records) == 1.0
+
+
+def test_adjudication_list_shows_the_raters_values(disputed: ReviewStore, db_path, capsys) -> None:
+    assert (
+        main(["adjudication", "list", "--disputed", "--format", "json", "--db", str(db_path)]) == 0
+    )
+    rows = json.loads(capsys.readouterr().out)
+    assert {r["metric"] for r in rows} == {"safety", "verification"}
+    safety = next(r for r in rows if r["metric"] == "safety")
+    assert [(v["rater"], v["score"]) for v in safety["values"]] == [("ann", 0), ("bob", 3)]
+    assert main(["adjudication", "list", "--db", str(db_path)]) == 0
+    out = capsys.readouterr().out
+    assert "ann: applicable 0; bob: applicable 3" in out

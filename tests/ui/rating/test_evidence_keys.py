@@ -148,3 +148,36 @@ def test_submit_waits_for_evidence_then_the_citations_stay_with_the_rating(qtbot
     assert controller.rating.status == "draft"
     assert controller.rating.citations == submitted.citations
     assert len(window.rubric.evidence.chips) == 1
+
+
+def test_history_shows_each_versions_own_evidence(qtbot, demo_app):
+    from ui.rating.history_dialog import HistoryDialog
+
+    window, controller = demo_app.window, demo_app.controller
+    window.confirm = lambda *_a: True
+    run_pk = _open_first(qtbot, demo_app)
+    for _ in controller.store.rubric().metric_ids:
+        _press(qtbot, Qt.Key.Key_2)
+    metric = window.rubric.current_metric_id()  # the last one: now a 1 with a cited step
+    _press(qtbot, Qt.Key.Key_1)
+    _to_first_event(qtbot, window)
+    window.rubric.table.setFocus()
+    _press(qtbot, Qt.Key.Key_E)
+    with qtbot.waitSignal(controller.run_opened, timeout=10000):
+        _press(qtbot, Qt.Key.Key_Return, CTRL)
+    with qtbot.waitSignal(controller.run_opened, timeout=10000):
+        window.queue.select_run(run_pk)
+    _press(qtbot, Qt.Key.Key_E, CTRL)  # a correction: the evidence is copied
+    assert [c.metric_id for c in controller.rating.citations] == [metric]
+    window.run_view.show_citation("event", 0)
+    window.rubric._select_row(window.rubric.model.row_of(metric))
+    with qtbot.waitSignal(controller.rating_saved):
+        window.rubric.request_cite()  # E again: removed from the correction only
+    assert controller.rating.citations == ()
+    dialog = HistoryDialog(window, controller.current.rubric, controller.rating_history())
+    qtbot.addWidget(dialog)
+    dialog.form._select_row(dialog.form.model.row_of(metric))
+    assert dialog.form.evidence.chips == []  # newest first: the correction
+    dialog.list.setCurrentRow(1)
+    dialog.form._select_row(dialog.form.model.row_of(metric))
+    assert [c.text().split()[0] for c in dialog.form.evidence.chips] == ["1"]

@@ -184,8 +184,8 @@ _LIVE_RATINGS = (
 
 
 def list_run_values(conn: sqlite3.Connection, *, rater: str | None) -> list[dict[str, Any]]:
-    """The run list as plain dicts, one per run version in import order: exactly the
-    field values of :func:`list_runs`'s rows (study fields None), for a caller that prints
+    """The run list as plain dicts, one per run version in import order: the field values
+    of :func:`list_runs`'s rows but the study fields (None there), for a caller that prints
     them and needs no model (the ``runs`` verb: 50,000 rows)."""
     who = rater_pk(conn, rater)
     with gc_paused():
@@ -218,13 +218,9 @@ def list_run_values(conn: sqlite3.Connection, *, rater: str | None) -> list[dict
                 "unsafe": row[11] == 1,
                 "rating_state": state.get(row[0], "unrated"),
                 "n_ratings": counted.get(row[0], 0),
-                **_NO_STUDY,
             }
             for row in rows
         ]
-
-
-_NO_STUDY = dict.fromkeys(STUDY_ROW_FIELDS)
 
 
 def list_runs(conn: sqlite3.Connection, *, rater: str | None) -> list[RunRow]:

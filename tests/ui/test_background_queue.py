@@ -1,0 +1,34 @@
+"""The run list read on a pool thread at start-up: same rows, stale lists dropped."""
+
+from __future__ import annotations
+
+from ui.app import App
+
+
+def test_the_queue_loaded_in_the_background_is_the_run_list(demo_app: App, qtbot) -> None:
+    c = demo_app.controller
+    expected = c.store.list_runs(rater=c.rater)
+    demo_app.window.queue.model.set_rows([])
+    seen: list[list] = []
+    with qtbot.waitSignal(c.runs_changed, timeout=30_000) as blocker:
+        c.load_runs_in_background(then=seen.append)
+    assert blocker.args[0] == expected
+    assert seen == [expected]
+    assert demo_app.window.queue.model.rowCount() == len(expected) > 0
+
+
+def test_a_reload_meanwhile_wins_over_the_older_background_list(demo_app: App, qtbot) -> None:
+    c = demo_app.controller
+    first = c.store.list_runs()[0].run_pk
+    announced: list[list] = []
+    c.runs_changed.connect(announced.append)
+    called: list[list] = []
+    c.load_runs_in_background(then=called.append)
+    # A rating starts before the background list arrives: the queue must show it.
+    c.store.start_rating(first, c.rater)
+    fresh = c.reload_runs()
+    assert c.wait_idle()
+    qtbot.wait(50)  # let a late `finished` reach the GUI thread, if it were to
+    assert announced == [fresh]
+    assert called == []
+    assert (fresh[0].run_pk, fresh[0].rating_state) == (first, "draft")

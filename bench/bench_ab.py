@@ -13,12 +13,16 @@ cannot be opened by older code): ``--base-db-folder`` holds the base side's ``qu
 (1) ``list_runs()`` on the N-run queue, timed inside a fresh process;
 (2) ``a320-review runs --db DB`` as a whole process, table to a file;
 (3) ``a320-review score DIR --out cards.jsonl`` over the first ``--n`` files (0: skipped).
+
+The CPU time (user + system) of the whole processes of (2) and (3) is paired the same way:
+on a machine others are loading it moves far less than wall time.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -38,8 +42,27 @@ LIST_ONE = (
 RUNS_VERB = "import sys\nfrom reviewer.cli import main\nsys.exit(main(sys.argv[1:]))\n"
 
 
+#: CPU seconds (user + system) of each child, by (measure, tree): steadier than wall time
+#: on a machine others are loading.
+CPU: dict[tuple[str, str], list[float]] = {}
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def child(tree: Path, *args: str, out: Path | None = None) -> str:
     """Run this Python with ``tree`` first on the path; returns stdout (or writes ``out``)."""
+    cpu = _children_cpu()
+    try:
+        return _child(tree, *args, out=out)
+    finally:
+        measure = args[2]  # the verb (runs, score), or the database for list_runs
+        CPU.setdefault((measure, str(tree)), []).append(_children_cpu() - cpu)
+
+
+def _child(tree: Path, *args: str, out: Path | None = None) -> str:
     env = {**CHILD_ENV, "PYTHONPATH": str(tree)}
     cmd = [sys.executable, *args]
     # cwd "/": ``python -c`` puts the working directory first on the path, before PYTHONPATH.
@@ -101,6 +124,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     for label, p in rows:
         print(f"| {label} | {p.seconds('a')} | {p.seconds('b')} | **{p.ratio()}** |")
+    print("\n| whole process, CPU (user + system) | A | B | B/A per pair, median (min–max) |")
+    print("|---|---|---|---|")
+    for measure in ("runs", "score"):
+        a_cpu, b_cpu = CPU.get((measure, str(base)), []), CPU.get((measure, str(new)), [])
+        if a_cpu:
+            # The first of each side warmed the caches: left out as in the wall figures.
+            p = Paired(a_cpu[1:], b_cpu[1:])
+            print(f"| `a320-review {measure}` | {p.seconds('a')} | {p.seconds('b')} "
+                  f"| {p.ratio()} |")  # fmt: skip
     return 0
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from reviewer import home
 from reviewer.cli import main
-from reviewer.store import ReviewStore
+from reviewer.store import SCHEMA_VERSION, ReviewStore
 
 METRICS = (
     "procedure_application",
@@ -99,9 +99,10 @@ def test_reading_verbs_never_create_a_database(capsys, tmp_path: Path, verb) -> 
 
 def test_a_newer_database_is_a_clean_error(capsys, db_path: Path) -> None:
     with ReviewStore.open(db_path) as store:
-        store.db.conn.execute("PRAGMA user_version = 7")
+        store.db.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     code, _, err = _run(capsys, "runs", "--db", db_path)
-    assert code == 1 and "schema version 7, newer than" in err and "Traceback" not in err
+    newer = f"schema version {SCHEMA_VERSION + 1}, newer than"
+    assert code == 1 and newer in err and "Traceback" not in err
 
 
 def _paper_form(path: Path, run_id: str, *, safety_score: str = "2") -> Path:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import errno
 import json
-import multiprocessing
 import os
 import stat
 import sys
@@ -17,10 +16,13 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scoring import ScoreCard, score_file
 from scoring.paths import shown
+
+if TYPE_CHECKING:
+    import multiprocessing.context
 
 Progress = Callable[[int, int, str], None]
 #: Files handed to a worker at a time: large enough to amortise the IPC, small enough to
@@ -141,6 +143,10 @@ def _context(render: Callable[[ScoreCard], Any] | None) -> multiprocessing.conte
     of a process with Qt's threads is unsafe): its workers come from a fork server that
     imports the scorer once. ``spawn`` is the fallback (macOS, Windows).
     """
+    # Imported here: one process (--jobs 1, the default) never needs it, and it is 10 ms of
+    # every start-up.
+    import multiprocessing
+
     methods = multiprocessing.get_all_start_methods()
     if sys.platform.startswith("linux") and "PySide6" not in sys.modules and "fork" in methods:
         return multiprocessing.get_context("fork")

@@ -64,6 +64,16 @@ class Setup(_Record):
     active_failures: Any = None
 
 
+class ProviderRaw(_Record):
+    """What the scorer reads of a turn's raw provider response.
+
+    The rest of it (usage, ids, the provider's own message) is skipped by the parser like
+    the snapshots: building Python objects for it cost a few percent of scoring a file.
+    """
+
+    malformed_tool_arguments: Any = None
+
+
 class Assistant(_Record):
     """One model turn."""
 
@@ -71,12 +81,12 @@ class Assistant(_Record):
     step: int
     text: str | None = None
     stop_reason: str | None = None
-    provider_raw: dict[str, Any] | None = None
+    provider_raw: ProviderRaw | None = None
 
     @property
     def malformed_tool_arguments(self) -> list[Any]:
         """Raw argument strings that were not JSON objects (those calls ran with ``{}``)."""
-        raw = (self.provider_raw or {}).get("malformed_tool_arguments") or []
+        raw = (self.provider_raw.malformed_tool_arguments if self.provider_raw else None) or []
         return list(raw) if isinstance(raw, list) else [raw]
 
 

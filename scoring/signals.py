@@ -6,7 +6,7 @@ from typing import Any
 
 from scoring.compliance import NON_READ_TOOLS, Compliance
 from scoring.reader import Trajectory
-from scoring.records import Assistant, Nudge, ProviderError, ToolCall
+from scoring.records import Assistant, Nudge, ToolCall
 from scoring.scorecard import CallNote, Signals
 
 #: Results longer than this are cut in the judge bundle: it must stay compact.
@@ -71,14 +71,19 @@ def judge_bundle(traj: Trajectory, vector: dict[str, Any]) -> dict[str, Any]:
     """A compact, self-contained package for an optional LLM judge (no snapshots)."""
     scenario = traj.scenario
     turns: list[dict[str, Any]] = []
+    calls: list[dict[str, Any]] = []  # the calls of turns[-1]
+    # Dispatch on the record's tag, not isinstance: this runs for every event of every file.
     for event in traj.events:
-        if isinstance(event, Assistant):
-            turns.append({"step": event.step, "text": event.text or "", "calls": []})
+        kind = event.type
+        if kind == "assistant":
+            calls = []
+            turns.append({"step": event.step, "text": event.text or "", "calls": calls})
             continue
         if not turns:  # a call before any turn: give it a turn of its own
-            turns.append({"step": getattr(event, "step", 0), "text": "", "calls": []})
-        if isinstance(event, ToolCall):
-            turns[-1]["calls"].append(
+            calls = []
+            turns.append({"step": getattr(event, "step", 0), "text": "", "calls": calls})
+        if kind == "tool_call":
+            calls.append(
                 {
                     "name": event.name,
                     "args": event.args,
@@ -86,9 +91,9 @@ def judge_bundle(traj: Trajectory, vector: dict[str, Any]) -> dict[str, Any]:
                     "is_error": event.is_error,
                 }
             )
-        elif isinstance(event, Nudge):
+        elif kind == "nudge":
             turns[-1]["nudge"] = event.text
-        elif isinstance(event, ProviderError):
+        elif kind == "provider_error":
             turns[-1]["provider_error"] = _short(event.error)
     final = traj.final
     return {

@@ -96,15 +96,19 @@ def run(args: argparse.Namespace) -> int:
     app.window.fit_to_screen()
     app.window.show()
     app.controller.reload_studies()
-    rows = app.controller.reload_runs()
-    paths = list(args.paths)
-    if not paths and (first_start or not rows):
-        # A new user sees real content at once: the bundled demo runs.
-        paths = [assets.demo_dir()]
-    if paths:
-        app.controller.import_paths(paths)
-    elif rows:
-        app.window.queue.select_next_unrated()
+
+    def queue_loaded(rows: list) -> None:
+        paths = list(args.paths)
+        if not paths and (first_start or not rows):
+            # A new user sees real content at once: the bundled demo runs.
+            paths = [assets.demo_dir()]
+        if paths:
+            app.controller.import_paths(paths)
+        elif rows:
+            app.window.queue.select_next_unrated()
+
+    # The window paints first; the queue (50,000 runs: half a second) fills in after.
+    app.controller.load_runs_in_background(then=queue_loaded)
     try:
         return app.qapp.exec()
     finally:

@@ -8,6 +8,7 @@ SQLite connection belongs to the thread that opened it (an import opens its own)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -98,6 +99,7 @@ class ReviewController(StudyFlow, QObject):
         self._tasks: set[Task] = set()
         self._import_task: Task | None = None
         self._open_token = 0
+        self._runs_token = 0
         self._refused = False  # an edit was refused since the rater last saw the rating
         self.current: OpenedRun | None = None
         self.rating = None
@@ -128,9 +130,45 @@ class ReviewController(StudyFlow, QObject):
     # -- runs ----------------------------------------------------------------------------
     def reload_runs(self) -> list:
         """Re-read the run list and announce it."""
+        self._runs_token += 1  # a list still loading in the background is now stale
         rows = self._list_rows()
         self.runs_changed.emit(rows)
         return rows
+
+    def load_runs_in_background(self, then: Callable[[list], None] | None = None) -> None:
+        """Read the run list on a pool thread; ``runs_changed`` (then ``then(rows)``) follows.
+
+        For start-up: the window paints at once instead of after 50,000 rows are read. The
+        read uses a read-only connection of its own (a connection belongs to its thread).
+        A :meth:`reload_runs` meanwhile wins: the older list is dropped when it arrives.
+        """
+        self._runs_token += 1
+        token, db_path = self._runs_token, self.store.path
+        read = self._row_reader()
+
+        def work(_ctx: TaskContext) -> list:
+            with ReviewStore.open(db_path, create=False, readonly=True) as store:
+                return read(store)
+
+        def done(rows: list) -> None:
+            if token != self._runs_token:
+                return
+            # Blanked here, on the GUI thread's store, like every other list of rows: a
+            # blind rater's queue never shows a score, not even for a moment at start-up.
+            rows = self._as_seen(rows)
+            self.runs_changed.emit(rows)
+            if then is not None:
+                then(rows)
+
+        def failed(message: str) -> None:
+            if token == self._runs_token:  # say so, and fall back to reading it here
+                self.message_posted.emit(f"The run list could not be read in the background: "
+                                         f"{message}")  # fmt: skip
+                rows = self.reload_runs()
+                if then is not None:
+                    then(rows)
+
+        self._start(work, done, failed)
 
     def open_run(self, run_pk: int) -> None:
         """Load run ``run_pk``; ``run_opened`` or ``run_failed`` follows."""

@@ -9,6 +9,7 @@ it and tells the window, which passes "scorer visible" on to each pane.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -84,14 +85,20 @@ class StudyFlow:
             self.reload_runs()  # type: ignore[attr-defined]
 
     def _list_rows(self) -> list[RunRow]:
-        """The queue's rows as this rater may see them: the scorer's values are blanked on
-        every run whose automatic score is still hidden from them (blind phase 1)."""
-        if self.study is None:
-            rows = self.store.list_runs(rater=self.rater)
-        else:
-            rows = self.store.list_runs(
-                rater=self.rater, study=self.study, assigned_only=self.my_queue
-            )
+        """The queue's rows as this rater may see them (read here, on the GUI thread)."""
+        return self._as_seen(self._row_reader()(self.store))
+
+    def _row_reader(self) -> Callable[[ReviewStore], list[RunRow]]:
+        """What lists the queue's rows from a store: the selection taken now, so a worker
+        thread can read with its own store while the selection moves on."""
+        rater, study, my_queue = self.rater, self.study, self.my_queue
+        if study is None:
+            return lambda store: store.list_runs(rater=rater)
+        return lambda store: store.list_runs(rater=rater, study=study, assigned_only=my_queue)
+
+    def _as_seen(self, rows: list[RunRow]) -> list[RunRow]:
+        """``rows`` as this rater may see them: the scorer's values are blanked on every run
+        whose automatic score is still hidden from them (blind phase 1)."""
         self._row_study = {row.run_pk: row.study for row in rows}
         blind = self._blind_assignments()
         hidden = {

@@ -7,6 +7,8 @@ Qt-free. Open one :class:`ReviewStore` per thread::
         rating = store.start_rating(run_pk, "alice")
 """
 
+# First, before any module here imports sqlite_utils: it is loaded without numpy.
+from reviewer.store import sqlite_import as _sqlite_import  # noqa: F401
 from reviewer.store.errors import (
     ConflictError,
     NotFoundError,

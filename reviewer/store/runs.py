@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from reviewer.batch import DiscoveryError, discover
 from reviewer.store import audit
@@ -39,8 +39,8 @@ _INSERT = (
     + ") ON CONFLICT (sha256) DO NOTHING"
 )
 
-# One statement for the whole list: the live rating of each run for one rater, and how
-# many live non-draft ratings it has, by correlated lookups on indexed columns.
+# One run's row by correlated lookups on indexed columns (get_run): the live rating of the
+# run for one rater, and how many live non-draft ratings it has.
 _LIST = """
 SELECT r.run_pk, r.run_id, r.path, r.version,
     EXISTS (SELECT 1 FROM runs n WHERE n.path = r.path AND n.version > r.version),
@@ -183,17 +183,68 @@ def rater_pk(conn: sqlite3.Connection, rater: str | None) -> int | None:
     return None if row is None else int(row[0])
 
 
+# The whole list in three plain reads instead of one query with four correlated lookups
+# per run: the listed columns come from the covering index ``runs_list`` in run_pk order,
+# and the live ratings (a few per run at most) are read once and counted here.
+_LIST_COLUMNS = (
+    "SELECT run_pk, run_id, path, version, scenario_id, model, status, reason, scalar,"
+    " coverage, end_state, unsafe FROM runs ORDER BY run_pk"
+)
+_LIVE_RATINGS = (
+    "SELECT g.run_pk, g.rater_pk, g.status FROM ratings g"
+    " WHERE NOT EXISTS (SELECT 1 FROM ratings s WHERE s.supersedes_pk = g.rating_pk)"
+)
+
+
+def list_run_values(conn: sqlite3.Connection, *, rater: str | None) -> list[dict[str, Any]]:
+    """The run list as plain dicts, one per run version in import order: the field values
+    of :func:`list_runs`'s rows but the study fields (None there), for a caller that prints
+    them and needs no model (the ``runs`` verb: 50,000 rows)."""
+    who = rater_pk(conn, rater)
+    with gc_paused():
+        rows = conn.execute(_LIST_COLUMNS).fetchall()
+        state: dict[int, str] = {}
+        counted: dict[int, int] = {}
+        for run_pk, by, status in conn.execute(_LIVE_RATINGS):
+            if who is not None and by == who:
+                state[run_pk] = status
+            if status != "draft":
+                counted[run_pk] = counted.get(run_pk, 0) + 1
+        latest: dict[str, int] = {}
+        for row in rows:
+            if row[3] > latest.get(row[2], 0):
+                latest[row[2]] = row[3]
+        return [
+            {
+                "run_pk": row[0],
+                "run_id": row[1],
+                "path": row[2],
+                "version": row[3],
+                "superseded_by_version": row[3] < latest[row[2]],
+                "scenario_id": row[4],
+                "model": row[5],
+                "status": row[6],
+                "reason": row[7],
+                "scalar": row[8],
+                "coverage": row[9],
+                "end_state": row[10],
+                "unsafe": row[11] == 1,
+                "rating_state": state.get(row[0], "unrated"),
+                "n_ratings": counted.get(row[0], 0),
+            }
+            for row in rows
+        ]
+
+
 def list_runs(conn: sqlite3.Connection, *, rater: str | None) -> list[RunRow]:
     """Every run version in import order, with the rater's rating state."""
-    sql = _LIST.format(extra="", where="")
-    params = {"rater_pk": rater_pk(conn, rater)}
-    # Plain validation (0/1 become booleans) is pydantic-core's fast path, faster than
-    # model_construct, which runs in Python, and the rows stay checked. Calling the core
-    # validator directly skips model_validate's wrapper: 0.79x the build time at 50k rows.
+    values = list_run_values(conn, rater=rater)
+    # Plain validation is pydantic-core's fast path, faster than model_construct, which
+    # runs in Python, and the rows stay checked. Calling the core validator directly skips
+    # model_validate's wrapper: 0.79x the build time at 50k rows.
     validate = RunRow.__pydantic_validator__.validate_python
     with gc_paused():
-        rows = conn.execute(sql, params).fetchall()
-        return [validate(dict(zip(_ROW_FIELDS, row, strict=True))) for row in rows]
+        return [validate(v) for v in values]
 
 
 @contextmanager

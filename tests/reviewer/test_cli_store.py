@@ -12,8 +12,7 @@ import pytest
 
 from reviewer import home
 from reviewer.cli import main
-from reviewer.store import ReviewStore
-from reviewer.store.schema import SCHEMA_VERSION
+from reviewer.store import SCHEMA_VERSION, ReviewStore
 
 METRICS = (
     "procedure_application",

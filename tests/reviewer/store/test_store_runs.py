@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reviewer.store import ReviewStore
+from reviewer.store import ReviewStore, runs
+from reviewer.store.models import STUDY_ROW_FIELDS, RunRow
 from scoring import SCORER_VERSION, score_file
 
 
@@ -115,3 +116,35 @@ def test_add_scorecards_reports_unreadable_cards(store: ReviewStore, make_card) 
     report = store.add_scorecards([make_card(1), bad])
     assert report.added == 1
     assert report.unreadable == [(bad.path, "line 3: x")]
+
+
+def test_the_run_list_agrees_with_each_run_read_alone(
+    store: ReviewStore, tmp_path: Path, make_run, fill_rating
+) -> None:
+    # list_runs reads the whole list in bulk, get_run one run by correlated lookups: the
+    # two must tell the same story, versions, corrections and drafts included.
+    root = tmp_path / "runs"
+    paths = [make_run(root, n) for n in (1, 2, 3)]
+    store.import_paths([root])
+    make_run(root, 1, steps=(("ext_pwr", 1),))
+    store.import_paths([paths[0]])  # run 4: version 2 of run 1's path
+    first = fill_rating(store, store.start_rating(1, "ann"))
+    first = store.submit(first.rating_pk, expected_version=first.version)
+    store.supersede(first.rating_pk, rater="ann")  # a correction: a live draft again
+    other = fill_rating(store, store.start_rating(1, "bob"))
+    store.submit(other.rating_pk, expected_version=other.version)
+    store.start_rating(4, "bob")
+    for rater in ("ann", "bob", None):
+        listed = store.list_runs(rater=rater)
+        assert [r.run_pk for r in listed] == [1, 2, 3, 4]
+        values = store.list_run_values(rater=rater)  # what the runs verb prints
+        assert values == [r.model_dump(exclude=set(STUDY_ROW_FIELDS)) for r in listed]
+        assert [type(v["unsafe"]) for v in values] == [bool] * 4
+        for row in listed:
+            alone = runs.get_run(store.db.conn, row.run_pk, rater=rater)
+            assert row == RunRow(**alone.model_dump(include=set(RunRow.model_fields)))
+    rows = {r.run_pk: r for r in store.list_runs(rater="ann")}
+    assert (rows[1].rating_state, rows[1].n_ratings, rows[1].superseded_by_version) == (
+        "draft", 1, True,
+    )  # fmt: skip
+    assert (rows[4].rating_state, rows[4].superseded_by_version) == ("unrated", False)

@@ -19,6 +19,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtWidgets import QApplication
 
 from reviewer import assets
+from scoring.records import ToolCall
 from ui.app import build
 from ui.screenshot import render_demo, show_run
 from ui.sheets.sign_flow import SignFlow
@@ -29,6 +30,35 @@ OUT = Path(__file__).resolve().parent / "screenshots"
 def open_run(app, predicate) -> None:
     rows = app.store.list_runs(rater=app.controller.rater)
     show_run(app, next(r.run_pk for r in rows if predicate(r)))
+
+
+def event_index(controller, call_position: int) -> int:
+    """The timeline event of tool call ``call_position`` (what a citation names)."""
+    events = controller.current.trajectory.events
+    return [i for i, e in enumerate(events) if isinstance(e, ToolCall)][call_position]
+
+
+def evidence(app) -> None:
+    """The rating form with evidence chips, driven as a rater does: score, select, E."""
+    open_run(app, lambda r: r.unsafe and r.scenario_id == "elec-apu-gen-fault")
+    window, form = app.window, app.window.rubric
+    card = app.controller.current.card
+    battery = next(c for c in card.commands if c.severity == "dangerous")
+    step = event_index(app.controller, battery.call_position)
+    window.ask_note = lambda *_: "switched off instead of the APU GEN reset"
+    form.score_current(1)
+    form.editor.comment.setPlainText("Cycled the batteries; the APU GEN was never isolated.")
+    form.flush()
+    missing = next(a.index for a in card.required if a.matched_command is None)
+    for kind, ref in (("ground_truth", missing), ("event", step)):
+        window.run_view.show_citation(kind, ref)  # as a click on the row does
+        form.request_cite()  # E
+    form.evidence.note_requested.emit("procedure_application", "event", step)
+    form.next_metric()
+    form.score_current(1)  # Situation awareness: a 1 still waiting for its evidence
+    form.prev_metric()
+    window.run_view.show_citation("event", step)
+    save(app, "evidence.png")
 
 
 def save(app, name: str) -> None:
@@ -68,6 +98,9 @@ def main() -> None:
         app.window.run_view.select_first_command()
         save(app, "out_of_order.png")
 
+        # Evidence: chips under the metric, markers in the timeline and the ground truth.
+        evidence(app)
+
         # A complete rating, submitted, then signed: the PDF sheet.
         controller = app.controller
         open_run(app, lambda r: r.scenario_id == "hyd-blue-elec-pump-fault" and r.scalar == 0.5)
@@ -76,6 +109,9 @@ def main() -> None:
             comment = "Switched the PTU off: anti-procedure, halves the scalar." if safety else ""
             score = 1 if safety else 2
             controller.save_item(metric, "applicable", score, comment)
+        # A score of 1 needs evidence: the PTU command, cited for safety.
+        ptu = next(c for c in controller.current.card.commands if c.severity == "anti_procedure")
+        controller.toggle_citation("safety", "event", event_index(controller, ptu.call_position))
         controller.save_overall_comment("Procedure flown, but the PTU was taken off line.")
         controller.submit()
         flow = SignFlow(

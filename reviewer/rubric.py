@@ -9,7 +9,9 @@ Rules of one rating item (one metric of one rating):
 - the outcome is ``applicable``, ``not_applicable`` or ``not_observed``;
 - a 0–3 score exists only when the outcome is ``applicable``;
 - a comment is required for a score of 0 or 3 and for ``not_observed`` (what evidence was
-  missing), as graded-competency forms demand of the extremes.
+  missing), as graded-competency forms demand of the extremes;
+- evidence (at least one cited step, :mod:`reviewer.evidence`) is required for the scores in
+  ``evidence_required_for_scores``: 0 and 1 unless the rubric or the metric says otherwise.
 
 Structural rules (score range, score only when applicable, known metric) hold even in a
 draft; completeness (an outcome for every metric, required comments) is checked on submit.
@@ -45,6 +47,9 @@ OUTCOMES: tuple[str, ...] = ("applicable", "not_applicable", "not_observed")
 SCORES: tuple[int, ...] = (0, 1, 2, 3)
 #: Scores whose rating must be justified in a comment: the extremes of the scale.
 COMMENT_REQUIRED_SCORES = frozenset({0, 3})
+#: Scores that need at least one cited step unless the rubric file says otherwise: a low
+#: score is only useful to an adjudicator if it says where in the run the problem is.
+DEFAULT_EVIDENCE_SCORES: tuple[int, ...] = (0, 1)
 _ID_PATTERN = r"^[a-z][a-z0-9_.-]*$"
 #: Longest comment (per metric, and overall) unless the rubric file says otherwise. Signed
 #: sheets and their PDFs carry every comment; an unbounded one made both unusable.
@@ -71,6 +76,13 @@ class Metric(_Frozen):
     #: (see :meth:`Rubric.canonical_json`): it says how to analyse ratings, not what a
     #: rater is asked, so declaring one must not turn existing ratings into another rubric's.
     counterpart: Counterpart | None = None
+    #: Scores of this metric that need a cited step; ``None`` follows the rubric's rule.
+    evidence_required_for_scores: tuple[int, ...] | None = None
+
+    @field_validator("evidence_required_for_scores")
+    @classmethod
+    def _metric_evidence_scores(cls, scores: tuple[int, ...] | None) -> tuple[int, ...] | None:
+        return None if scores is None else _evidence_scores(scores)
 
     @field_validator("anchors")
     @classmethod
@@ -105,6 +117,13 @@ class Rubric(_Frozen):
     title: str = Field(min_length=1)
     description: str = ""
     metrics: tuple[Metric, ...] = Field(min_length=1)
+    evidence_required_for_scores: tuple[int, ...] = DEFAULT_EVIDENCE_SCORES
+
+    @field_validator("evidence_required_for_scores")
+    @classmethod
+    def _rubric_evidence_scores(cls, scores: tuple[int, ...]) -> tuple[int, ...]:
+        return _evidence_scores(scores)
+
     max_comment_chars: int = Field(default=DEFAULT_MAX_COMMENT_CHARS, ge=1)
 
     @model_validator(mode="wrap")
@@ -138,6 +157,13 @@ class Rubric(_Frozen):
         data = self.model_dump(
             mode="json", exclude={"sha256": True, "metrics": {"__all__": {"counterpart"}}}
         )
+        # The evidence rule is hashed as absent while it is the default, so rubrics written
+        # before it existed keep their hash (and their ratings their rubric).
+        if tuple(data["evidence_required_for_scores"]) == DEFAULT_EVIDENCE_SCORES:
+            del data["evidence_required_for_scores"]
+        for metric in data["metrics"]:
+            if metric["evidence_required_for_scores"] is None:
+                del metric["evidence_required_for_scores"]
         if data["max_comment_chars"] == DEFAULT_MAX_COMMENT_CHARS:
             del data["max_comment_chars"]
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -160,6 +186,11 @@ class Rubric(_Frozen):
                 return m
         raise KeyError(metric_id)
 
+    def evidence_scores(self, metric_id: str) -> tuple[int, ...]:
+        """The scores of ``metric_id`` that need at least one cited step."""
+        own = self.metric(metric_id).evidence_required_for_scores
+        return self.evidence_required_for_scores if own is None else own
+
     def empty_items(self) -> dict[str, RatingItem]:
         """One empty item per metric, in rubric order (a new draft)."""
         return {m.id: RatingItem(metric_id=m.id) for m in self.metrics}
@@ -172,11 +203,14 @@ class Rubric(_Frozen):
         comment: str | None,
         *,
         complete: bool = True,
+        evidence: int | None = None,
     ) -> list[str]:
         """Problems of one item as sentences; empty when it is fine.
 
         With ``complete=False`` only structural problems count (what a draft may never hold);
         with ``complete=True`` (submit, file import) missing outcome, score and comments too.
+        ``evidence`` is how many steps the item cites; ``None`` leaves the evidence rule out
+        (for callers that keep evidence elsewhere, such as an LLM judge's cited steps).
         """
         if metric_id not in self.metric_ids:
             known = ", ".join(self.metric_ids)
@@ -203,7 +237,19 @@ class Rubric(_Frozen):
             problems.append(f"a score of {score} needs a comment saying what was seen")
         elif outcome == "not_observed" and not has_comment:
             problems.append("Not observed needs a comment saying what evidence was missing")
+        missing = None if evidence is None else self.evidence_problem(metric_id, score, evidence)
+        if missing and outcome == "applicable":
+            problems.append(missing)
         return problems
+
+    def evidence_problem(self, metric_id: str, score: int | None, evidence: int) -> str | None:
+        """Why an applicable ``score`` with ``evidence`` cited steps lacks evidence, or None."""
+        if evidence == 0 and score in self.evidence_scores(metric_id):
+            return (
+                f"a score of {score} needs evidence: cite at least one step of the run "
+                "or a ground-truth row"
+            )
+        return None
 
     def comment_problem(self, comment: str | None) -> str | None:
         """Why ``comment`` is refused (too long for this rubric), or ``None``."""
@@ -214,17 +260,33 @@ class Rubric(_Frozen):
             )
         return None
 
-    def problems(self, items: Mapping[str, RatingItem]) -> list[tuple[str, str]]:
-        """Every completeness problem of a whole rating, as ``(metric_id, message)``."""
+    def problems(
+        self, items: Mapping[str, RatingItem], evidence: Mapping[str, int] | None = None
+    ) -> list[tuple[str, str]]:
+        """Every completeness problem of a whole rating, as ``(metric_id, message)``.
+
+        ``evidence`` counts the cited steps per metric (see :func:`reviewer.evidence.counts`);
+        ``None`` leaves the evidence rule out.
+        """
         found: list[tuple[str, str]] = []
         for metric_id in self.metric_ids:
             item = items.get(metric_id) or RatingItem(metric_id=metric_id)
+            cited = None if evidence is None else evidence.get(metric_id, 0)
             found.extend(
                 (metric_id, p)
-                for p in self.validate_item(metric_id, item.outcome, item.score, item.comment)
+                for p in self.validate_item(
+                    metric_id, item.outcome, item.score, item.comment, evidence=cited
+                )
             )
         found.extend((m, "not a metric of this rubric") for m in items if m not in self.metric_ids)
         return found
+
+
+def _evidence_scores(scores: tuple[int, ...]) -> tuple[int, ...]:
+    bad = [s for s in scores if isinstance(s, bool) or s not in SCORES]
+    if bad:
+        raise ValueError(f"evidence_required_for_scores holds scores 0–3; got {bad}")
+    return tuple(sorted(set(scores)))
 
 
 def parse_rubric(text: str | bytes, *, source: str) -> Rubric:

@@ -14,11 +14,13 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
+from reviewer.evidence import NOTE_CHARS, Citation
 from reviewer.rubric import RatingItem, Rubric
 from reviewer.store import ConflictError, Rating, ReviewStore, StoreError
 from reviewer.store.errors import RatingIncompleteError
 from reviewer.store.models import RaterRunState
 from scoring import ScoreCard, Trajectory, read_trajectory, score_trajectory
+from scoring.steps import event_ref, required_ref
 from ui.study_flow import StudyFlow, TeamView
 from ui.worker import Task, TaskContext
 
@@ -312,7 +314,7 @@ class ReviewController(StudyFlow, QObject):
         """A draft with nothing in it (every edit undone): shown as not rated."""
         if rating is None:
             return True
-        if rating.status != "draft" or rating.overall_comment.strip():
+        if rating.status != "draft" or rating.overall_comment.strip() or rating.citations:
             return False
         return all(
             i.outcome is None and i.score is None and not i.comment.strip()
@@ -347,6 +349,56 @@ class ReviewController(StudyFlow, QObject):
     def _set_current_rating(self, rating, *, editable: bool) -> None:
         if self.current is not None:
             self.current = replace(self.current, rating=rating, editable=editable)
+
+    # -- evidence ------------------------------------------------------------------------
+    def citations(self) -> tuple[Citation, ...]:
+        """The steps the current rating cites (none before its first edit)."""
+        return self.rating.citations if self.rating is not None else ()
+
+    def toggle_citation(self, metric_id: str, kind: str, ref: int) -> None:
+        """E: cite a timeline event or ground-truth action for ``metric_id``, or un-cite it."""
+        if self.current is None or not self.current.editable:
+            self.rating_refused.emit("This rating is read-only.")
+            return
+        try:
+            target = (
+                event_ref(self.current.trajectory, ref)
+                if kind == "event"
+                else required_ref(self.current.card, ref)
+            )
+        except IndexError as exc:
+            self.rating_refused.emit(f"Not cited: {exc}")
+            return
+        was = {c.key for c in self.citations()}
+        citation = Citation.of(metric_id, target)
+        self._save(
+            lambda r: self.store.toggle_citation(r.rating_pk, citation, expected_version=r.version)
+        )
+        if self.rating is not None and not self._refused:
+            done = "removed" if citation.key in was else "cited"
+            title = self.current.rubric.metric(metric_id).title
+            self.message_posted.emit(f"Evidence for {title}: {done} {target.label}")
+
+    def uncite(self, metric_id: str, kind: str, ref: int) -> None:
+        """Remove one cited step of the current draft."""
+        self._save(
+            lambda r: self.store.uncite(
+                r.rating_pk, metric_id, kind=kind, ref=ref, expected_version=r.version
+            )
+        )
+
+    def set_citation_note(self, metric_id: str, kind: str, ref: int, note: str) -> None:
+        """Give a cited step a short note (an empty one removes it)."""
+        old = next((c for c in self.citations() if c.key == (metric_id, kind, ref)), None)
+        if old is None:
+            return
+        if len(note) > NOTE_CHARS or "\n" in note:
+            self.rating_refused.emit(
+                f"Note not saved: one line of at most {NOTE_CHARS} characters."
+            )
+            return
+        new = old.model_copy(update={"note": note.strip()})
+        self._save(lambda r: self.store.cite(r.rating_pk, new, expected_version=r.version))
 
     def items(self) -> dict[str, RatingItem]:
         """The current rating's items, empty ones for unrated metrics."""

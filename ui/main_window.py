@@ -13,6 +13,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -49,6 +50,7 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("J / K", "next / previous metric"),
     ("C / Enter", "write the current metric's comment (the only way in from the keys)"),
     ("Esc", "leave a comment: the keys rate again (next metric when it was needed)"),
+    ("E", "cite the selected timeline event or ground-truth action as evidence (again: remove)"),
     ("] / [", "next / previous event in the timeline"),
     ("} / {", "next / previous agent turn"),
     ("Ctrl+Enter", "submit the rating and open the next unrated run"),
@@ -83,6 +85,8 @@ class MainWindow(StudyWindow, QMainWindow):
         #: (parent, title, text) -> bool; a dialog by default, replaced by tests.
         self.confirm = _confirm
         self.ask_rater: AskRater = ask_rater
+        #: (parent, step label, current note) -> new note or None; a dialog, or a test's.
+        self.ask_note = _ask_note
         self._key_manager = key_manager
         self._verifier = verifier
         self.setWindowTitle(f"a320-review — {controller.rater}")
@@ -178,6 +182,7 @@ class MainWindow(StudyWindow, QMainWindow):
         self._action(rate, "Next metric", "J", self.rubric.next_metric)
         self._action(rate, "Previous metric", "K", self.rubric.prev_metric)
         self._action(rate, "Comment on metric", "C", self.rubric.focus_comment)
+        self._action(rate, "Cite selected step as evidence", "E", self.rubric.request_cite)
         rate.addSeparator()
         self._action(rate, "Submit and next", ("Ctrl+Return", "Ctrl+Enter"), self.submit_and_next)
         self.sign_action = self._action(rate, "Sign and export…", "Ctrl+Shift+S", self._sign)
@@ -209,6 +214,11 @@ class MainWindow(StudyWindow, QMainWindow):
         self.rubric.overall_comment_edited.connect(c.save_overall_comment)
         self.rubric.submit_requested.connect(self.submit_and_next)
         self.queue.filter_finished.connect(self.rubric.focus_metrics)
+        # Evidence: the form asks, the run view knows the selection, the controller writes.
+        self.rubric.cite_requested.connect(self._cite)
+        self.rubric.evidence_show_requested.connect(self.run_view.show_citation)
+        self.rubric.evidence_remove_requested.connect(c.uncite)
+        self.rubric.evidence_note_requested.connect(self._edit_note)
         self._connect_studies()
         c.run_loading.connect(self._run_loading)
         c.run_opened.connect(self._show_run)
@@ -241,16 +251,19 @@ class MainWindow(StudyWindow, QMainWindow):
         # A new run starts with the keys on the metric list: whatever had the focus (a
         # comment of the last run, the filter), the next key rates, it never types.
         self._show_correction(opened.rating)
+        self._show_evidence()
         self.rubric.focus_metrics()
 
     def _show_failure(self, run_pk: int, message: str) -> None:
         self.run_view.show_error(message)
         self.scorecard.show_card(None)
         self.rubric.set_rating(None, {}, False)
+        self.rubric.set_citations(())
         self._say(message)
 
     def _rating_saved(self, rating) -> None:
         self.rubric.mark_saved(rating)
+        self._show_evidence()
         # An emptied draft is not a draft: the queue lists the run as still to rate.
         state = "unrated" if self.controller.is_empty(rating) else rating.status
         self.queue.update_rating_state(rating.run_pk, state)
@@ -259,10 +272,35 @@ class MainWindow(StudyWindow, QMainWindow):
         opened = self.controller.current
         self.rubric.set_rating(rating, self.controller.items(), bool(opened and opened.editable))
         self._show_correction(rating)
+        self._show_evidence()
         if opened is not None:
             self._show_phase(opened)  # a submit lets the rater see the others' ratings
         if rating is not None:
             self.queue.update_rating_state(rating.run_pk, rating.status)
+
+    def _show_evidence(self) -> None:
+        """Push the current rating's cited steps to the form (chips) and the run view."""
+        opened, cited = self.controller.current, self.controller.citations()
+        titles = {m.id: m.title for m in opened.rubric.metrics} if opened else {}
+        self.rubric.set_citations(cited)
+        self.run_view.set_cited(cited, titles)
+
+    def _cite(self, metric_id: str) -> None:
+        target = self.run_view.citable_target()
+        if target is None:
+            self._say(
+                "E cites a step: first select an event in the timeline or a required action "
+                "in the ground truth (setup, final, optional and forbidden rows are not cited)."
+            )
+            return
+        self.controller.toggle_citation(metric_id, *target)
+
+    def _edit_note(self, metric_id: str, kind: str, ref: int) -> None:
+        cited = [c for c in self.controller.citations() if c.key == (metric_id, kind, ref)]
+        if cited:
+            note = self.ask_note(self, cited[0].label, cited[0].note)
+            if note is not None:
+                self.controller.set_citation_note(metric_id, kind, ref, note)
 
     def _say(self, text: str) -> None:
         self.statusBar().showMessage(text, 15000)
@@ -501,6 +539,13 @@ class MainWindow(StudyWindow, QMainWindow):
     def _export_finished(self, message: str) -> None:
         self.progress.hide()
         self._say(message)
+
+
+def _ask_note(parent: QWidget, label: str, note: str) -> str | None:
+    text, ok = QInputDialog.getText(
+        parent, "Evidence note", f"A short note on {label} (one line):", text=note
+    )
+    return text if ok else None
 
 
 def _confirm(parent: QWidget, title: str, text: str) -> bool:

@@ -40,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         sub,
         "import",
         help="import ratings from a long-format CSV or JSONL (e.g. paper forms)",
-        description="Rows of run_id, metric, outcome, score, comment; one submitted rating "
+        description="Rows of run_id, metric, outcome, score, comment and, optionally, "
+        "evidence (cited steps such as '3.0; GT:2 \"never isolated\"'); one submitted rating "
         "per run. Every row is checked against the rubric; on any error, every error is "
         "listed with its line and nothing is imported.",
         examples=["a320-review ratings import forms.csv --rater alice --db review.db"],

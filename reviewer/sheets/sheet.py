@@ -22,7 +22,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 import rfc8785
 from pydantic import BaseModel, ConfigDict, Field, model_serializer
@@ -76,6 +76,18 @@ class SheetRubric(_Frozen):
     sha256: str = Field(pattern=_HEX64)
 
 
+class SheetCitation(_Frozen):
+    """One step the rater cited as evidence for the metric (see :mod:`scoring.steps`)."""
+
+    kind: Literal["event", "ground_truth"] = Field(
+        description="a timeline event, or a ground-truth row (evidence of absence)"
+    )
+    ref: int = Field(ge=0, description="index into the trajectory's events or the procedure")
+    step: str = Field(description="e.g. '3.0' or 'GT:2'")
+    label: str = Field(description="e.g. '3.0 set_control apu_gen = 0'")
+    note: str = ""
+
+
 class SheetBlindItem(_Frozen):
     """A metric as rated blind, before the scorer's view was revealed."""
 
@@ -93,12 +105,17 @@ class SheetItem(_Frozen):
     score: int | None
     anchor: str | None = Field(description="the rubric's text for the chosen score")
     comment: str
+    #: Absent from sheets signed before evidence existed; they still verify.
+    citations: list[SheetCitation] = Field(default_factory=list)
     blind: SheetBlindItem | None = Field(default=None, description="blind-protocol value")
     reason: str | None = Field(default=None, description="why the final differs from blind")
 
     @model_serializer(mode="wrap")
     def _omit_absent(self, handler):  # type: ignore[no-untyped-def]
-        return _omit_none(handler(self), ("blind", "reason"))
+        data = _omit_none(handler(self), ("blind", "reason"))
+        if not data.get("citations"):  # no evidence cited: the bytes of an older sheet
+            data.pop("citations", None)
+        return data
 
 
 class SheetStudy(_Frozen):

@@ -26,6 +26,7 @@ from reviewer.sheets.keys import RaterKey, quote_arg
 from reviewer.sheets.sheet import (
     SheetAuditHead,
     SheetBlindItem,
+    SheetCitation,
     SheetItem,
     SheetPayload,
     SheetRater,
@@ -306,6 +307,10 @@ class SigningService:
                     score=item.score,
                     anchor=None if item.score is None else metric.anchors[item.score],
                     comment=item.comment,
+                    citations=[
+                        SheetCitation(**c.model_dump(exclude={"metric_id"}))
+                        for c in rating.cited(metric.id)
+                    ],
                     blind=None
                     if was is None
                     else SheetBlindItem(**was.model_dump(exclude={"metric_id"})),

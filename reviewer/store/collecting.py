@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import sqlite_utils
 
+from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
 from reviewer.store import audit, ratings
 from reviewer.store.connection import write_transaction
@@ -32,6 +33,8 @@ class CollectedItem:
     item: RatingItem
     blind: RatingItem | None = None
     reason: str | None = None
+    #: The steps the sheet cites for this metric (stored like the rater's own).
+    citations: tuple[Citation, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,8 @@ def _collect(conn, rubrics, sheet: CollectedRating, known, *, at: str) -> Collec
             (pk, c.item.metric_id, c.item.outcome, c.item.score, c.item.comment, at,
              blind.outcome, blind.score, blind.comment if c.blind else None, c.reason),
         )  # fmt: skip
+        for citation in c.citations:
+            ratings.insert_citation(conn, pk, citation, at=at)
     conn.execute(
         "UPDATE ratings SET blind_submitted_at = COALESCE(blind_submitted_at, ?),"
         " revealed_at = COALESCE(revealed_at, ?), collected_at = ?, status = 'signed',"

@@ -4,6 +4,9 @@ Import reads ``run_id, metric, outcome, score, comment`` (other columns are igno
 export can be read back), e.g. transcribed from paper forms. Every row is checked against
 the rubric and every problem is reported with its line; only a file with none is written,
 in one transaction. Export writes the live submitted and signed ratings with their context.
+
+The optional ``evidence`` column holds a metric's cited steps, ``3.0; GT:2 "note"``, as
+:func:`reviewer.evidence.format_evidence` writes them; import reads the same form.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from reviewer.evidence import format_evidence, parse_evidence
 from reviewer.store import ratings, study_views
 from reviewer.store.errors import RatingsFileError
 from reviewer.store.models import Rating
@@ -36,6 +40,7 @@ EXPORT_COLUMNS = (
     "outcome",
     "score",
     "comment",
+    "evidence",
     "overall_comment",
     "rubric_id",
     "rubric_version",
@@ -66,6 +71,8 @@ class LongRow:
     comment: str
     #: The rating's comment on the whole run, repeated on each row of it; optional on import.
     overall_comment: str = ""
+    #: The cited steps as ``(step token, note)``, parsed from the ``evidence`` field.
+    evidence: tuple[tuple[str, str], ...] = ()
     #: Why a metric differs from its blind value (``ratings import --phase final``).
     reason: str = ""
 
@@ -188,6 +195,15 @@ def _row(line: int, record: dict[str, Any], errors: list[Problem]) -> LongRow:
     outcome = record.get("outcome")
     if isinstance(outcome, str):
         outcome = outcome.strip() or None
+    cited: list[tuple[str, str]] = []
+    text = record.get("evidence")
+    if text is not None and not isinstance(text, str):
+        errors.append((line, f"evidence is text such as '3.0; GT:2', not {text!r}"))
+    elif text:
+        try:
+            cited = parse_evidence(text)
+        except ValueError as exc:
+            errors.append((line, f"evidence: {exc}"))
     return LongRow(
         line=line,
         run_id=str(record.get("run_id") or "").strip(),
@@ -196,6 +212,7 @@ def _row(line: int, record: dict[str, Any], errors: list[Problem]) -> LongRow:
         score=score,
         comment=str(record.get("comment") or ""),
         overall_comment=str(record.get("overall_comment") or ""),
+        evidence=tuple(cited),
         reason=str(record.get("reason") or ""),
     )
 
@@ -270,6 +287,7 @@ def export_rows(
                 "outcome": item.outcome,
                 "score": item.score,
                 "comment": item.comment,
+                "evidence": format_evidence(rating.cited(item.metric_id)),
                 "overall_comment": rating.overall_comment,
                 "rubric_id": rating.rubric_id,
                 "rubric_version": rating.rubric_version,

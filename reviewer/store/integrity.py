@@ -19,9 +19,9 @@ create and submit at once). It records the run, the rater (its actor) and the ra
 corrects; the rating must still say the same, and point at rows that exist
 (``PRAGMA foreign_key_check``: no orphans).
 
-* submitted, or signed here: complete, its items still hash to the ``content_sha256`` of
-  its last ``submit`` entry, and its revision reasons to its ``reasons_sha256`` (none
-  recorded: no reasons);
+* submitted, or signed here: complete, its items (and cited evidence) still hash to the
+  ``content_sha256`` of its last ``submit`` entry, and its revision reasons to its
+  ``reasons_sha256`` (none recorded: no reasons);
 * signed here (a ``sign`` entry): :mod:`reviewer.store.integrity_sheets` (the sheet
   verifies, equals the rows, its key was logged for the rater, its ``audit_head`` is
   still in this log, the ``sign`` entry names its bytes);
@@ -233,6 +233,7 @@ def _rating_problems(conn: sqlite3.Connection, rubrics: RubricRegistry, log: Log
             " LEFT JOIN raters ra ON ra.rater_pk = g.rater_pk ORDER BY g.rating_pk"
         )
     ]
+    evidence = ratings.citations_of(conn, [row.pk for row in rows])
     for row in rows:
         where = f"rating {row.pk}"
         problems += _creation_problems(where, row, log)
@@ -251,7 +252,8 @@ def _rating_problems(conn: sqlite3.Connection, rubrics: RubricRegistry, log: Log
             problems.append(f"{where} is {row.status} but incomplete (items missing or empty)")
         collected = row.pk in log.collects
         if not collected:
-            digest = ratings.content_sha256(current, row.overall, rubric.sha256)
+            cited = evidence.get(row.pk, [])
+            digest = ratings.content_sha256(current, row.overall, rubric.sha256, cited)
             if row.pk not in log.submits:
                 problems.append(
                     f"{where} is {row.status} but the audit log has no submit entry for it"
@@ -262,7 +264,11 @@ def _rating_problems(conn: sqlite3.Connection, rubrics: RubricRegistry, log: Log
                 problems.append(f"{where}: its revision reasons differ from those submitted")
         if row.status == "signed":
             state = integrity_sheets.RatingState(
-                current, row.overall, blind.get(row.pk, {}), reasons.get(row.pk, {})
+                current,
+                row.overall,
+                blind.get(row.pk, {}),
+                reasons.get(row.pk, {}),
+                tuple(evidence.get(row.pk, [])),
             )
             problems += integrity_sheets.sheet_problems(
                 where, row.pk, sheets.get(row.pk), state, row.rater, runs.get(row.run_pk),

@@ -16,6 +16,7 @@ import json
 import sqlite3
 from typing import TYPE_CHECKING, NamedTuple
 
+from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
 from reviewer.sheets.sheet import SheetPayload, verify_sheet
 from reviewer.store import audit
@@ -31,6 +32,7 @@ class RatingState(NamedTuple):
     overall: str
     blind: dict[str, RatingItem]
     reasons: dict[str, str]
+    citations: tuple[Citation, ...] = ()
 
 
 def sheet_problems(
@@ -83,13 +85,19 @@ def _signed(payload: SheetPayload) -> tuple:
         if i.blind is not None
     }
     reasons = {i.metric_id: i.reason for i in payload.items if i.reason}
-    return items, payload.overall_comment, blind, reasons
+    cited = {
+        (i.metric_id, c.kind, c.ref, c.step, c.label, c.note)
+        for i in payload.items
+        for c in i.citations
+    }
+    return items, payload.overall_comment, blind, reasons, cited
 
 
 def _rows(state: RatingState) -> tuple:
     items = {m: (i.outcome, i.score, i.comment) for m, i in state.items.items()}
     blind = {m: (i.outcome, i.score, i.comment) for m, i in state.blind.items()}
-    return items, state.overall, blind, state.reasons
+    cited = {(c.metric_id, c.kind, c.ref, c.step, c.label, c.note) for c in state.citations}
+    return items, state.overall, blind, state.reasons, cited
 
 
 def _head_problems(where: str, payload_text: str, conn: sqlite3.Connection) -> list[str]:

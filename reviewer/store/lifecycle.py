@@ -12,6 +12,7 @@ import json
 
 import sqlite_utils
 
+from reviewer import evidence
 from reviewer.rubric import RatingItem
 from reviewer.store import audit, ratings
 from reviewer.store.connection import write_transaction
@@ -131,11 +132,13 @@ def submit(
         _editable(h, expected_version)
         current = ratings.load(db.conn, rubrics, rating_pk)
         rubric = rubrics.get(h.rubric_pk)
-        problems = rubric.problems(current.items)
+        problems = rubric.problems(current.items, evidence.counts(current.citations))
         if problems:
             raise RatingIncompleteError(rating_pk, problems)
         _bump(db, h, at=at, status="submitted", submitted_at=at)
-        digest = ratings.content_sha256(current.items, current.overall_comment, rubric.sha256)
+        digest = ratings.content_sha256(
+            current.items, current.overall_comment, rubric.sha256, current.citations
+        )
         details = {"rating_pk": rating_pk, "run_pk": h.run_pk, "content_sha256": digest}
         reasons = ratings.reasons_sha256(ratings.reasons_of(db.conn, rating_pk))
         if reasons is not None:  # a blind-study rating revised after the reveal
@@ -173,7 +176,13 @@ def supersede(
         for metric_id, item in old.items.items():
             if metric_id in rubrics.current.metric_ids and item.outcome is not None:
                 ratings.upsert_item(db.conn, new_pk, item, at=at)
+        # The evidence carries over too; the old rating keeps its own, frozen with it.
+        carried = [c for c in old.citations if c.metric_id in rubrics.current.metric_ids]
+        for citation in carried:
+            ratings.insert_citation(db.conn, new_pk, citation, at=at)
         details = {"rating_pk": new_pk, "supersedes_pk": rating_pk, "run_pk": h.run_pk}
+        if carried:
+            details["citations"] = len(carried)
         audit.append(db.conn, [("supersede", h.rater, details)], at=at)
         return ratings.load(db.conn, rubrics, new_pk)
 
@@ -217,3 +226,8 @@ def mark_signed(
         details = {"rating_pk": rating_pk, "sheet_id": sheet_id, "sheet_sha256": sheet_sha}
         audit.append(db.conn, [("sign", h.rater, details)], at=at)
         return ratings.load(db.conn, rubrics, rating_pk)
+
+
+#: The guards every write to a draft goes through (:mod:`reviewer.store.citations` too).
+editable = _editable
+bump = _bump

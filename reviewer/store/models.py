@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
 from scoring import ScoreCard
 
@@ -107,11 +108,18 @@ class Rating(_Value):
     supersedes_pk: int | None = None
     superseded_by_pk: int | None = None
     sheet_id: str | None = None
+    citations: tuple[Citation, ...] = Field(
+        default=(), description="cited steps, by metric in rubric order, then timeline order"
+    )
 
     @property
     def live(self) -> bool:
         """Not superseded by a later rating."""
         return self.superseded_by_pk is None
+
+    def cited(self, metric_id: str) -> list[Citation]:
+        """The steps cited for ``metric_id``, in timeline order."""
+        return [c for c in self.citations if c.metric_id == metric_id]
 
 
 class SheetRow(_Value):

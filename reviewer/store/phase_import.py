@@ -15,10 +15,12 @@ from typing import Literal
 
 import sqlite_utils
 
+from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
 from reviewer.store import audit, exchange, ratings
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import RatingsFileError
+from reviewer.store.rating_import import StepLookup
 from reviewer.store.rubrics import RubricRegistry
 
 Phase = Literal["open", "blind", "final"]
@@ -45,6 +47,8 @@ def import_phase(
         errors: list[tuple[int, str]] = []
         groups: dict[int, list[exchange.LongRow]] = {}
         seen: dict[tuple[str, str], int] = {}
+        steps = StepLookup(db)
+        cited: dict[int, list[Citation]] = {}
         for row in rows:
             run_pk, problem = exchange.resolve_run(conn, row.run_id)
             if problem:
@@ -57,6 +61,8 @@ def import_phase(
             seen[key] = row.line
             for p in rubric.validate_item(row.metric, row.outcome, row.score, row.comment):
                 errors.append((row.line, f"{row.run_id}, {row.metric}: {p}"))
+            if row.evidence and row.metric in rubric.metric_ids:
+                cited[row.line] = steps.citations(run_pk, row, errors)  # type: ignore[arg-type]
             groups.setdefault(run_pk, []).append(row)  # type: ignore[arg-type]
         plans = {}
         for run_pk, group in groups.items():
@@ -67,10 +73,12 @@ def import_phase(
                 )
             plan = _plan(conn, run_pk, r.rater_pk, rater, phase, study, group, errors)
             plans[run_pk] = plan
+            if phase != "blind":  # blind values are frozen without it, as in the window
+                _evidence(conn, rubric, plan[1], group, cited, errors)
         if errors:
             raise RatingsFileError(source, sorted(errors, key=lambda e: e[0]))
         written = [
-            _write(conn, plans[pk], group, r, rubric_pk, phase, at=at)
+            _write(conn, plans[pk], group, cited, r, rubric_pk, phase, at=at)
             for pk, group in groups.items()
         ]
         details = {"source": source, "phase": phase, "study": study, "ratings": len(written)}
@@ -136,7 +144,20 @@ def _reasons(conn: sqlite3.Connection, live: int, group, errors) -> None:  # typ
             )  # fmt: skip
 
 
-def _write(conn, plan, group, r, rubric_pk, phase, *, at) -> int:  # type: ignore[no-untyped-def]
+def _evidence(conn, rubric, live, group, cited, errors) -> None:  # type: ignore[no-untyped-def]
+    # A submitted rating's evidence rule counts the steps already cited (in the window,
+    # during the blind phase) and those the file adds.
+    before = ratings.citations_of(conn, [live]).get(live, []) if live is not None else []
+    for row in group:
+        keys = {c.key for c in before if c.metric_id == row.metric}
+        keys |= {c.key for c in cited.get(row.line, [])}
+        if row.outcome == "applicable" and row.metric in rubric.metric_ids:
+            problem = rubric.evidence_problem(row.metric, row.score, len(keys))
+            if problem:
+                errors.append((row.line, f"{row.run_id}, {row.metric}: {problem}"))
+
+
+def _write(conn, plan, group, cited, r, rubric_pk, phase, *, at) -> int:  # type: ignore[no-untyped-def]
     study_pk, pk = plan
     if pk is None:
         pk = ratings.insert_rating(
@@ -154,6 +175,8 @@ def _write(conn, plan, group, r, rubric_pk, phase, *, at) -> int:  # type: ignor
         item = RatingItem(metric_id=row.metric, outcome=row.outcome, score=row.score,
                           comment=row.comment)  # fmt: skip
         ratings.upsert_item(conn, pk, item, at=at)
+        for citation in cited.get(row.line, []):
+            ratings.insert_citation(conn, pk, citation, at=at)
         items[row.metric] = item
         if phase == "final" and row.reason.strip():
             conn.execute(
@@ -168,7 +191,8 @@ def _write(conn, plan, group, r, rubric_pk, phase, *, at) -> int:  # type: ignor
         " WHERE g.rating_pk = ?",
         (pk,),
     ).fetchone()
-    digest = ratings.content_sha256(items, overall, rubric_sha)
+    evidence = ratings.citations_of(conn, [pk]).get(pk, [])
+    digest = ratings.content_sha256(items, overall, rubric_sha, evidence)
     details = {"rating_pk": pk, "run_pk": run_pk, "content_sha256": digest, "source": "file"}
     reasons = ratings.reasons_sha256(ratings.reasons_of(conn, pk))
     if reasons is not None:

@@ -3,6 +3,10 @@
 Each run's rows become one submitted rating of the given rater under the current rubric.
 Validation happens inside the write transaction, so what it checked (the run exists, the
 rater has no live rating of it) still holds when the rows are written.
+
+Cited steps are looked up in the run itself: ground-truth rows in its ScoreCard, timeline
+events in its trajectory file (read once per run, and only if its bytes are still the ones
+imported), so an imported citation is labelled exactly as one made in the window.
 """
 
 from __future__ import annotations
@@ -11,11 +15,14 @@ from collections.abc import Sequence
 
 import sqlite_utils
 
+from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
-from reviewer.store import audit, exchange, ratings
+from reviewer.store import audit, exchange, ratings, runs
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import RatingsFileError
 from reviewer.store.rubrics import RubricRegistry
+from scoring import ScoreCard, Trajectory, TrajectoryError, read_trajectory
+from scoring.steps import StepRef, resolve_step
 
 
 def import_long(
@@ -36,6 +43,8 @@ def import_long(
         groups: dict[int, list[exchange.LongRow]] = {}
         run_pks: dict[str, int | None] = {}
         first_line: dict[tuple[str, str], int] = {}
+        steps = StepLookup(db)
+        cited: dict[int, list[Citation]] = {}
         for row in rows:
             if not row.run_id or not row.metric:
                 errors.append((row.line, "run_id and metric must not be empty"))
@@ -54,7 +63,9 @@ def import_long(
                 )
                 continue
             first_line[key] = row.line
-            for problem in rubric.validate_item(row.metric, row.outcome, row.score, row.comment):
+            for problem in rubric.validate_item(
+                row.metric, row.outcome, row.score, row.comment, evidence=len(row.evidence)
+            ):
                 errors.append((row.line, f"{row.run_id}, {row.metric}: {problem}"))
             too_long = rubric.comment_problem(row.overall_comment)
             if too_long:
@@ -62,13 +73,15 @@ def import_long(
             run_pk = run_pks[row.run_id]
             if run_pk is not None:
                 groups.setdefault(run_pk, []).append(row)
+                if row.evidence and row.metric in rubric.metric_ids:
+                    cited[row.line] = steps.citations(run_pk, row, errors)
         for run_pk, group in groups.items():
             errors.extend(_group_problems(db, rubric.metric_ids, run_pk, group, rater_row))
         if errors:
             # Raising rolls the transaction back: the rater added above is not kept either.
             raise RatingsFileError(source, sorted(errors, key=_line))
         new_pks = [
-            _write_one(db, run_pk, group, rater_row, rubric_pk, at=at)
+            _write_one(db, run_pk, group, cited, rater_row, rubric_pk, at=at)
             for run_pk, group in groups.items()
         ]
         details = {"source": source, "ratings": len(new_pks), "rubric_sha256": rubric.sha256}
@@ -99,17 +112,21 @@ def _group_problems(db, metric_ids, run_pk, group, rater_row) -> list[tuple[int,
     return problems
 
 
-def _write_one(db, run_pk, group, rater_row, rubric_pk, *, at: str) -> int:
+def _write_one(db, run_pk, group, cited, rater_row, rubric_pk, *, at: str) -> int:
     pk = ratings.insert_rating(
         db.conn, run_pk=run_pk, rater_pk=rater_row.rater_pk, rubric_pk=rubric_pk, at=at
     )
     items = {}
+    citations: list[Citation] = []
     for row in group:
         item = RatingItem(
             metric_id=row.metric, outcome=row.outcome, score=row.score, comment=row.comment
         )
         ratings.upsert_item(db.conn, pk, item, at=at)
         items[row.metric] = item
+        for citation in cited.get(row.line, []):
+            ratings.insert_citation(db.conn, pk, citation, at=at)
+            citations.append(citation)
     overall = next((r.overall_comment for r in group if r.overall_comment.strip()), "")
     db.conn.execute(
         "UPDATE ratings SET status = 'submitted', submitted_at = ?, version = version + 1,"
@@ -119,7 +136,7 @@ def _write_one(db, run_pk, group, rater_row, rubric_pk, *, at: str) -> int:
     rubric_sha = db.conn.execute(
         "SELECT sha256 FROM rubrics WHERE rubric_pk = ?", (rubric_pk,)
     ).fetchone()[0]
-    digest = ratings.content_sha256(items, overall, rubric_sha)
+    digest = ratings.content_sha256(items, overall, rubric_sha, citations)
     details = {"rating_pk": pk, "run_pk": run_pk, "content_sha256": digest, "source": "file"}
     audit.append(db.conn, [("submit", rater_row.name, details)], at=at)
     return pk
@@ -128,3 +145,42 @@ def _write_one(db, run_pk, group, rater_row, rubric_pk, *, at: str) -> int:
 def _line(error: tuple[int, str]) -> int:
     # Sorted by line only: on one line, the row's own problems come before its run's.
     return error[0]
+
+
+class StepLookup:
+    """Finds the steps rows cite in their runs, reading each run's trajectory at most once."""
+
+    def __init__(self, db: sqlite_utils.Database) -> None:
+        self._db = db
+        self._runs: dict[int, tuple[ScoreCard, Trajectory | None, str | None]] = {}
+
+    def citations(
+        self, run_pk: int, row: exchange.LongRow, errors: list[tuple[int, str]]
+    ) -> list[Citation]:
+        """The row's citations; each token the run does not have becomes an error."""
+        out = []
+        for token, note in row.evidence:
+            try:
+                out.append(Citation.of(row.metric, self._resolve(run_pk, token), note))
+            except LookupError as exc:
+                errors.append((row.line, f"{row.run_id}, {row.metric}: evidence {exc}"))
+        return out
+
+    def _resolve(self, run_pk: int, token: str) -> StepRef:
+        if run_pk not in self._runs:
+            self._runs[run_pk] = self._load(run_pk)
+        card, traj, why = self._runs[run_pk]
+        if traj is None and not token.startswith("GT:"):
+            raise LookupError(f"{token}: {why}")
+        return resolve_step(token, traj=traj, card=card)
+
+    def _load(self, run_pk: int) -> tuple[ScoreCard, Trajectory | None, str | None]:
+        run = runs.get_run(self._db.conn, run_pk)
+        try:
+            traj = read_trajectory(run.path)
+        except TrajectoryError as exc:
+            return run.scorecard, None, f"the run's trajectory is needed to find it ({exc})"
+        if traj.sha256 != run.sha256:
+            why = f"the run's trajectory {run.path} changed since it was imported"
+            return run.scorecard, None, why
+        return run.scorecard, traj, None

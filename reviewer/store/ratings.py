@@ -13,6 +13,8 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from reviewer import evidence
+from reviewer.evidence import Citation
 from reviewer.raters import RaterNameError, check_rater_name
 from reviewer.rubric import RatingItem
 from reviewer.store import audit
@@ -80,11 +82,18 @@ def load_where(
         rows = conn.execute(f"{_RATING} WHERE {clause} ORDER BY g.rating_pk", tuple(params))
         rows = rows.fetchall()
         items = _items_of(conn, [r[0] for r in rows])
+        cited = citations_of(conn, [r[0] for r in rows])
     out = []
     for row in rows:
         (pk, run_pk, rater, status, version, rubric_pk, overall, created, updated) = row[:9]
         rubric = rubrics.get(rubric_pk)
         merged = rubric.empty_items() | items.get(pk, {})
+        # Rubric order, then timeline order: the order the form, the sheet and exports use.
+        order = {m: i for i, m in enumerate(rubric.metric_ids)}
+        mine = sorted(
+            cited.get(pk, []),
+            key=lambda c: (order.get(c.metric_id, len(order)), *evidence.sort_key(c)),
+        )
         out.append(
             Rating(
                 rating_pk=pk,
@@ -104,6 +113,7 @@ def load_where(
                 supersedes_pk=row[11],
                 superseded_by_pk=row[12],
                 sheet_id=row[13],
+                citations=tuple(mine),
             )
         )
     return out
@@ -123,6 +133,35 @@ def _items_of(conn: sqlite3.Connection, pks: list[int]) -> dict[int, dict[str, R
             item = RatingItem(metric_id=metric_id, outcome=outcome, score=score, comment=comment)
             out.setdefault(pk, {})[metric_id] = item
     return out
+
+
+_CITATION_FIELDS = ("metric_id", "kind", "ref", "step", "label", "note")
+
+
+def citations_of(conn: sqlite3.Connection, pks: list[int]) -> dict[int, list[Citation]]:
+    """The citations of each rating in ``pks`` (ratings without any are absent)."""
+    out: dict[int, list[Citation]] = {}
+    for start in range(0, len(pks), 500):
+        chunk = pks[start : start + 500]
+        marks = ",".join("?" for _ in chunk)
+        for pk, *values in conn.execute(
+            f"SELECT rating_pk, {', '.join(_CITATION_FIELDS)} FROM citations"
+            f" WHERE rating_pk IN ({marks})",
+            chunk,
+        ):
+            citation = Citation(**dict(zip(_CITATION_FIELDS, values, strict=True)))
+            out.setdefault(pk, []).append(citation)
+    return out
+
+
+def insert_citation(conn: sqlite3.Connection, rating_pk: int, c: Citation, *, at: str) -> None:
+    """Add (or re-note) one citation of a draft (the triggers refuse any other status)."""
+    conn.execute(
+        "INSERT INTO citations (rating_pk, metric_id, kind, ref, step, label, note, cited_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (rating_pk, metric_id, kind, ref)"
+        " DO UPDATE SET step = excluded.step, label = excluded.label, note = excluded.note",
+        (rating_pk, c.metric_id, c.kind, c.ref, c.step, c.label, c.note, at),
+    )
 
 
 def live_pk(conn: sqlite3.Connection, run_pk: int, rater_pk: int) -> int | None:
@@ -202,13 +241,21 @@ def upsert_item(conn: sqlite3.Connection, rating_pk: int, item: RatingItem, *, a
     )
 
 
-def content_sha256(items: Mapping[str, RatingItem], overall_comment: str, rubric_sha: str) -> str:
+def content_sha256(
+    items: Mapping[str, RatingItem],
+    overall_comment: str,
+    rubric_sha: str,
+    citations: Iterable[Citation] = (),
+) -> str:
     """Digest of what a rater decided, recorded in the audit log on submit."""
-    data = {
+    data: dict[str, object] = {
         "rubric_sha256": rubric_sha,
         "overall_comment": overall_comment,
         "items": {k: v.model_dump(mode="json") for k, v in sorted(items.items())},
     }
+    cited = [c.model_dump(mode="json") for c in sorted(citations, key=lambda c: c.key)]
+    if cited:  # absent when empty: digests of ratings without evidence stay as they were
+        data["citations"] = cited
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 

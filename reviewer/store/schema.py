@@ -492,10 +492,68 @@ CREATE INDEX runs_list ON runs (
 """
 
 
+# Evidence: the steps a rater cites for a metric, a timeline event (``ref`` indexes the
+# trajectory's events) or a ground-truth action (``ref`` indexes ScoreCard.required). The
+# step token and label are stored as the rater saw them. Frozen with the rating, like its
+# items (and sealed with a blind rating until the reveal); a correction starts from a copy.
+_V_EVIDENCE = """
+CREATE TABLE citations (
+    rating_pk INTEGER NOT NULL REFERENCES ratings (rating_pk),
+    metric_id TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('event', 'ground_truth')),
+    ref INTEGER NOT NULL CHECK (ref >= 0),
+    step TEXT NOT NULL CHECK (length(step) BETWEEN 1 AND 40),
+    label TEXT NOT NULL CHECK (length(label) BETWEEN 1 AND 200),
+    note TEXT NOT NULL DEFAULT '' CHECK (length(note) <= 200),
+    cited_at TEXT NOT NULL,
+    PRIMARY KEY (rating_pk, metric_id, kind, ref)
+);
+CREATE TRIGGER citations_frozen_insert BEFORE INSERT ON citations
+WHEN (SELECT status FROM ratings WHERE rating_pk = NEW.rating_pk) IS NOT 'draft'
+BEGIN SELECT RAISE(ABORT, 'the evidence of a submitted rating is never edited'); END;
+CREATE TRIGGER citations_frozen_update BEFORE UPDATE ON citations
+WHEN (SELECT status FROM ratings WHERE rating_pk = OLD.rating_pk) IS NOT 'draft'
+BEGIN SELECT RAISE(ABORT, 'the evidence of a submitted rating is never edited'); END;
+CREATE TRIGGER citations_frozen_delete BEFORE DELETE ON citations
+WHEN (SELECT status FROM ratings WHERE rating_pk = OLD.rating_pk) IS NOT 'draft'
+BEGIN SELECT RAISE(ABORT, 'the evidence of a submitted rating is never edited'); END;
+-- A sealed blind rating (submitted blind, scorer not yet revealed) changes nothing.
+CREATE TRIGGER citations_sealed_insert BEFORE INSERT ON citations
+WHEN (SELECT blind_submitted_at IS NOT NULL AND revealed_at IS NULL FROM ratings
+      WHERE rating_pk = NEW.rating_pk)
+BEGIN SELECT RAISE(ABORT, 'the blind rating is submitted: reveal the scorer before revising'); END;
+CREATE TRIGGER citations_sealed_update BEFORE UPDATE ON citations
+WHEN (SELECT blind_submitted_at IS NOT NULL AND revealed_at IS NULL FROM ratings
+      WHERE rating_pk = OLD.rating_pk)
+BEGIN SELECT RAISE(ABORT, 'the blind rating is submitted: reveal the scorer before revising'); END;
+CREATE TRIGGER citations_sealed_delete BEFORE DELETE ON citations
+WHEN (SELECT blind_submitted_at IS NOT NULL AND revealed_at IS NULL FROM ratings
+      WHERE rating_pk = OLD.rating_pk)
+BEGIN SELECT RAISE(ABORT, 'the blind rating is submitted: reveal the scorer before revising'); END;
+CREATE VIEW current_citations AS
+SELECT
+    c.run_id,
+    c.scenario_id,
+    c.model,
+    c.rater,
+    x.metric_id AS metric,
+    x.kind,
+    x.ref,
+    x.step,
+    x.label,
+    x.note,
+    c.status,
+    c.rating_pk,
+    c.run_pk,
+    x.cited_at
+FROM current_ratings c
+JOIN citations x ON x.rating_pk = c.rating_pk;
+"""
+
 #: ``MIGRATIONS[i]`` brings a database from schema version ``i`` to ``i + 1``.
 MIGRATIONS: tuple[str, ...] = (
     _V1, _V2, _V_JUDGE, _V_STUDIES, _V_ANALYST_VIEWS, _V_ADJUDICATION,
-    _V_RUN_LIST_INDEX,
+    _V_RUN_LIST_INDEX, _V_EVIDENCE,
 )  # fmt: skip
 SCHEMA_VERSION = len(MIGRATIONS)
 

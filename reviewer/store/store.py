@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 import sqlite_utils
 
+from reviewer.evidence import Citation
 from reviewer.rubric import Rubric
 from reviewer.store import (
     audit,
@@ -27,6 +28,7 @@ from reviewer.store import (
     runs,
     study_views,
 )
+from reviewer.store import citations as citing
 from reviewer.store.adjudication_facade import AdjudicationFacade
 from reviewer.store.connection import (
     read_transaction,
@@ -259,6 +261,57 @@ class ReviewStore(StudiesFacade, AdjudicationFacade):
     def supersede(self, rating_pk: int, *, rater: str) -> Rating:
         """A new draft copying a submitted or signed rating, to correct it."""
         return lifecycle.supersede(self._db, self._rubrics, rating_pk, rater, at=utcnow())
+
+    def cite(self, rating_pk: int, citation: Citation, *, expected_version: int) -> Rating:
+        """Cite a step as evidence for one metric of a draft (again: replace its note).
+
+        Same guards as :meth:`save_item`; a ground-truth citation is checked against the
+        run's ScoreCard and labelled from it. Build ``citation`` with
+        :meth:`reviewer.evidence.Citation.of` from :mod:`scoring.steps`.
+        """
+        with refused_as_state_error():  # a sealed blind rating
+            return citing.cite(
+                self._db,
+                self._rubrics,
+                rating_pk,
+                citation,
+                expected_version=expected_version,
+                at=utcnow(),
+            )
+
+    def uncite(
+        self, rating_pk: int, metric_id: str, *, kind: str, ref: int, expected_version: int
+    ) -> Rating:
+        """Remove a cited step of a draft; :class:`RatingValidationError` if not cited."""
+        with refused_as_state_error():  # a sealed blind rating
+            return citing.uncite(
+                self._db,
+                self._rubrics,
+                rating_pk,
+                metric_id,
+                kind=kind,
+                ref=ref,
+                expected_version=expected_version,
+                at=utcnow(),
+            )
+
+    def toggle_citation(
+        self, rating_pk: int, citation: Citation, *, expected_version: int
+    ) -> Rating:
+        """Cite the step, or remove it when the metric cites it already (the ``E`` key)."""
+        with refused_as_state_error():  # a sealed blind rating
+            return citing.toggle(
+                self._db,
+                self._rubrics,
+                rating_pk,
+                citation,
+                expected_version=expected_version,
+                at=utcnow(),
+            )
+
+    def citations(self, rating_pk: int) -> list[Citation]:
+        """The steps a rating cites, by metric in rubric order, then timeline order."""
+        return list(self.get_rating(rating_pk).citations)
 
     def mark_signed(self, rating_pk: int, *, sheet_id: str, sheet_json: str) -> Rating:
         """Submitted → signed, storing the signed sheet; both immutable from then on."""

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reviewer.adjudication.model import AdjudicationItem
+from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
 from reviewer.sheets.adjudication import AdjudicationPayload
 from reviewer.sheets.sheet import SignedSheet, verify_file
@@ -68,6 +69,8 @@ def to_collected(signed: SignedSheet, source: str) -> CollectedRating:
             blind=None if i.blind is None else RatingItem(metric_id=i.metric_id,
                                                           **i.blind.model_dump()),
             reason=i.reason,
+            citations=tuple(Citation(metric_id=i.metric_id, **c.model_dump())
+                            for c in i.citations),
         )
         for i in p.items
     ]  # fmt: skip

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
+from reviewer.evidence import Citation
 from reviewer.store import Rating, ReviewStore
-from scoring import SCORER_VERSION, ScoreCard
+from scoring import SCORER_VERSION, RequiredAction, ScoreCard
 
 APU = "elec-apu-gen-fault"
 #: The APU GEN FAULT procedure: reset attempt (off, on), then isolate (off) and EXT PWR on.
@@ -70,6 +71,14 @@ def fake_card(n: int, *, path: str | None = None, status: str = "scored") -> Sco
         safety_anti_procedure=0,
         extraneous=0,
         scalar=1.0,
+        # The procedure's actions, so that a rating can cite a ground-truth row (GT:1...)
+        # of a run that has no trajectory file behind it.
+        required=[
+            RequiredAction(
+                index=i, block="APU GEN FAULT", block_index=0, ordered=True, control=c, value=v
+            )
+            for i, (c, v) in enumerate(PROCEDURE)
+        ],
     )
 
 
@@ -109,7 +118,10 @@ def fill(
     score: int = 2,
     comment: str = "seen in the trajectory",
 ) -> Rating:
-    """Give every metric of ``rating`` an applicable score (complete, ready to submit)."""
+    """Give every metric of ``rating`` an applicable score (complete, ready to submit).
+
+    A score the rubric wants evidence for gets a citation of the run's first event.
+    """
     for metric_id in rating.items:
         rating = store.save_item(
             rating.rating_pk,
@@ -119,7 +131,24 @@ def fill(
             comment=comment,
             expected_version=rating.version,
         )
+        if score in store.rubric().evidence_scores(metric_id):
+            rating = cite_event(store, rating, metric_id)
     return rating
+
+
+def cite_event(
+    store: ReviewStore, rating: Rating, metric_id: str, *, ref: int = 0, note: str = ""
+) -> Rating:
+    """Cite event ``ref`` (labelled as an agent turn) for ``metric_id`` of a draft."""
+    citation = Citation(
+        metric_id=metric_id,
+        kind="event",
+        ref=ref,
+        step=str(ref + 1),
+        label=f"{ref + 1} agent: reads the ECAM",
+        note=note,
+    )
+    return store.cite(rating.rating_pk, citation, expected_version=rating.version)
 
 
 def tamper_db(path: Path, *sql: str) -> None:

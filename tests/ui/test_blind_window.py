@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 from scorer_walk import Traces, scorer_traces
 from studyhelpers import choose_study, make_study, open_queue_row, rate_all
 
+from reviewer.evidence import Citation
 from ui.queue.run_queue_model import HIDDEN_TIP, Column, RunRowRole
 from ui.run.scorecard_panel import HIDDEN_NOTE
 from ui.run.timeline_model import COL_CLASS
@@ -151,6 +152,11 @@ def test_a_revision_needs_a_reason_before_the_final_submit(qtbot, blind):
     qtbot.waitUntil(form.revision.reason.hasFocus)
     qtbot.keyClicks(form.revision.reason, "the reset was verified")
     qtbot.keyClick(form.revision.reason, Qt.Key.Key_Escape)  # Esc sends the reason
+    assert not form.submit_button.isEnabled()  # a 1 also needs a cited step (issue 13)
+    form.table.selectRow(form.model.row_of(metric))
+    window.run_view.show_citation("event", 0)
+    with qtbot.waitSignal(controller.rating_saved):
+        form.request_cite()  # E
     assert form.submit_button.isEnabled()
     assert store.blind_values(controller.rating.rating_pk).reasons == {
         metric: "the reset was verified"
@@ -194,6 +200,9 @@ def _bob_rates(store, run_pk: int, score: int) -> None:
                                  comment="", expected_version=rating.version)  # fmt: skip
     rating = store.submit_blind(rating.rating_pk, expected_version=rating.version)
     rating = store.reveal(rating.rating_pk, expected_version=rating.version)
+    for metric in store.rubric().metric_ids if score < 2 else ():  # a low score cites a row
+        cited = Citation(metric_id=metric, kind="ground_truth", ref=0, step="GT:1", label="GT:1")
+        rating = store.cite(rating.rating_pk, cited, expected_version=rating.version)
     store.submit_final(rating.rating_pk, expected_version=rating.version)
 
 

@@ -65,3 +65,4 @@ class HistoryDialog(QDialog):
         if 0 <= row < len(self._versions):
             rating = self._versions[row]
             self.form.set_rating(rating, dict(rating.items), False)
+            self.form.set_citations(rating.citations)  # each version keeps its own evidence

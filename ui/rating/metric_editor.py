@@ -167,6 +167,9 @@ def problem_text(problem: str | None, item: Any) -> str:
     """What the editor says a metric still needs, with the key that does it."""
     if getattr(item, "outcome", None) is None:
         return "Not rated yet: press 0–3, N or O."
+    if problem is not None and "needs evidence" in problem:
+        # The rubric's evidence rule (reviewer.rubric.Rubric.evidence_problem).
+        return "⚠ Evidence needed — select the step in the timeline or ground truth, press E"
     if problem == REVISION_PROBLEM:
         return "⚠ Revised from your blind rating — press C to give the reason."
     needs_comment = getattr(item, "score", None) is not None or item.outcome == "not_observed"

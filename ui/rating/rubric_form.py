@@ -1,8 +1,9 @@
 """The rubric form: every metric at a glance, and an editor for the current one.
 
 Built for raters who score hundreds of runs from the keyboard: 0–3 score, N / O set the
-outcome, J / K move between metrics. The form keeps a local copy of the items so its checks
-answer at once, and emits every edit as an intent (``item_edited``); it never saves.
+outcome, J / K move between metrics, E cites the selected step as evidence. The form keeps
+a local copy of the items so its checks answer at once, and emits every edit as an intent
+(``item_edited``); it never saves.
 """
 
 from __future__ import annotations
@@ -24,7 +25,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reviewer.evidence import Citation
+from reviewer.evidence import counts as evidence_counts
 from reviewer.rubric import RatingItem
+from ui.rating.evidence_chips import EvidenceChips
 from ui.rating.metric_editor import MetricEditor, set_text
 from ui.rating.others_panel import OthersPanel
 from ui.rating.revision_flow import RevisionFlow
@@ -49,11 +53,16 @@ class RubricForm(RevisionFlow, QWidget):
     item_edited = Signal(str, object, object, str)  # metric_id, outcome, score, comment
     overall_comment_edited = Signal(str)
     submit_requested = Signal()
+    cite_requested = Signal(str)  # metric_id: cite (or uncite) the selected step for it
+    evidence_show_requested = Signal(str, int)  # kind, ref: show the cited step
+    evidence_note_requested = Signal(str, str, int)  # metric_id, kind, ref
+    evidence_remove_requested = Signal(str, str, int)  # metric_id, kind, ref
     reason_edited = Signal(str, str)  # metric_id, why it was revised after the reveal
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = RubricModel(self)
+        self._citations: tuple[Citation, ...] = ()
         self._rating: Any = None
         self._editable = False
         self._saved_at: datetime | None = None
@@ -89,6 +98,11 @@ class RubricForm(RevisionFlow, QWidget):
         self.editor.comment.textChanged.connect(self._on_comment_changed)
         self.editor.comment.installEventFilter(self)
         self.editor.comment.setObjectName("metricComment")
+        self.evidence = EvidenceChips(self)
+        self.evidence.show_requested.connect(self.evidence_show_requested)
+        self.evidence.note_requested.connect(self.evidence_note_requested)
+        self.evidence.remove_requested.connect(self.evidence_remove_requested)
+
         self._init_revision(_single_shot(self, self._flush_reason))
         overall_label = QLabel("Overall comment", self)
         overall_label.setObjectName("fieldLabel")
@@ -128,6 +142,7 @@ class RubricForm(RevisionFlow, QWidget):
         layout.addWidget(self.phase_banner)
         layout.addWidget(self.table)
         layout.addWidget(self.editor)
+        layout.addWidget(self.evidence)
         layout.addWidget(self.revision)
         layout.addWidget(overall_label)
         layout.addWidget(self.overall)
@@ -163,6 +178,8 @@ class RubricForm(RevisionFlow, QWidget):
         same_run = rating is not None and _run_of(rating) == _run_of(self._rating)
         if not same_run:
             self._drop_pending()
+            self._citations = ()  # the window pushes the new run's with set_citations
+            self.model.set_evidence({})
             self._forget_phase()  # the window sets the new run's phase next
         pending, text = self._pending_comment, self.editor.comment.toPlainText()
         current = self.current_metric_id() if same_run else None
@@ -183,6 +200,12 @@ class RubricForm(RevisionFlow, QWidget):
         self._rating = rating
         self._saved_at = getattr(rating, "updated_at", None) or datetime.now().astimezone()
         self._refresh_status()
+
+    def set_citations(self, citations: Any) -> None:
+        """Show the current rating's cited steps (chips, the evidence rule). Never emits."""
+        self._citations = tuple(citations)
+        self.model.set_evidence(dict(evidence_counts(self._citations)))
+        self._refresh_editor(comment=False)
 
     # ---- keyboard API (the window binds these; the form handles them when focused) -----
     def score_current(self, score: int) -> None:
@@ -216,6 +239,12 @@ class RubricForm(RevisionFlow, QWidget):
             return
         if metric_id is not None and self._editable:
             self.editor.comment.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def request_cite(self) -> None:
+        """E: ask to cite the selected step for the current metric (again: remove it)."""
+        metric_id = self.current_metric_id()
+        if metric_id is not None:
+            self.cite_requested.emit(metric_id)
 
     def focus_metrics(self) -> None:
         """Give the keys back to the metric list (after a new run, a submit, Esc...)."""
@@ -338,6 +367,10 @@ class RubricForm(RevisionFlow, QWidget):
             self.model.problem_of(metric_id) if metric_id else None,
             position=(row + 1, self.model.rowCount()),
             comment=comment,
+        )
+        item = self.model.item(metric_id) if metric_id else None
+        self.evidence.show_metric(
+            metric_id, item, self.model.rubric(), self._citations, editable=self._editable
         )
         self.revision.setVisible(self._phase == "revealed" and metric_id is not None)
         if metric_id is not None:
@@ -467,6 +500,8 @@ class RubricForm(RevisionFlow, QWidget):
             self.prev_metric()
         elif key == Qt.Key.Key_C:
             self.focus_comment()
+        elif key == Qt.Key.Key_E:
+            self.request_cite()
         else:
             return False
         return True

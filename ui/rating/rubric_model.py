@@ -66,6 +66,7 @@ class RubricModel(QAbstractTableModel):
         self._blind: dict[str, Any] = {}
         self._reasons: dict[str, str] = {}
         self._commenting: str | None = None  # the metric whose comment has the focus
+        self._evidence: dict[str, int] = {}  # cited steps per metric (the evidence rule)
         self.editable = False
 
     # ---- Qt model API -------------------------------------------------------------------
@@ -144,6 +145,20 @@ class RubricModel(QAbstractTableModel):
                 cell = self.index(other, Column.CHECK)
                 self.dataChanged.emit(cell, cell)
 
+    def set_evidence(self, counts: dict[str, int]) -> None:
+        """How many steps each metric cites; rows whose check changed are repainted."""
+        before = dict(self._problem_of)
+        self._evidence = dict(counts)
+        self._recheck()
+        for row, metric in enumerate(self._metrics):
+            if before.get(metric.id) != self._problem_of.get(metric.id):
+                cell = self.index(row, Column.CHECK)
+                self.dataChanged.emit(cell, cell)
+
+    def evidence_of(self, metric_id: str) -> int:
+        """How many steps ``metric_id`` cites."""
+        return self._evidence.get(metric_id, 0)
+
     def set_blind(self, blind: dict[str, Any], reasons: dict[str, str]) -> None:
         """The blind values to compare with (empty: no reveal, nothing to revise) and the
         reasons given so far; a revised metric without a reason is a problem."""
@@ -210,7 +225,8 @@ class RubricModel(QAbstractTableModel):
 
     # ---- internals ----------------------------------------------------------------------
     def _recheck(self) -> None:
-        self._problems = list(self._rubric.problems(self._items)) if self._rubric else []
+        rubric = self._rubric
+        self._problems = list(rubric.problems(self._items, self._evidence)) if rubric else []
         for metric in self._metrics:
             if self.is_revised(metric.id) and not self._reasons.get(metric.id, "").strip():
                 self._problems.append((metric.id, REVISION_PROBLEM))

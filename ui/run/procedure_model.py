@@ -14,6 +14,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelInde
 from PySide6.QtGui import QFont
 
 from scoring import ScoreCard, Trajectory
+from scoring.steps import ground_truth_step, required_step
 from ui.theme import STYLES, icon, plain_tooltip
 
 NodeRole = Qt.ItemDataRole.UserRole + 1  # the Node
@@ -37,6 +38,7 @@ class Node:
     required_index: int | None = None
     key: tuple[str, float] | None = None
     tooltip: str | None = None
+    step: str | None = None  # "GT:3" for a required action (scoring.steps)
 
 
 def _action_text(action) -> str:
@@ -54,13 +56,14 @@ class ProcedureModel(QAbstractItemModel):
         super().__init__(parent)
         self._nodes: list[Node] = []
         self._top: list[int] = []
+        self._cited: dict[int, str] = {}  # required index -> the metrics that cite it
         self._bold = QFont()
         self._bold.setBold(True)
 
     def set_run(self, traj: Trajectory | None, card: ScoreCard | None) -> None:
         """Show the ground truth of ``traj`` against ``card``."""
         self.beginResetModel()
-        self._nodes, self._top = [], []
+        self._nodes, self._top, self._cited = [], [], {}
         if traj is not None and traj.scenario is not None and card is not None:
             self._build(traj, card)
         elif traj is not None and traj.scenario is not None:
@@ -71,12 +74,15 @@ class ProcedureModel(QAbstractItemModel):
         """The ground truth alone, with nothing of how the run met it (no ScoreCard: the
         blind phase of a study, where the procedure is evidence and the match is not)."""
         gt = traj.scenario.ground_truth
+        flat = 0  # the action's index in the flattened procedure, as ScoreCard.required
         for number, block in enumerate(gt.procedure, start=1):
             kind = "in this order" if block.ordered else "any order"
             parent = self._add(Node("block", f"{number}. {block.block}", None, 0, run_text=kind))
             for action in block.actions:
                 self._add(Node("required", _action_text(action), parent, 0,
-                               rationale=action.rationale or "", key=action.key))  # fmt: skip
+                               rationale=action.rationale or "", key=action.key,
+                               required_index=flat, step=ground_truth_step(flat)))  # fmt: skip
+                flat += 1
         for kind, title, actions in (
             ("optional", "Optional actions (permitted)", gt.optional_actions),
             ("forbidden", "Forbidden actions", gt.forbidden_actions),
@@ -123,6 +129,7 @@ class ProcedureModel(QAbstractItemModel):
                 rationale=action.rationale or "",
                 required_index=action.index,
                 key=(action.control, action.value),
+                step=required_step(action),
             )
             if action.matched_command is None:
                 node.run_text, node.style = "MISSING", "missing"
@@ -181,6 +188,24 @@ class ProcedureModel(QAbstractItemModel):
                 return self.createIndex(node.row, 0, node_id)
         return QModelIndex()
 
+    def index_for_required(self, required_index: int) -> QModelIndex:
+        """The node of ground-truth action ``required_index`` (invalid if none)."""
+        for node_id, node in enumerate(self._nodes):
+            if node.kind == "required" and node.required_index == required_index:
+                return self.createIndex(node.row, 0, node_id)
+        return QModelIndex()
+
+    def set_cited(self, cited: dict[int, str]) -> None:
+        """Mark the actions the current rating cites (required index -> metrics)."""
+        changed = set(cited) ^ set(self._cited) | {
+            i for i in cited if self._cited.get(i) != cited[i]
+        }
+        self._cited = dict(cited)
+        for required_index in changed:
+            index = self.index_for_required(required_index)
+            if index.isValid():
+                self.dataChanged.emit(index, index)
+
     # -- Qt model API --------------------------------------------------------------------
     def index(self, row, column, parent=QModelIndex()) -> QModelIndex:  # noqa: B008
         siblings = self._top if not parent.isValid() else self._nodes[parent.internalId()].children
@@ -218,6 +243,12 @@ class ProcedureModel(QAbstractItemModel):
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return (node.label, node.run_text, node.rationale)[column]
+        cited = self._cited.get(node.required_index) if node.kind == "required" else None
+        if column == COL_ACTION and cited is not None:
+            if role == Qt.ItemDataRole.DecorationRole:
+                return icon("evidence")
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return plain_tooltip(f"{node.step} {node.label}\nCited as evidence for: {cited}")
         if role == Qt.ItemDataRole.ToolTipRole:
             # Scenario text: shown literally, never as HTML.
             if column == COL_RUN and node.style:

@@ -8,11 +8,11 @@ pane shows the selected event in full (arguments, result, why it got its class).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSize, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QGridLayout,
     QHeaderView,
     QLabel,
     QPlainTextEdit,
@@ -24,69 +24,27 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewer import assets
+from reviewer.evidence import Citation
 from scoring import ScoreCard, Trajectory
 from scoring.reader import read_snapshot
 from scoring.records import ToolCall
+from ui.run.legend_bar import LegendBar
 from ui.run.procedure_model import COL_RUN, ProcedureModel
 from ui.run.timeline_model import (
     COL_CLASS,
     COL_DETAILS,
+    EventIndexRole,
     EventRole,
     KindRole,
     TimelineModel,
     VerdictRole,
     summary,
 )
-from ui.theme import LEGEND_ORDER, STYLES, plain_tooltip, style_key
+from ui.theme import STYLES, plain_tooltip, style_key
 
 ROW_HEIGHT = 22
 #: Below this width the run view stacks its panes (see RunView.resizeEvent).
 NARROW_WIDTH = 860
-
-
-class LegendBar(QWidget):
-    """Icon + label of every class, so colour is never the only cue.
-
-    One small label per entry in a grid that re-flows with the width: an entry never breaks
-    across lines, and the legend never sets the window's minimum width.
-    """
-
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self.entries: list[QLabel] = []
-        for key in LEGEND_ORDER:
-            style = STYLES[key]
-            words = style.column_text.lstrip("✓○⚠+✗?⇅↻◌ ").strip().replace(" ", "&nbsp;")
-            with assets.as_file("icons", f"{style.icon}.svg") as file:
-                img = f"<img src='{file.as_uri()}' width='13' height='13'>"
-            entry = QLabel(f"{img}&nbsp;{words}", self)
-            entry.setToolTip(f"<b>{style.label}</b>: {style.meaning}")
-            self.entries.append(entry)
-        self._grid = QGridLayout(self)
-        self._grid.setContentsMargins(0, 0, 0, 0)
-        self._grid.setHorizontalSpacing(14)
-        self._grid.setVerticalSpacing(2)
-        self._columns = 0
-        self._reflow(len(self.entries))
-
-    def minimumSizeHint(self) -> QSize:
-        widest = max(e.sizeHint().width() for e in self.entries)
-        return QSize(widest, super().minimumSizeHint().height())
-
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        widest = max(e.sizeHint().width() for e in self.entries) + self._grid.horizontalSpacing()
-        self._reflow(max(1, min(len(self.entries), event.size().width() // widest)))
-
-    def _reflow(self, columns: int) -> None:
-        if columns == self._columns:
-            return
-        self._columns = columns
-        for entry in self.entries:
-            self._grid.removeWidget(entry)
-        for n, entry in enumerate(self.entries):
-            self._grid.addWidget(entry, n // columns, n % columns)
 
 
 class RunView(QWidget):
@@ -101,6 +59,8 @@ class RunView(QWidget):
         self._card: ScoreCard | None = None
         self._traj: Trajectory | None = None
         self._syncing = False
+        # What E cites: the timeline event or ground-truth action the rater last selected.
+        self._target: tuple[str, int] | None = None
         self._scorer_visible = True
 
         # Both show text from the trajectory file (scenario, model, run id, a reader's error):
@@ -172,7 +132,8 @@ class RunView(QWidget):
         vh.setDefaultSectionSize(ROW_HEIGHT)
         hh = view.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate((40, 52, 90, 300, 150)):
+        # The step column leaves room for the evidence marker beside "12.3".
+        for column, width in enumerate((62, 52, 90, 300, 150)):
             view.setColumnWidth(column, width)
         hh.setSectionResizeMode(COL_DETAILS, QHeaderView.ResizeMode.Stretch)
         # Class is shown before Details: on a narrow pane the verdict stays in view and
@@ -201,7 +162,7 @@ class RunView(QWidget):
     # -- content -------------------------------------------------------------------------
     def show_run(self, title: str, traj: Trajectory, card: ScoreCard, warning: str | None) -> None:
         """Show one run; ``warning`` goes into the banner."""
-        self._card, self._traj = card, traj
+        self._card, self._traj, self._target = card, traj, None
         self.title.setText(title)
         self.title.setToolTip(plain_tooltip(title))
         self._fill()
@@ -245,7 +206,7 @@ class RunView(QWidget):
 
     def show_error(self, message: str) -> None:
         """Clear the view and say why the run cannot be shown."""
-        self._card, self._traj = None, None
+        self._card, self._traj, self._target = None, None, None
         self.timeline_model.set_run(None, None)
         self.procedure_model.set_run(None, None)
         self.details.clear()
@@ -303,6 +264,9 @@ class RunView(QWidget):
     def _timeline_moved(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if not current.isValid():
             return
+        if not self._syncing:
+            event_index = self.timeline_model.data(current, EventIndexRole)
+            self._target = None if event_index is None else ("event", event_index)
         record = self.timeline_model.data(current, EventRole)
         self.details.setPlainText(self._describe(current))
         self.event_selected.emit(record)
@@ -320,6 +284,9 @@ class RunView(QWidget):
 
     def _procedure_moved(self, current: QModelIndex, _previous: QModelIndex) -> None:
         node = self.procedure_model.node(current)
+        if not self._syncing and node is not None:
+            required = node.kind == "required" and node.required_index is not None
+            self._target = ("ground_truth", node.required_index) if required else None
         card = self._shown_card()
         if self._syncing or node is None or not node.commands or card is None:
             return
@@ -331,6 +298,35 @@ class RunView(QWidget):
                 self._select_timeline_row(row)
             finally:
                 self._syncing = False
+
+    # -- evidence ------------------------------------------------------------------------
+    def citable_target(self) -> tuple[str, int] | None:
+        """``("event", i)`` or ``("ground_truth", i)``: what the rater last selected, if it
+        can be cited (setup, final, optional and forbidden rows cannot)."""
+        return self._target
+
+    def show_citation(self, kind: str, ref: int) -> None:
+        """Select the cited event or ground-truth action (a click on an evidence chip)."""
+        if kind == "event":
+            row = self.timeline_model.row_of_event(ref)
+            if row is not None:
+                self._select_timeline_row(row)
+                self.timeline.setFocus(Qt.FocusReason.OtherFocusReason)
+            return
+        index = self.procedure_model.index_for_required(ref)
+        if index.isValid():
+            self.procedure.setCurrentIndex(index)
+            self.procedure.scrollTo(index)
+
+    def set_cited(self, citations: Iterable[Citation], titles: dict[str, str]) -> None:
+        """Mark the events and actions the current rating cites, naming the metrics."""
+        events: dict[int, list[str]] = {}
+        actions: dict[int, list[str]] = {}
+        for c in citations:
+            into = events if c.kind == "event" else actions
+            into.setdefault(c.ref, []).append(titles.get(c.metric_id, c.metric_id))
+        self.timeline_model.set_cited({i: ", ".join(m) for i, m in events.items()})
+        self.procedure_model.set_cited({i: ", ".join(m) for i, m in actions.items()})
 
     def _describe(self, index: QModelIndex) -> str:
         row = self.timeline_model.row_at(index.row())

@@ -7,7 +7,7 @@ Rows are built once per opened run as small tuples; every cell is computed on de
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -16,12 +16,14 @@ from PySide6.QtWidgets import QApplication
 
 from scoring import CommandVerdict, ScoreCard, Trajectory
 from scoring.records import Assistant, Nudge, ProviderError, ToolCall
+from scoring.steps import event_step
 from ui.theme import STYLES, icon, plain_tooltip, style_key
 
 EventRole = Qt.ItemDataRole.UserRole + 1  # the record behind the row (or None)
 VerdictRole = Qt.ItemDataRole.UserRole + 2  # the CommandVerdict of a command row
 KindRole = Qt.ItemDataRole.UserRole + 3  # the row kind, e.g. "command", "read", "turn"
 CallPositionRole = Qt.ItemDataRole.UserRole + 4
+EventIndexRole = Qt.ItemDataRole.UserRole + 5  # index into Trajectory.events (None: setup, final)
 
 COLUMNS = ("#", "t+ (s)", "Event", "Details", "Class")
 COL_STEP, COL_TIME, COL_EVENT, COL_DETAILS, COL_CLASS = range(5)
@@ -37,6 +39,7 @@ class Row:
     record: Any
     call_position: int | None = None
     style: str | None = None  # a ui.theme.STYLES key, for classified or flagged rows
+    event_index: int | None = None  # position in Trajectory.events: what a citation names
 
 
 class TimelineModel(QAbstractTableModel):
@@ -47,6 +50,7 @@ class TimelineModel(QAbstractTableModel):
         self._rows: list[Row] = []
         self._verdicts: dict[int, CommandVerdict] = {}
         self._row_of_call: dict[int, int] = {}
+        self._cited: dict[int, str] = {}  # event index -> the metrics that cite it
         self._t0: float | None = None
         # data() runs for every visible cell on every paint: build the two fonts once.
         bold, italic = QFont(), QFont()
@@ -58,7 +62,7 @@ class TimelineModel(QAbstractTableModel):
     def set_run(self, traj: Trajectory | None, card: ScoreCard | None) -> None:
         """Show ``traj`` classified by ``card`` (both None to clear)."""
         self.beginResetModel()
-        self._rows, self._verdicts, self._row_of_call = [], {}, {}
+        self._rows, self._verdicts, self._row_of_call, self._cited = [], {}, {}, {}
         self._t0 = traj.setup.sim_time if traj and traj.setup else None
         if traj is not None:
             self._build(traj, card)
@@ -80,7 +84,7 @@ class TimelineModel(QAbstractTableModel):
         if traj.setup is not None or traj.harness_error is not None:
             self._rows.append(Row("setup", traj.setup or traj.harness_error))
         position = 0
-        for event in traj.events:
+        for index, event in enumerate(traj.events):
             if isinstance(event, ToolCall):
                 verdict = self._verdicts.get(position)
                 if verdict is not None:
@@ -102,7 +106,7 @@ class TimelineModel(QAbstractTableModel):
                 row = Row("nudge", event)
             else:
                 row = Row("provider_error", event)
-            self._rows.append(row)
+            self._rows.append(replace(row, event_index=index))
         if traj.final is not None:
             self._rows.append(Row("final", traj.final))
 
@@ -114,6 +118,27 @@ class TimelineModel(QAbstractTableModel):
     def row_at(self, row: int) -> Row:
         """The Row object of ``row``."""
         return self._rows[row]
+
+    def row_of_event(self, event_index: int) -> int | None:
+        """The row showing ``Trajectory.events[event_index]``."""
+        # Setup (if any) comes first, then one row per event in order.
+        offset = 1 if self._rows and self._rows[0].event_index is None else 0
+        row = event_index + offset
+        if 0 <= row < len(self._rows) and self._rows[row].event_index == event_index:
+            return row
+        return None
+
+    def set_cited(self, cited: dict[int, str]) -> None:
+        """Mark the events the current rating cites (event index -> metrics, for the tip)."""
+        changed = set(self._cited) ^ set(cited) | {
+            i for i in cited if self._cited.get(i) != cited[i]
+        }
+        self._cited = dict(cited)
+        for event_index in changed:
+            row = self.row_of_event(event_index)
+            if row is not None:
+                cell = self.index(row, COL_STEP)
+                self.dataChanged.emit(cell, cell)
 
     def turn_rows(self) -> list[int]:
         """Rows of agent turns, for jumping turn by turn."""
@@ -138,6 +163,11 @@ class TimelineModel(QAbstractTableModel):
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(row, column)
+        if column == COL_STEP and row.event_index in self._cited:
+            if role == Qt.ItemDataRole.DecorationRole:
+                return icon("evidence")
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return plain_tooltip(f"Cited as evidence for: {self._cited[row.event_index]}")
         if role == Qt.ItemDataRole.ToolTipRole:
             return _tooltip(row) if column != COL_CLASS else _class_tooltip(row)
         if role == Qt.ItemDataRole.BackgroundRole and row.style:
@@ -158,15 +188,15 @@ class TimelineModel(QAbstractTableModel):
             return row.kind
         if role == CallPositionRole:
             return row.call_position
+        if role == EventIndexRole:
+            return row.event_index
         return None
 
     def _display(self, row: Row, column: int) -> str | None:
         record = row.record
         if column == COL_STEP:
-            if isinstance(record, ToolCall):
-                return f"{record.step}.{record.call_index}"
-            step = getattr(record, "step", None)
-            return None if step is None else str(step)
+            # The step as citations, sheets and exports name it (scoring.steps).
+            return None if row.event_index is None else event_step(record, row.event_index)
         if column == COL_TIME:
             t = getattr(record, "sim_time_before", None) or getattr(record, "sim_time", None)
             if t is None or self._t0 is None:

@@ -94,6 +94,28 @@ def _outcome(outcome: str | None) -> str:
     return _e(outcome.replace("_", " ") if outcome else None)
 
 
+_PLAIN_HEAD = (
+    "<th width='19%'>Metric</th><th width='13%'>Outcome</th><th width='8%'>Score</th>"
+    "<th width='32%'>Level</th><th>Comment</th>"
+)
+_EVIDENCE_HEAD = (
+    "<th width='14%'>Metric</th><th width='13%'>Outcome</th><th width='8%'>Score</th>"
+    "<th width='23%'>Level</th><th width='20%'>Comment</th><th>Evidence</th>"
+)
+
+
+def _evidence(citations: list) -> str:
+    """Cited steps, one a line: the step in bold, the rest of its label, the note below."""
+    if not citations:
+        return "<i class='muted'>none</i>"
+    lines = []
+    for c in citations:
+        rest = c.label[len(c.step) :].strip() if c.label.startswith(c.step) else c.label
+        note = f"<br/><i>{_e(c.note)}</i>" if c.note else ""
+        lines.append(f"<b>{_e(c.step)}</b> <span class='mono'>{_e(rest)}</span>{note}")
+    return "<br/>".join(lines)
+
+
 def _format_value(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -118,6 +140,8 @@ def sheet_html(sheet: SignedSheet) -> str:
         f"<p class='sub'><b>Not signed:</b> a rendering of the signed record {_e(json_name)}"
         " (its SHA-256 is under Signature).</p>",
     ]
+    # A sheet without cited steps keeps the layout it always had.
+    cited = any(item.citations for item in p.items)
     if p.supersedes:
         parts.append(f"<p><b>Correction:</b> this sheet supersedes sheet {_e(p.supersedes)}.</p>")
     parts.append("<h2>Run</h2><table class='grid' width='100%' cellspacing='0'>")
@@ -141,17 +165,18 @@ def sheet_html(sheet: SignedSheet) -> str:
     parts.append(
         f"<h2>Rubric</h2><p class='sub'>{_e(p.rubric.id)} version {_e(p.rubric.version)}"
         f" · SHA-256 <span class='mono'>{_e(p.rubric.sha256)}</span></p>"
-        "<table class='grid' width='100%' cellspacing='0'><thead><tr><th width='19%'>Metric</th>"
-        "<th width='13%'>Outcome</th><th width='8%'>Score</th><th width='32%'>Level</th>"
+        "<table class='grid' width='100%' cellspacing='0'><thead><tr>"
         # <thead> makes Qt repeat the header row on every page the table runs onto.
-        "<th>Comment</th></tr></thead>"
+        + (_EVIDENCE_HEAD if cited else _PLAIN_HEAD)
+        + "</tr></thead>"
     )
     for item in p.items:
         # The metric id is in the JSON; the title is what the rater saw in the form.
+        evidence = f"<td>{_evidence(item.citations)}</td>" if cited else ""
         parts.append(
             f"<tr><td><b>{_e(item.title)}</b></td><td>{_outcome(item.outcome)}</td>"
             f"<td align='center'>{_e(item.score)}</td><td>{_e(item.anchor)}</td>"
-            f"<td>{_multiline(item.comment)}</td></tr>"
+            f"<td>{_multiline(item.comment)}</td>{evidence}</tr>"
         )
     parts.append("</table>")
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from reviewer.evidence import Citation
 from reviewer.sheets import keys
 from reviewer.sheets.signing import SigningService
 from reviewer.store import ReviewStore
@@ -23,6 +24,11 @@ def rate(store: ReviewStore, run_pk: int, rater: str, fill, values: dict) -> Non
             comment="seen",
             expected_version=rating.version,
         )
+        if score in (0, 1):  # a low score cites the procedure's first action (issue 13)
+            cited = Citation(
+                metric_id=metric, kind="ground_truth", ref=0, step="GT:1", label="GT:1"
+            )
+            rating = store.cite(rating.rating_pk, cited, expected_version=rating.version)
     store.submit(rating.rating_pk, expected_version=rating.version)
 
 

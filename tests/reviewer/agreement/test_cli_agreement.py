@@ -22,13 +22,14 @@ METRICS = default_rubric().metric_ids
 def _ratings_file(path: Path, run_ids: list[str], scores: list[int], na_first: bool) -> Path:
     with path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
-        w.writerow(("run_id", "metric", "outcome", "score", "comment"))
+        w.writerow(("run_id", "metric", "outcome", "score", "comment", "evidence"))
         for i, (run_id, score) in enumerate(zip(run_ids, scores, strict=True)):
             for metric in METRICS:
                 if na_first and i == 0 and metric == "communication":
-                    w.writerow((run_id, metric, "not_applicable", "", ""))
-                else:
-                    w.writerow((run_id, metric, "applicable", score, "seen"))
+                    w.writerow((run_id, metric, "not_applicable", "", "", ""))
+                else:  # a low score cites a ground-truth row, as the rubric asks
+                    cited = "GT:1" if score < 2 else ""
+                    w.writerow((run_id, metric, "applicable", score, "seen", cited))
     return path
 
 

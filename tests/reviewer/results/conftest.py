@@ -43,13 +43,16 @@ def rated_db(tmp_path: Path, db_path: Path, make_card) -> Path:
             path = tmp_path / f"{rater}.csv"
             with path.open("w", newline="", encoding="utf-8") as fh:
                 w = csv.writer(fh)
-                w.writerow(("run_id", "metric", "outcome", "score", "comment"))
+                w.writerow(("run_id", "metric", "outcome", "score", "comment", "evidence"))
                 for i, run in enumerate(runs):
                     for metric in METRICS:
                         if metric == "communication" and (i + bias) % 4 == 0:
-                            w.writerow((run.run_id, metric, "not_observed", "", "no radio call"))
+                            w.writerow(
+                                (run.run_id, metric, "not_observed", "", "no radio call", "")
+                            )
                             continue
                         score = max(0, min(3, round(3 * (run.coverage or 0)) - (i + bias) % 2))
-                        w.writerow((run.run_id, metric, "applicable", score, "seen"))
+                        cited = "GT:1" if score < 2 else ""  # a low score cites a GT row
+                        w.writerow((run.run_id, metric, "applicable", score, "seen", cited))
             store.import_ratings(path, rater=rater)
     return db_path

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
+from reviewer.evidence import Citation
 from reviewer.rubric import default_rubric
 from reviewer.sheets import keys, sheet
 from reviewer.sheets.keys import RaterKey
@@ -76,6 +77,11 @@ def rate(
     return fill(store, rating, score=score, submit=submit)
 
 
+_FIRST_TURN = Citation(
+    metric_id="safety", kind="event", ref=0, step="1", label="1 agent: reads the ECAM"
+)
+
+
 def fill(store: ReviewStore, rating: Rating, *, score: int, submit: bool = True) -> Rating:
     for metric in store.rubric().metrics:
         rating = store.save_item(
@@ -86,6 +92,12 @@ def fill(store: ReviewStore, rating: Rating, *, score: int, submit: bool = True)
             comment=f"seen in {metric.id}",
             expected_version=rating.version,
         )
+        if score in store.rubric().evidence_scores(metric.id):
+            rating = store.toggle_citation(
+                rating.rating_pk,
+                _FIRST_TURN.model_copy(update={"metric_id": metric.id}),
+                expected_version=rating.version,
+            )
     rating = store.save_overall_comment(
         rating.rating_pk, "Sound run, écrit à la main.", expected_version=rating.version
     )

@@ -21,6 +21,7 @@ from reviewer.store import ConflictError, ReviewStore
 WRITER = """
 import json, os
 from pathlib import Path
+from reviewer.evidence import Citation
 from reviewer.store import ReviewStore
 
 log = os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
@@ -39,6 +40,9 @@ with ReviewStore.open(Path(db_path), create=False) as store:
             for m in metrics:
                 r = store.save_item(r.rating_pk, m, outcome="applicable", score=run.run_pk % 4,
                                     comment=f"run {run.run_pk}", expected_version=r.version)
+                if run.run_pk % 4 < 2:  # a low score needs a cited step
+                    r = store.cite(r.rating_pk, Citation(metric_id=m, kind="event", ref=0,
+                                   step="1", label="1 agent"), expected_version=r.version)
             r = store.submit(r.rating_pk, expected_version=r.version)
             say(f"SUBMITTED {r.rating_pk} {run.run_pk}")
             if run.run_pk % 3 == 0:

@@ -9,6 +9,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from reviewer.cli import main
+from reviewer.evidence import Citation
 from reviewer.store import Rating, ReviewStore
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "database.md"
@@ -34,7 +35,13 @@ def _rate(store: ReviewStore, rating: Rating, scores: list[int | None]) -> Ratin
             comment="seen in the trajectory",
             expected_version=rating.version,
         )
+        if score in (0, 1):  # a low score cites the procedure's first action
+            rating = store.cite(rating.rating_pk, _GT0.model_copy(update={"metric_id": metric_id}),
+                                expected_version=rating.version)  # fmt: skip
     return rating
+
+
+_GT0 = Citation(metric_id="safety", kind="ground_truth", ref=0, step="GT:1", label="GT:1")
 
 
 def _submit(store: ReviewStore, rating: Rating, scores: list[int | None]) -> Rating:

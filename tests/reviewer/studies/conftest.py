@@ -25,12 +25,15 @@ def ratings_file(path: Path, run_ids: list[str], *, score: int, revise: bool = F
     metric changed to 1 with its reason (a final phase that revises one metric)."""
     with path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
-        w.writerow(["run_id", "metric", "outcome", "score", "comment", "reason"])
+        w.writerow(["run_id", "metric", "outcome", "score", "comment", "reason", "evidence"])
         for run_id in run_ids:
             for i, metric in enumerate(METRICS):
                 changed = revise and i == 0
                 reason = "the reset was there after all" if changed else ""
-                w.writerow([run_id, metric, "applicable", 1 if changed else score, "ok", reason])
+                cited = "GT:1" if changed else ""  # a score of 1 cites the row it is about
+                w.writerow(
+                    [run_id, metric, "applicable", 1 if changed else score, "ok", reason, cited]
+                )
     return path
 
 

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from reviewer.evidence import Citation
 from reviewer.store import Rating, ReviewStore
 from reviewer.studies.model import StudySpec
 
@@ -26,6 +27,8 @@ def _phases(store: ReviewStore, fill) -> Iterator[tuple[str, Rating]]:
     metric = next(iter(rating.items))
     rating = store.save_item(rating.rating_pk, metric, outcome="applicable", score=1,
                              comment="x", expected_version=rating.version)  # fmt: skip
+    cited = Citation(metric_id=metric, kind="ground_truth", ref=0, step="GT:1", label="x")
+    rating = store.cite(rating.rating_pk, cited, expected_version=rating.version)
     rating = store.save_revision_reason(
         rating.rating_pk, metric, "missed the reset", expected_version=rating.version
     )

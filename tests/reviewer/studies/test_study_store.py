@@ -6,6 +6,7 @@ import sqlite3
 
 import pytest
 
+from reviewer.evidence import Citation
 from reviewer.store import RatingIncompleteError, RatingStateError, ReviewStore, StoreError
 from reviewer.studies.model import Selection, StudySpec
 
@@ -39,6 +40,9 @@ def test_extending_keeps_existing_assignments(seeded, make_card) -> None:
         seeded.db.conn.execute("UPDATE assignments SET position = 99")
 
 
+_GT0 = Citation(metric_id="safety", kind="ground_truth", ref=0, step="GT:1", label="GT:1")
+
+
 def _blind_rating(store: ReviewStore, fill, rater: str):
     row = store.list_runs(study="s1", rater=rater)[0]
     rating = fill(store, store.start_study_rating("s1", row.run_pk, rater), score=2)
@@ -59,12 +63,17 @@ def test_blind_rating_is_frozen_and_revisions_need_reasons(seeded, fill_rating) 
     with pytest.raises(RatingStateError):  # sealed: nothing changes before the reveal
         seeded.save_item(rating.rating_pk, metric, outcome="applicable", score=1,
                          comment="x", expected_version=rating.version)  # fmt: skip
+    with pytest.raises(RatingStateError, match="reveal the scorer"):  # evidence is sealed too
+        seeded.cite(rating.rating_pk, _GT0.model_copy(update={"metric_id": metric}),
+                    expected_version=rating.version)  # fmt: skip
     rating = seeded.reveal(rating.rating_pk, expected_version=rating.version)
     assert seeded.rating_state(run_pk, "ann").scorer_visible
     with pytest.raises(sqlite3.IntegrityError, match="frozen"):
         seeded.db.conn.execute("UPDATE rating_items SET blind_score = 0")
     rating = seeded.save_item(rating.rating_pk, metric, outcome="applicable", score=1,
                               comment="x", expected_version=rating.version)  # fmt: skip
+    rating = seeded.cite(rating.rating_pk, _GT0.model_copy(update={"metric_id": metric}),
+                         expected_version=rating.version)  # fmt: skip
     with pytest.raises(RatingIncompleteError, match="give the reason"):
         seeded.submit_final(rating.rating_pk, expected_version=rating.version)
     with pytest.raises(sqlite3.IntegrityError, match="needs a reason"):  # the trigger, too

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from reviewer.cli import main
+from reviewer.evidence import Citation
 from reviewer.store import ReviewStore
 
 
@@ -37,6 +38,8 @@ def _correct(team, tmp_path: Path, *, revise: bool) -> Path:
             metric = list(fix.items)[1]
             fix = store.save_item(fix.rating_pk, metric, outcome="applicable", score=1,
                                   comment="ok", expected_version=fix.version)  # fmt: skip
+            cited = Citation(metric_id=metric, kind="ground_truth", ref=0, step="GT:1", label="x")
+            fix = store.cite(fix.rating_pk, cited, expected_version=fix.version)
             fix = store.save_revision_reason(
                 fix.rating_pk, metric, "second look", expected_version=fix.version
             )

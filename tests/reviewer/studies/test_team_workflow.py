@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 from reviewer.cli import main
+from reviewer.evidence import Citation
 from reviewer.rubric import default_rubric
 from reviewer.sheets import keys
 from reviewer.store import ReviewStore
@@ -121,6 +122,11 @@ def test_a_correction_collected_after_its_original_supersedes_it(team, tmp_path,
             outcome="applicable",
             score=1,
             comment="ok",
+            expected_version=fix.version,
+        )
+        fix = store.cite(
+            fix.rating_pk,
+            Citation(metric_id=METRICS[1], kind="ground_truth", ref=1, step="GT:2", label="GT:2"),
             expected_version=fix.version,
         )
         fix = store.save_revision_reason(

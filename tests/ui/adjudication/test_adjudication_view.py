@@ -6,6 +6,7 @@ from __future__ import annotations
 from apphelpers import open_run
 from PySide6.QtCore import Qt
 
+from reviewer.evidence import Citation
 from reviewer.studies.model import Selection, StudySpec
 
 
@@ -24,6 +25,10 @@ def _blind_rating(store, run_pk: int, rater: str, blind: dict, final: dict) -> N
                             comment=f"{rater} saw it", expected_version=r.version)  # fmt: skip
         r = store.save_revision_reason(r.rating_pk, metric, "the scorer showed the reset",
                                        expected_version=r.version)  # fmt: skip
+    for metric, item in r.items.items():
+        if item.score in (0, 1):  # a low score cites a ground-truth row (issue 13)
+            cited = Citation(metric_id=metric, kind="ground_truth", ref=0, step="GT:1", label="x")
+            r = store.cite(r.rating_pk, cited, expected_version=r.version)
     store.submit_final(r.rating_pk, expected_version=r.version)
 
 

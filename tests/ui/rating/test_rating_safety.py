@@ -95,7 +95,7 @@ def test_submit_after_a_refused_save_stops_and_shows_what_the_store_has(qtbot, d
             r.rating_pk,
             ids[-1],
             outcome="applicable",
-            score=1,
+            score=2,
             comment="",
             expected_version=r.version,
         )
@@ -108,7 +108,7 @@ def test_submit_after_a_refused_save_stops_and_shows_what_the_store_has(qtbot, d
     assert got.status == "draft"  # not the other window's content, submitted unseen
     assert any("Not saved" in m for m in refused) and any("Not submitted" in m for m in refused)
     # Having seen it, the rater can submit what is shown.
-    assert c.submit() and app.store.live_rating(a, "tester").items[ids[-1]].score == 1
+    assert c.submit() and app.store.live_rating(a, "tester").items[ids[-1]].score == 2
 
 
 def test_sign_signs_the_run_the_rater_confirmed_even_if_another_loads_meanwhile(
@@ -119,7 +119,7 @@ def test_sign_signs_the_run_the_rater_confirmed_even_if_another_loads_meanwhile(
 
     app, c = demo_app, demo_app.controller
     a, b = _scored(app)[:2]
-    for run_pk, score in ((a, 1), (b, 2)):
+    for run_pk, score in ((a, 3), (b, 2)):
         _open(qtbot, app, run_pk)
         for metric in app.store.rubric().metric_ids:
             c.save_item(metric, "applicable", score, "why")

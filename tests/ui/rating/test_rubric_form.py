@@ -126,10 +126,10 @@ def test_scoring_sets_applicable(form, qtbot):
 
 
 def test_comment_is_sent_after_a_pause_in_typing(form, qtbot):
-    form.score_current(0)  # a 0 needs a comment: the form stays on the metric
+    form.score_current(3)  # a 3 needs a comment (and no evidence): the form stays on it
     with qtbot.waitSignal(form.item_edited, timeout=3000) as blocker:
         qtbot.keyClicks(form.editor.comment, "no read")
-    assert _args(blocker) == [FIRST, "applicable", 0, "no read"]
+    assert _args(blocker) == [FIRST, "applicable", 3, "no read"]
     assert not form.editor.problem.isVisibleTo(form)
 
 
@@ -153,7 +153,7 @@ def test_overall_comment_is_debounced_and_flushed(form, qtbot):
 
 def test_set_rating_pushes_state_without_emitting(form, qtbot):
     items = {FIRST: _item(FIRST, "not_observed", comment="no ECAM read")} | {
-        SECOND: _item(SECOND, score=1)
+        SECOND: _item(SECOND, score=2)
     }
     with (
         qtbot.assertNotEmitted(form.item_edited, wait=500),
@@ -163,7 +163,7 @@ def test_set_rating_pushes_state_without_emitting(form, qtbot):
         form.set_rating(other, other.items, True)
     assert form.current_metric_id() == THIRD  # a new run opens at the first metric to do
     form.prev_metric()
-    assert form.editor.scores.checkedId() == 1
+    assert form.editor.scores.checkedId() == 2
     form.prev_metric()
     assert form.editor.comment.toPlainText() == "no ECAM read"
     assert form.overall.toPlainText() == "fine"

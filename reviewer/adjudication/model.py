@@ -64,7 +64,7 @@ class RatedValue(RaterValue):
     reason: str | None = Field(default=None, description="why final differs from blind")
     sheet_id: str | None = None
     evidence: tuple[str, ...] = Field(
-        default=(), description="cited steps, once ratings carry citations (issue 13)"
+        default=(), description="the labels of the steps the rater cited for this metric"
     )
 
 

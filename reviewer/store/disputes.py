@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 
 from reviewer.adjudication import rule
 from reviewer.adjudication.model import Adjudication, MetricDispute, RatedValue
+from reviewer.store import ratings
 
 _IN_FORCE = """
 FROM ratings g
@@ -28,7 +29,7 @@ WHERE g.status <> 'draft' AND ra.kind <> 'judge' AND i.outcome IS NOT NULL
 _VALUES = (
     "SELECT g.run_pk, r.run_id, ra.name, i.metric_id, i.outcome, i.score, i.comment,"
     " i.blind_outcome, i.blind_score, i.revision_reason,"
-    " (SELECT sh.sheet_id FROM sheets sh WHERE sh.rating_pk = g.rating_pk)" + _IN_FORCE
+    " (SELECT sh.sheet_id FROM sheets sh WHERE sh.rating_pk = g.rating_pk), g.rating_pk" + _IN_FORCE
 )
 _PAIRS = "SELECT g.run_pk, i.metric_id, i.outcome, i.score" + _IN_FORCE
 
@@ -51,6 +52,9 @@ def read(
     if study is not None:
         sql += " AND g.study_pk = (SELECT study_pk FROM studies WHERE name = ?)"
         params.append(study)
+    rows = conn.execute(sql, params).fetchall()
+    # Each rater's cited steps, metric by metric: what an adjudicator weighs beside the scores.
+    cited = ratings.citations_of(conn, sorted({row[-1] for row in rows}))
     values: dict[tuple[int, str], list[RatedValue]] = defaultdict(list)
     run_ids: dict[int, str | None] = {}
     for (
@@ -65,11 +69,14 @@ def read(
         b_score,
         why,
         sheet,
-    ) in conn.execute(sql, params):
+        rating_pk,
+    ) in rows:
         run_ids[pk] = run_id
+        evidence = tuple(c.label for c in cited.get(rating_pk, []) if c.metric_id == metric)
         values[(pk, metric)].append(
             RatedValue(rater=rater, outcome=outcome, score=score, comment=comment,
-                       blind_outcome=b_out, blind_score=b_score, reason=why, sheet_id=sheet)
+                       blind_outcome=b_out, blind_score=b_score, reason=why, sheet_id=sheet,
+                       evidence=evidence)
         )  # fmt: skip
     rank = {m: i for i, m in enumerate(metric_ids)}
     out: list[MetricDispute] = []

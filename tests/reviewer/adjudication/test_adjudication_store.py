@@ -23,6 +23,9 @@ def test_disputes_follow_the_rule_and_leave_judges_out(disputed: ReviewStore) ->
     assert rows["problem_solving"].status == "agreed"  # 1 against 2, threshold 2
     assert rows["problem_solving"].reported.score == 1.5
     assert [v.rater for v in rows["safety"].values] == ["ann", "bob"]
+    # The adjudicator sees what each rater cited: ann's 0 on safety points at GT:1.
+    ann, bob = (v.evidence for v in rows["safety"].values)
+    assert [e.split()[0] for e in ann] == ["GT:1"] and bob == ()
     assert _by_metric(disputed, 2)["safety"].status == "single_rater"
     disputed.db.conn.execute("UPDATE raters SET kind = 'judge' WHERE name = 'bob'")
     assert _by_metric(disputed)["safety"].status == "single_rater"

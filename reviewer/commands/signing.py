@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import CommandError, UsageError, add_verb, input_path
+from reviewer.cli import CommandError, UsageError, add_verb, input_path, rater_name_option
 from reviewer.commands.store_cmds import add_db_option, open_store
 from reviewer.raters import RaterNameError, check_rater_name
 
@@ -36,7 +36,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "a320-review keygen --rater alice --passphrase-file ~/.a320-pass",
         ],
     )
-    p.add_argument("--rater", required=True, metavar="NAME", help="whose key this is")
+    p.add_argument(
+        "--rater",
+        type=rater_name_option("--rater"),
+        required=True,
+        metavar="NAME",
+        help="whose key this is",
+    )
     _passphrase_option(p)
     p.add_argument("--force", action="store_true", help="replace the rater's existing key")
     p.set_defaults(run=run_keygen)
@@ -49,7 +55,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "fingerprint, and the public key line that goes into other people's trust lists.",
         examples=["a320-review whoami", "a320-review whoami --rater alice --public-key >> trusted"],
     )
-    p.add_argument("--rater", metavar="NAME", help="only this rater (default: every rater)")
+    p.add_argument(
+        "--rater",
+        type=rater_name_option("--rater"),
+        metavar="NAME",
+        help="only this rater (default: every rater)",
+    )
     p.add_argument(
         "--public-key",
         action="store_true",
@@ -71,7 +82,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--run", dest="run_id", required=True, metavar="RUN_ID", help="the run_id of the run"
     )
-    p.add_argument("--rater", required=True, metavar="NAME", help="whose rating to sign")
+    p.add_argument(
+        "--rater",
+        type=rater_name_option("--rater"),
+        required=True,
+        metavar="NAME",
+        help="whose rating to sign",
+    )
     add_db_option(p)
     p.add_argument(
         "--out", type=Path, default=Path(), metavar="DIR", help="where to write (default: here)"
@@ -88,7 +105,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write to")
     add_db_option(p)
-    p.add_argument("--rater", metavar="NAME", help="only this rater's sheets")
+    p.add_argument(
+        "--rater",
+        type=rater_name_option("--rater"),
+        metavar="NAME",
+        help="only this rater's sheets",
+    )
     p.set_defaults(run=run_export)
 
     p = add_verb(

@@ -121,6 +121,19 @@ def test_a_missing_folder_is_a_usage_error(rated_db: Path, tmp_path: Path, capsy
     assert code == 2 and "does not exist" in err
 
 
+def test_a_symlinked_out_is_refused_before_any_work(rated_db: Path, tmp_path: Path, capsys) -> None:
+    # It used to gather, bootstrap and draw every chart, then refuse with exit code 1,
+    # where every other --out FILE refuses at once with 2.
+    victim = tmp_path / "victim.txt"
+    victim.write_text("kept")
+    out = tmp_path / "r.pdf"
+    out.symlink_to(victim)
+    code, _out, err = _run(capsys, "report", "--db", rated_db, "--out", out)
+    assert code == 2
+    assert "symbolic link" in err and "report: [" not in err  # no progress: no work done
+    assert victim.read_text() == "kept" and out.is_symlink()
+
+
 def test_a_failed_write_leaves_the_previous_file(tmp_path: Path) -> None:
     target = tmp_path / "report.pdf"
     target.write_bytes(b"the last good report")

@@ -348,10 +348,21 @@ def run_export(args: argparse.Namespace) -> int:
             written, failed = exc.written, exc
         except (SigningError, StoreError, OSError) as exc:
             raise CommandError(str(exc)) from None
+        unsigned = [r for r in store.latest_decisions(rater=args.rater) if r.status == "submitted"]
     for item in written:
         _report(item, renderer=renderer is not None)
     who = f" by {args.rater}" if args.rater else ""
     print(f"exported {len(written)} signed sheet(s){who} to {args.out}")
+    if unsigned:
+        # A rater who has just rated expects export to hand over that work; only signed
+        # sheets leave, so say what stayed behind and how to sign it.
+        raters = sorted({r.rater for r in unsigned})
+        print(
+            f"export: {len(unsigned)} submitted rating(s) by {', '.join(raters)} not signed, "
+            "so not exported: sign each with `a320-review sign --run RUN_ID --rater NAME` "
+            "(or Ctrl+Shift+S in the window)",
+            file=sys.stderr,
+        )
     if failed is not None:
         raise CommandError(str(failed))
     return 0

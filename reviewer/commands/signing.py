@@ -74,8 +74,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "sign",
         help="sign a rater's submitted rating of a run",
         description="Sign the rater's submitted rating of the run, lock it in the database, "
-        "and write <run_id>.<rater>.sheet.json (and .pdf). Drafts and incomplete ratings "
-        "are refused.",
+        "and write <run_id>.<rater>.<first 8 of the sheet id>.sheet.json (and .pdf). Drafts "
+        "and incomplete ratings are refused.",
         examples=["a320-review sign --run RUN_ID --rater alice --out sheets/"],
     )
     # dest is not "run": that name holds the verb's handler (set_defaults below).

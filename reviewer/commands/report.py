@@ -32,7 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--study", metavar="NAME", help="only ratings made within this study")
+    p.add_argument(
+        "--study", metavar="NAME", help="only the study's runs, and the ratings made within it"
+    )
     p.add_argument(
         "--scenario",
         action="append",

@@ -74,6 +74,37 @@ def input_path(value: str) -> Path:
     return path
 
 
+def rater_name_option(option: str) -> Callable[[str], str]:
+    """``type=`` of an option that takes a rater name: the one rule for names
+    (:mod:`reviewer.raters`), checked while parsing, so every verb refuses a bad name the
+    same way, ``a320-review VERB: error: OPTION: reason`` and exit code 2, before any work
+    and before the name is ever printed back."""
+
+    def check(value: str) -> str:
+        from reviewer.raters import RaterNameError, check_rater_name  # light: unicodedata
+
+        try:
+            return check_rater_name(value)
+        except RaterNameError as exc:
+            raise UsageError(f"{option}: {exc}") from None
+
+    return check
+
+
+def rater_names_option(option: str) -> Callable[[str], str]:
+    """Like :func:`rater_name_option` for a comma-separated list (``--raters A,B``); the
+    text is returned as given, for the verb to split."""
+    check = rater_name_option(option)
+
+    def check_all(value: str) -> str:
+        for name in value.split(","):
+            if name.strip():
+                check(name.strip())
+        return value
+
+    return check_all
+
+
 def file_problem(path: object, line: int | None, reason: str) -> str:
     """The one shape of a problem in an input file: ``FILE:LINE: reason`` (``FILE: reason``
     when no line applies), as compilers print it and editors jump to it."""
@@ -242,11 +273,15 @@ def main(
     ):
         args_list = ["gui", *args_list]
     try:
-        args = parser.parse_args(args_list)
+        args, extras = parser.parse_known_args(args_list)
     except UsageError as exc:  # from input_path, while parsing
         verb = next((a for a in args_list if not a.startswith("-")), "")
         print(f"a320-review {verb}: error: {exc}", file=sys.stderr)
         return 2
+    if extras:
+        # Said by the verb's own parser (its usage, "a320-review VERB: error:"), not by the
+        # top-level one, whose usage tells nothing about the verb that was mistyped.
+        verb_parser(parser, args_list).error(f"unrecognized arguments: {' '.join(extras)}")
     args.gui_runner = gui
     args.pdf_renderer = pdf_renderer
     try:
@@ -269,6 +304,19 @@ def main(
         # A full disk or a folder gone while writing: one clear line, never a traceback.
         print(f"a320-review {args.command}: {describe_os_error(exc)}", file=sys.stderr)
         return 1
+
+
+def verb_parser(parser: argparse.ArgumentParser, args: Sequence[str]) -> argparse.ArgumentParser:
+    """The parser of the deepest verb named in ``args`` (``ratings import`` → its own)."""
+    current = parser
+    for token in args:
+        if token.startswith("-"):
+            continue
+        subs = [a for a in current._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs or token not in subs[0].choices:
+            break
+        current = subs[0].choices[token]
+    return current
 
 
 def describe_os_error(exc: OSError) -> str:

@@ -191,6 +191,13 @@ def open_text(path: Path, *, encoding: str = "utf-8", newline: str = "") -> Iter
                 text.detach()
 
 
+def check_target(path: Path) -> None:
+    """Raise :class:`OutputError` now if ``path`` could never be written (a symlink, a
+    folder, a device): for a verb that does long work before it writes, so it refuses at
+    once instead of after the work."""
+    _refuse_symlink(path)
+
+
 def _refuse_symlink(path: Path) -> None:
     try:
         info = os.lstat(path)

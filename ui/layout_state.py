@@ -7,7 +7,7 @@ touch a rater's real settings. A missing or damaged file means "first start".
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings, QSize
+from PySide6.QtCore import QSettings, QSize, Qt
 from PySide6.QtWidgets import QMainWindow, QSplitter
 
 from reviewer import home
@@ -48,8 +48,9 @@ class WindowLayout:
         restored = False
         for name, splitter in _splitters(window):
             state = settings.value(f"splitters/{name}")
-            if state:
-                restored = splitter.restoreState(state) or restored
+            if state and splitter.restoreState(state):
+                restored = True
+                _keep_proportions(splitter, settings.value(f"splitter_sizes/{name}"))
         return restored
 
     def save(self, window: QMainWindow) -> None:
@@ -63,6 +64,7 @@ class WindowLayout:
         for name, splitter in _splitters(window):
             if any(splitter.sizes()):  # a splitter never shown has nothing to remember
                 settings.setValue(f"splitters/{name}", splitter.saveState())
+                settings.setValue(f"splitter_sizes/{name}", ",".join(map(str, splitter.sizes())))
         settings.sync()
 
 
@@ -70,3 +72,25 @@ def _splitters(window: QMainWindow) -> list[tuple[str, QSplitter]]:
     # Named by their place in the widget tree, which is stable from one start to the next.
     found = window.findChildren(QSplitter)
     return [(f"s{i}", splitter) for i, splitter in enumerate(found)]
+
+
+def _keep_proportions(splitter: QSplitter, saved: object) -> None:
+    """Share the splitter's room as it was shared when saved, when that room has changed.
+
+    restoreState gives back pixels: a layout left on a 1920-pixel monitor and reopened on
+    a 1366-pixel laptop kept the queue and the rating pane at their old widths and
+    squeezed the run view between them to a sliver. Proportions survive the move.
+    """
+    try:
+        sizes = [int(part) for part in str(saved).split(",")] if saved else []
+    except ValueError:
+        return  # a damaged value: the restored state stands
+    if len(sizes) != splitter.count() or sum(sizes) <= 0:
+        return
+    horizontal = splitter.orientation() == Qt.Orientation.Horizontal
+    room = (splitter.width() if horizontal else splitter.height()) - splitter.handleWidth() * (
+        splitter.count() - 1
+    )
+    if room <= 0 or abs(room - sum(sizes)) <= 0.05 * sum(sizes):
+        return  # the same room, give or take: the pixels as left
+    splitter.setSizes([round(size * room / sum(sizes)) for size in sizes])

@@ -8,7 +8,7 @@ import argparse
 import sys
 from typing import Any
 
-from reviewer.cli import CommandError, UsageError
+from reviewer.cli import CommandError, UsageError, rater_name_option
 from reviewer.commands.store_cmds import add_db_option, open_store
 
 _AGREEMENT_EPILOG = """examples:
@@ -88,6 +88,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     v.add_argument(
         "--judge",
+        type=rater_name_option("--judge"),
         metavar="NAME",
         help="instead: the LLM judge NAME against the human consensus (as `judge compare`)",
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from reviewer.cli import CommandError, add_verb, input_path
+from reviewer.cli import CommandError, add_verb, input_path, rater_name_option
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -43,6 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--rater",
+        type=rater_name_option("--rater"),
         metavar="NAME",
         help="who is rating (default: the last rater on this machine; asked on first start)",
     )

@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from reviewer.cli import CommandError, UsageError, VerbHelpFormatter, open_output
+from reviewer.cli import CommandError, UsageError, VerbHelpFormatter, open_output, rater_name_option
 from reviewer.commands.store_cmds import add_db_option, open_store
 
 _F = VerbHelpFormatter
@@ -61,7 +61,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=_F,
     )
     i.add_argument("responses", type=Path, metavar="FILE", help="responses JSONL")
-    i.add_argument("--judge", required=True, metavar="NAME", help="the judge's rater name")
+    i.add_argument(
+        "--judge",
+        type=rater_name_option("--judge"),
+        required=True,
+        metavar="NAME",
+        help="the judge's rater name",
+    )
     add_db_option(i)
     i.set_defaults(run=run_import)
 
@@ -85,7 +91,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="URL",
         help="endpoint base, up to /v1 (default: %(default)s)",
     )
-    r.add_argument("--judge", metavar="NAME", help="rater name (default: the model id)")
+    r.add_argument(
+        "--judge",
+        type=rater_name_option("--judge"),
+        metavar="NAME",
+        help="rater name (default: the model id)",
+    )
     r.add_argument("--concurrency", type=int, default=4, metavar="N", help="parallel requests")
     r.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS", help="per try")
     r.add_argument("--retries", type=int, default=5, metavar="N", help="tries after the first")
@@ -113,7 +124,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "  a320-review judge compare --judge gpt-4.1 --format json > calibration.json",
         formatter_class=_F,
     )
-    c.add_argument("--judge", required=True, metavar="NAME", help="the judge's rater name")
+    c.add_argument(
+        "--judge",
+        type=rater_name_option("--judge"),
+        required=True,
+        metavar="NAME",
+        help="the judge's rater name",
+    )
     c.add_argument("--format", choices=("table", "json"), default="table", help="output")
     c.add_argument("--top", type=int, default=10, metavar="N", help="runs listed (default 10)")
     add_db_option(c)

@@ -6,7 +6,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from reviewer.cli import CommandError, add_verb, file_problem, input_path, open_output
+from reviewer.cli import (
+    CommandError,
+    add_verb,
+    file_problem,
+    input_path,
+    open_output,
+    rater_name_option,
+)
 from reviewer.commands.store_cmds import add_db_option, open_store
 from reviewer.tabular import write_rows
 
@@ -49,7 +56,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     i.add_argument(
         "file", type=input_path, metavar="FILE", help="the ratings file (.csv or .jsonl)"
     )
-    i.add_argument("--rater", required=True, metavar="NAME", help="whose ratings these are")
+    i.add_argument(
+        "--rater",
+        type=rater_name_option("--rater"),
+        required=True,
+        metavar="NAME",
+        help="whose ratings these are",
+    )
     i.add_argument(
         "--format",
         choices=("csv", "jsonl"),
@@ -80,9 +93,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--format", choices=("csv", "jsonl"), default="csv", help="output format (default: csv)"
     )
     e.add_argument("--out", type=Path, metavar="FILE", help="write here instead of stdout")
-    e.add_argument("--rater", metavar="NAME", help="only this rater's ratings")
+    e.add_argument(
+        "--rater",
+        type=rater_name_option("--rater"),
+        metavar="NAME",
+        help="only this rater's ratings",
+    )
     e.add_argument(
         "--viewer",
+        type=rater_name_option("--viewer"),
         metavar="NAME",
         help="only what NAME may see: others' ratings of a run only once NAME rated it",
     )
@@ -102,7 +121,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default="table",
         help="aligned table or JSON (default: table)",
     )
-    s.add_argument("--rater", metavar="NAME", help="only this rater's ratings")
+    s.add_argument(
+        "--rater",
+        type=rater_name_option("--rater"),
+        metavar="NAME",
+        help="only this rater's ratings",
+    )
     add_db_option(s)
     s.set_defaults(run=run_summary)
 

@@ -32,7 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--study", metavar="NAME", help="only ratings made within this study")
+    p.add_argument(
+        "--study", metavar="NAME", help="only the study's runs, and the ratings made within it"
+    )
     p.add_argument(
         "--scenario",
         action="append",
@@ -69,6 +71,13 @@ def run_report(args: argparse.Namespace) -> int:
     out: Path = args.out
     if not out.parent.is_dir() and str(out.parent):
         raise UsageError(f"cannot write {out}: the folder {out.parent} does not exist")
+    from reviewer import outfile
+
+    try:
+        # Refused before the bootstrap and the drawing, as every other --out FILE is.
+        outfile.check_target(out)
+    except outfile.OutputError as exc:
+        raise UsageError(str(exc)) from None
     fmt = report_format(out, args.format)
     from reviewer.agreement.source import SelectionError, UnknownStudyError
     from reviewer.results.report import write_report

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import CommandError, UsageError, add_verb, input_path
+from reviewer.cli import CommandError, UsageError, add_verb, input_path, rater_name_option
 from reviewer.commands.store_cmds import add_db_option, open_store
 from reviewer.raters import RaterNameError, check_rater_name
 
@@ -36,7 +36,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "a320-review keygen --rater alice --passphrase-file ~/.a320-pass",
         ],
     )
-    p.add_argument("--rater", required=True, metavar="NAME", help="whose key this is")
+    p.add_argument(
+        "--rater",
+        type=rater_name_option("--rater"),
+        required=True,
+        metavar="NAME",
+        help="whose key this is",
+    )
     _passphrase_option(p)
     p.add_argument("--force", action="store_true", help="replace the rater's existing key")
     p.set_defaults(run=run_keygen)
@@ -49,7 +55,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "fingerprint, and the public key line that goes into other people's trust lists.",
         examples=["a320-review whoami", "a320-review whoami --rater alice --public-key >> trusted"],
     )
-    p.add_argument("--rater", metavar="NAME", help="only this rater (default: every rater)")
+    p.add_argument(
+        "--rater",
+        type=rater_name_option("--rater"),
+        metavar="NAME",
+        help="only this rater (default: every rater)",
+    )
     p.add_argument(
         "--public-key",
         action="store_true",
@@ -63,15 +74,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "sign",
         help="sign a rater's submitted rating of a run",
         description="Sign the rater's submitted rating of the run, lock it in the database, "
-        "and write <run_id>.<rater>.sheet.json (and .pdf). Drafts and incomplete ratings "
-        "are refused.",
+        "and write <run_id>.<rater>.<first 8 of the sheet id>.sheet.json (and .pdf). Drafts "
+        "and incomplete ratings are refused.",
         examples=["a320-review sign --run RUN_ID --rater alice --out sheets/"],
     )
     # dest is not "run": that name holds the verb's handler (set_defaults below).
     p.add_argument(
         "--run", dest="run_id", required=True, metavar="RUN_ID", help="the run_id of the run"
     )
-    p.add_argument("--rater", required=True, metavar="NAME", help="whose rating to sign")
+    p.add_argument(
+        "--rater",
+        type=rater_name_option("--rater"),
+        required=True,
+        metavar="NAME",
+        help="whose rating to sign",
+    )
     add_db_option(p)
     p.add_argument(
         "--out", type=Path, default=Path(), metavar="DIR", help="where to write (default: here)"
@@ -88,7 +105,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write to")
     add_db_option(p)
-    p.add_argument("--rater", metavar="NAME", help="only this rater's sheets")
+    p.add_argument(
+        "--rater",
+        type=rater_name_option("--rater"),
+        metavar="NAME",
+        help="only this rater's sheets",
+    )
     p.set_defaults(run=run_export)
 
     p = add_verb(
@@ -333,10 +355,21 @@ def run_export(args: argparse.Namespace) -> int:
             written, failed = exc.written, exc
         except (SigningError, StoreError, OSError) as exc:
             raise CommandError(str(exc)) from None
+        unsigned = [r for r in store.latest_decisions(rater=args.rater) if r.status == "submitted"]
     for item in written:
         _report(item, renderer=renderer is not None)
     who = f" by {args.rater}" if args.rater else ""
     print(f"exported {len(written)} signed sheet(s){who} to {args.out}")
+    if unsigned:
+        # A rater who has just rated expects export to hand over that work; only signed
+        # sheets leave, so say what stayed behind and how to sign it.
+        raters = sorted({r.rater for r in unsigned})
+        print(
+            f"export: {len(unsigned)} submitted rating(s) by {', '.join(raters)} not signed, "
+            "so not exported: sign each with `a320-review sign --run RUN_ID --rater NAME` "
+            "(or Ctrl+Shift+S in the window)",
+            file=sys.stderr,
+        )
     if failed is not None:
         raise CommandError(str(failed))
     return 0

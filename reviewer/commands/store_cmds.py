@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import CommandError, add_verb, file_problem, input_path
+from reviewer.cli import CommandError, add_verb, file_problem, input_path, rater_name_option
 from reviewer.tabular import write_rows
 
 if TYPE_CHECKING:
@@ -118,6 +118,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--rater",
+        type=rater_name_option("--rater"),
         metavar="NAME",
         help="show this rater's rating state (default: the last rater)",
     )

@@ -7,7 +7,14 @@ import json
 import sys
 from pathlib import Path
 
-from reviewer.cli import EXAMPLES_HEADING, CommandError, UsageError, VerbHelpFormatter
+from reviewer.cli import (
+    EXAMPLES_HEADING,
+    CommandError,
+    UsageError,
+    VerbHelpFormatter,
+    rater_name_option,
+    rater_names_option,
+)
 from reviewer.commands import study_packet
 
 _FMT = VerbHelpFormatter
@@ -87,7 +94,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--reveal-first 0.2",
         run_create,
     )
-    c.add_argument("--raters", required=True, metavar="A,B,C", help="comma-separated rater names")
+    c.add_argument(
+        "--raters",
+        type=rater_names_option("--raters"),
+        required=True,
+        metavar="A,B,C",
+        help="comma-separated rater names",
+    )
     c.add_argument("--per-run", type=int, required=True, metavar="K", help="raters per run")
     c.add_argument(
         "--protocol",
@@ -104,7 +117,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     c.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the assignment")
     c.add_argument(
-        "--owner", metavar="NAME", help="who signs the study's packets (default: the last rater)"
+        "--owner",
+        type=rater_name_option("--owner"),
+        metavar="NAME",
+        help="who signs the study's packets (default: the last rater)",
     )
     _selection_options(c)
 
@@ -136,7 +152,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         run_assignments,
     )
     a.add_argument("--format", choices=("csv", "json"), default="csv", help="default: csv")
-    a.add_argument("--rater", metavar="NAME", help="only this rater's queue")
+    a.add_argument(
+        "--rater", type=rater_name_option("--rater"), metavar="NAME", help="only this rater's queue"
+    )
 
     r = _sub(
         sub,
@@ -157,7 +175,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "a320-review study add-raters pilot --raters dan,eve",
         run_add_raters,
     )
-    w.add_argument("--raters", required=True, metavar="A,B", help="comma-separated rater names")
+    w.add_argument(
+        "--raters",
+        type=rater_names_option("--raters"),
+        required=True,
+        metavar="A,B",
+        help="comma-separated rater names",
+    )
 
     k = _sub(
         sub,
@@ -168,7 +192,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "a320-review study packet pilot --rater bob --out packets/bob",
         study_packet.run_packet,
     )
-    k.add_argument("--rater", required=True, metavar="NAME", help="whose packet")
+    k.add_argument(
+        "--rater",
+        type=rater_name_option("--rater"),
+        required=True,
+        metavar="NAME",
+        help="whose packet",
+    )
     k.add_argument("--out", type=Path, required=True, metavar="DIR", help="the packet folder")
     k.add_argument(
         "--passphrase-file",

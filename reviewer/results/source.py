@@ -75,6 +75,21 @@ def all_scenarios(store: ReviewStore) -> list[str]:
     return sorted(r[0] for r in rows)
 
 
+def study_runs(store: ReviewStore, study: str, runs: list[RunPoint]) -> list[RunPoint]:
+    """The runs the study assigns (by run id, so a newer version of a run stays in), or
+    ``runs`` unchanged when this database does not hold the study's definition (its ratings
+    came in through ``collect`` alone): then the study selects ratings only."""
+    from reviewer.store import NotFoundError
+
+    try:
+        assigned = store.study_assignments(study)
+    except NotFoundError:
+        return runs
+    pks = {a.run_pk for a in assigned}
+    ids = {a.run_id for a in assigned if a.run_id}
+    return [r for r in runs if r.run_pk in pks or r.run_id in ids]
+
+
 def gather(
     store: ReviewStore,
     *,
@@ -93,6 +108,8 @@ def gather(
     runs, versions = read_runs(store, scenarios)
     progress(1, 4, "reading ratings")
     inputs = load_inputs(store, study=study)
+    if study is not None:
+        runs = study_runs(store, study, runs)
     keys = {str(r.run_pk) for r in runs}
     records = [r for r in inputs.records if r.run_key in keys]
     unselected = [r for r in inputs.unselected if r.run_key in keys]

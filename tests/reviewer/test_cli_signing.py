@@ -325,6 +325,24 @@ def test_export_every_signed_sheet(
     assert "exported 0 signed sheet(s) by bob" in capsys.readouterr().out
 
 
+def test_export_names_the_submitted_ratings_it_leaves_behind(
+    rated_db: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A rater who followed "rate, then export" got "exported 0 signed sheet(s)" and no
+    # word that the ratings were still unsigned.
+    db, _ = rated_db
+    keys.generate_key("alice")
+    assert main(["export", "--out", str(tmp_path / "e"), "--db", str(db)]) == 0
+    err = capsys.readouterr().err
+    assert "1 submitted rating(s) by alice not signed, so not exported" in err
+    assert "a320-review sign --run RUN_ID --rater NAME" in err
+    sign = ["sign", "--run", "run-cli", "--rater", "alice", "--db", str(db)]
+    assert main([*sign, "--out", str(tmp_path / "a")]) == 0
+    capsys.readouterr()
+    assert main(["export", "--out", str(tmp_path / "e"), "--db", str(db)]) == 0
+    assert "not signed" not in capsys.readouterr().err
+
+
 def test_pdf_renderer_injected_through_main(
     rated_db: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

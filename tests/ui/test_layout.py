@@ -6,12 +6,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
 from reviewer import home
 from reviewer.commands.gui import parse_size
-from ui.layout_state import SETTINGS_FILENAME, initial_size
+from ui.layout_state import SETTINGS_FILENAME, WindowLayout, initial_size
 from ui.queue.run_queue_model import Column
 from ui.run.import_problems import relative_name
 from ui.theme import STYLES
@@ -60,12 +61,40 @@ def test_first_start_sizes_from_the_screen_then_remembers(qtbot, demo_app, tmp_p
     again.window.show()
     qtbot.waitExposed(again.window)
     # restoreGeometry keeps a window on its screen (offscreen: a small one), so the
-    # width may be cut to the screen's; the height and the splitters come back as left.
+    # width may be cut to the screen's; the height and the splitters come back as left
+    # (at the same width; on a narrower screen, their proportions: test below).
     screen_width = again.window.screen().availableGeometry().width()
     assert again.window.height() == 650
     assert again.window.width() in (1100, screen_width - 2, screen_width)
-    assert again.window.splitter.saveState() == saved
+    if again.window.width() == 1100:
+        assert again.window.splitter.saveState() == saved
     again.store.close()
+
+
+def test_a_layout_left_on_a_wide_screen_keeps_its_proportions_on_a_narrow_one(qtbot):
+    # Found under Xvfb: left at 1920 px and reopened at 1366, the queue and the rating
+    # pane kept their pixels and the run view between them was squeezed to a sliver.
+    def window_of(width: int) -> tuple[QMainWindow, QSplitter]:
+        window = QMainWindow()
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        for _ in range(3):
+            splitter.addWidget(QWidget())
+        splitter.setStretchFactor(1, 1)  # as the main window's: the run view stretches
+        window.setCentralWidget(splitter)
+        qtbot.addWidget(window)
+        window.resize(width, 400)
+        window.show()
+        qtbot.waitExposed(window)
+        return window, splitter
+
+    wide, splitter = window_of(1500)
+    splitter.setSizes([300, 900, 300])
+    WindowLayout().save(wide)
+    narrow, again = window_of(750)
+    assert WindowLayout().restore_splitters(narrow)
+    queue, run, rating = again.sizes()
+    assert run > 2.5 * queue and run > 2.5 * rating, again.sizes()
+    assert abs(queue - rating) <= 2
 
 
 def test_kinds_that_meet_have_distinct_colours_icons_and_labels():

@@ -22,6 +22,9 @@ from ui.sheets.verify_dialog import VerifyDialog
 
 Ask = Callable[[QWidget, str], str | None]
 
+#: How many passphrases the window asks for before it gives up on signing.
+PASSPHRASE_TRIES = 3
+
 
 def sheets_dir() -> Path:
     """Where the window writes sheets unless the rater picks another folder."""
@@ -167,17 +170,27 @@ class SignFlow(QObject):
 
     def _unlock(self, window: QWidget) -> keys.RaterKey | None:
         rater = self.controller.rater
-        try:
-            passphrase = None
-            if keys.is_encrypted(rater):
-                answer = self.ask_passphrase(window, f"Passphrase of {rater}'s signing key:")
-                if answer is None:
+        prompt = f"Passphrase of {rater}'s signing key:"
+        # A mistyped passphrase asks again (a few times), as sudo and ssh do, instead of
+        # ending the signing and making the rater start over with Ctrl+Shift+S.
+        for left in range(PASSPHRASE_TRIES - 1, -1, -1):
+            try:
+                passphrase = None
+                if keys.is_encrypted(rater):
+                    answer = self.ask_passphrase(window, prompt)
+                    if answer is None:
+                        return None
+                    passphrase = answer.encode()
+                return keys.load_key(rater, passphrase=passphrase)
+            except keys.PassphraseError as exc:
+                if not left:
+                    self.alert(window, f"The signing key cannot be used: {exc}")
                     return None
-                passphrase = answer.encode()
-            return keys.load_key(rater, passphrase=passphrase)
-        except keys.KeyStoreError as exc:
-            self.alert(window, f"The signing key cannot be used: {exc}")
-            return None
+                prompt = f"Wrong passphrase, try again ({left} left). {prompt.split('. ')[-1]}"
+            except keys.KeyStoreError as exc:
+                self.alert(window, f"The signing key cannot be used: {exc}")
+                return None
+        return None
 
     def manage_key(self, window: QWidget) -> keys.RaterKey | None:
         """Rating → Signing key…: show the rater's key and fingerprint, or create one."""

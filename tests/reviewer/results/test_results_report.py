@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import re
 import subprocess
 import sys
@@ -12,9 +13,11 @@ import pytest
 
 from reviewer.cli import main
 from reviewer.outfile import open_binary
+from reviewer.rubric import default_rubric
 from reviewer.store import ReviewStore
 
 MODELS = ("alpha-model", "beta-model", "gamma-model")  # as conftest.py makes them
+METRICS = default_rubric().metric_ids
 # The title page, then a chart page and a table page for each of the five chart groups.
 PAGES = 1 + 5 * 2
 
@@ -89,6 +92,38 @@ def test_the_html_page_is_self_contained_and_escapes_names(
         assert expected in page, expected
 
 
+def test_a_study_report_covers_the_study_runs_only(
+    db_path: Path, tmp_path: Path, capsys, make_card
+) -> None:
+    # `report --study` drew every run of the database (46 in the demo, three scenarios)
+    # under a title page naming the study; its charts are about the study's runs.
+    with ReviewStore.open(db_path) as store:
+        store.add_scorecards(
+            [make_card(n).model_copy(update={"model": MODELS[n % 3]}) for n in range(9)]
+        )
+        alpha = [r.run_id for r in store.list_runs() if r.model == "alpha-model"]
+    db = str(db_path)
+    create = ["study", "create", "s", "--raters", "Ana,Ben", "--per-run", "2", "--db", db]
+    assert main([*create, "--model", "alpha-model", "--owner", "Ana"]) == 0
+    for rater in ("Ana", "Ben"):
+        path = tmp_path / f"{rater}.csv"
+        with path.open("w", newline="", encoding="utf-8") as fh:
+            w = csv.writer(fh)
+            w.writerow(("run_id", "metric", "outcome", "score", "comment"))
+            for run_id in alpha:
+                for metric in METRICS:
+                    w.writerow((run_id, metric, "applicable", 2, ""))
+        imported = ["ratings", "import", str(path), "--rater", rater, "--db", db]
+        assert main([*imported, "--study", "s", "--phase", "open"]) == 0
+    capsys.readouterr()
+    out = tmp_path / "s.html"
+    code, _out, err = _run(capsys, "report", "--db", db, "--study", "s", "--out", out)
+    assert code == 0, err
+    assert f", {len(alpha)} runs, " in err
+    page = out.read_text(encoding="utf-8")
+    assert "alpha-model" in page and "beta-model" not in page
+
+
 def test_one_scenario_only_and_no_ratings_yet(db_path: Path, tmp_path: Path, capsys, make_card):
     with ReviewStore.open(db_path) as store:
         store.add_scorecards([make_card(n) for n in range(3)])
@@ -119,6 +154,19 @@ def test_bad_arguments_are_usage_errors(rated_db, tmp_path, capsys, argv, messag
 def test_a_missing_folder_is_a_usage_error(rated_db: Path, tmp_path: Path, capsys) -> None:
     code, _out, err = _run(capsys, "report", "--db", rated_db, "--out", tmp_path / "no" / "r.pdf")
     assert code == 2 and "does not exist" in err
+
+
+def test_a_symlinked_out_is_refused_before_any_work(rated_db: Path, tmp_path: Path, capsys) -> None:
+    # It used to gather, bootstrap and draw every chart, then refuse with exit code 1,
+    # where every other --out FILE refuses at once with 2.
+    victim = tmp_path / "victim.txt"
+    victim.write_text("kept")
+    out = tmp_path / "r.pdf"
+    out.symlink_to(victim)
+    code, _out, err = _run(capsys, "report", "--db", rated_db, "--out", out)
+    assert code == 2
+    assert "symbolic link" in err and "report: [" not in err  # no progress: no work done
+    assert victim.read_text() == "kept" and out.is_symlink()
 
 
 def test_a_failed_write_leaves_the_previous_file(tmp_path: Path) -> None:

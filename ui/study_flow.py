@@ -36,6 +36,7 @@ class TeamView:
     reasons: dict[str, str] = field(default_factory=dict)
     others_allowed: bool = False  # the rater submitted theirs: others' ratings may show
     others: tuple[Rating, ...] = ()
+    judges: frozenset[str] = frozenset()  # which of the others are LLM judges, not people
 
 
 def problems_text(exc: RatingIncompleteError) -> str:
@@ -199,7 +200,8 @@ class StudyFlow:
             return TeamView(blind, reasons)
         found = self.store.visible_ratings(run_pk, self.rater)
         others = tuple(r for r in found if r.rater != self.rater)
-        return TeamView(blind, reasons, True, others)
+        judges = frozenset(r.name for r in self.store.raters() if r.kind == "judge")
+        return TeamView(blind, reasons, True, others, judges & {r.rater for r in others})
 
     def _refresh_team(self) -> None:
         """Re-read the study around the open run (after a reveal or a submit)."""

@@ -47,6 +47,7 @@ class StudyWindow:
             allowed=team.others_allowed,
             ratings=team.others,
             metric_ids=opened.rubric.metric_ids,
+            judges=team.judges,
             team=opened.state is not None and opened.state.study is not None,
         )
 

@@ -17,10 +17,18 @@ from ui.rating.rubric_model import value_text
 HIDDEN_TEXT = "Other raters' ratings of this run stay hidden until you submit yours."
 
 
-def rating_line(rating: Any, metric_ids: Sequence[str]) -> str:
-    """``bob (signed): 2 2 N/A 3 …`` — one rater's rating in the rubric's metric order."""
+def rating_line(rating: Any, metric_ids: Sequence[str], *, judge: bool = False) -> str:
+    """``bob (signed): 2 2 N/A 3 …  · cites 3.0, GT:1`` — one rater's rating in the
+    rubric's metric order, with the steps it cites; an LLM judge is labelled as a model."""
     values = [value_text(rating.items[m]) if m in rating.items else "—" for m in metric_ids]
-    return f"{rating.rater} ({rating.status}): " + "  ".join(values)
+    who = (
+        f"{rating.rater} (LLM judge, {rating.status})"
+        if judge
+        else (f"{rating.rater} ({rating.status})")
+    )
+    line = f"{who}: " + "  ".join(values)
+    steps = list(dict.fromkeys(c.step for c in getattr(rating, "citations", ())))
+    return line + (f"  · cites {', '.join(steps)}" if steps else "")
 
 
 class OthersPanel(QLabel):
@@ -34,7 +42,13 @@ class OthersPanel(QLabel):
         self.hide()
 
     def show_others(
-        self, *, allowed: bool, ratings: Sequence[Any], metric_ids: Sequence[str], team: bool
+        self,
+        *,
+        allowed: bool,
+        ratings: Sequence[Any],
+        metric_ids: Sequence[str],
+        team: bool,
+        judges: frozenset[str] = frozenset(),
     ) -> None:
         """``allowed``: the rater submitted theirs; ``team``: the run is in a study, where
         saying that ratings are hidden means something."""
@@ -46,6 +60,6 @@ class OthersPanel(QLabel):
             self.setText("")
             self.hide()
             return
-        lines = [rating_line(r, metric_ids) for r in ratings]
+        lines = [rating_line(r, metric_ids, judge=r.rater in judges) for r in ratings]
         self.setText("Other raters:\n" + "\n".join(lines))
         self.show()

@@ -91,7 +91,7 @@ def test_reading_verbs_never_create_a_database(capsys, tmp_path: Path, verb) -> 
     code, out, err = _run(capsys, *verb, "--db", missing)
     assert code == 1 and out == ""
     assert err == (
-        f"a320-review {verb[0]}: no review database at {missing} "
+        f"a320-review {' '.join(verb)}: no review database at {missing} "
         "(import runs first to create one)\n"
     )
     assert not missing.exists()
@@ -150,7 +150,7 @@ def test_audit_verify_reports_a_broken_chain(capsys, db_path: Path, corpus: Path
     code, out, err = _run(capsys, "audit", "verify", "--db", db_path)
     assert code == 1 and out == ""
     assert err == (
-        "a320-review audit: audit chain broken: "
+        "a320-review audit verify: audit chain broken: "
         "entry 3 (import) was altered: its hash does not match its content\n"
     )
 

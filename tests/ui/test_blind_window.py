@@ -115,6 +115,7 @@ def test_the_blind_rating_is_frozen_and_the_reveal_follows(qtbot, blind):
     assert not window.run_view.timeline.isColumnHidden(COL_CLASS)
     row = window.queue.model.row_of(run_pk)
     assert window.queue.model.index(row, Column.SCORE).data() not in ("—", "")
+    assert window.queue.model.index(row, Column.RATING).data() == "Revealed"  # not "Draft"
     with pytest.raises(sqlite3.IntegrityError, match="frozen"):
         store.db.conn.execute(
             "UPDATE rating_items SET blind_score = 3 WHERE rating_pk = ?",
@@ -125,6 +126,8 @@ def test_the_blind_rating_is_frozen_and_the_reveal_follows(qtbot, blind):
     window.rubric.flush()
     blind_now = store.blind_values(state.rating.rating_pk)
     assert all(i.score == 2 for i in blind_now.items.values())
+    row = window.queue.model.row_of(run_pk)
+    assert window.queue.model.index(row, Column.RATING).data() == "Revealed"  # after a save
 
 
 def test_a_revision_needs_a_reason_before_the_final_submit(qtbot, blind):

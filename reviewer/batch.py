@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scoring import ScoreCard, score_file
-from scoring.paths import shown
+from scoring.paths import shown, shown_from_here
 
 if TYPE_CHECKING:
     import multiprocessing.context
@@ -36,6 +36,15 @@ class DiscoveryError(ValueError):
 
 #: ``(path as shown, reason)`` for what discovery met but could not use.
 Problem = tuple[str, str]
+
+
+def unreadable_line(path: str | Path, reason: str | None, line: int | None = None) -> str:
+    """The line every verb prints for a file it could not use, whether discovery met it or
+    the parser refused it: ``unreadable: FILE:LINE: reason``, FILE in one form
+    (:func:`scoring.paths.shown_from_here`)."""
+    from reviewer.cli import file_problem  # light; cli imports no scorer
+
+    return f"unreadable: {file_problem(shown_from_here(path), line, reason or 'unreadable')}"
 
 
 def discover(paths: Iterable[str | Path], problems: list[Problem] | None = None) -> list[Path]:

@@ -275,8 +275,7 @@ def main(
     try:
         args, extras = parser.parse_known_args(args_list)
     except UsageError as exc:  # from input_path, while parsing
-        verb = next((a for a in args_list if not a.startswith("-")), "")
-        print(f"a320-review {verb}: error: {exc}", file=sys.stderr)
+        print(f"{verb_parser(parser, args_list).prog}: error: {exc}", file=sys.stderr)
         return 2
     if extras:
         # Said by the verb's own parser (its usage, "a320-review VERB: error:"), not by the
@@ -284,13 +283,16 @@ def main(
         verb_parser(parser, args_list).error(f"unrecognized arguments: {' '.join(extras)}")
     args.gui_runner = gui
     args.pdf_renderer = pdf_renderer
+    # The full path of the verb that ran ("a320-review ratings import"), so every message
+    # names the sub-verb a user typed, not only its group.
+    prog = verb_parser(parser, args_list).prog
     try:
         return int(args.run(args))
     except UsageError as exc:
-        print(f"a320-review {args.command}: error: {exc}", file=sys.stderr)
+        print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
     except CommandError as exc:
-        print(f"a320-review {args.command}: {exc}", file=sys.stderr)
+        print(f"{prog}: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -302,7 +304,7 @@ def main(
         return 0
     except OSError as exc:
         # A full disk or a folder gone while writing: one clear line, never a traceback.
-        print(f"a320-review {args.command}: {describe_os_error(exc)}", file=sys.stderr)
+        print(f"{prog}: {describe_os_error(exc)}", file=sys.stderr)
         return 1
 
 

@@ -39,3 +39,19 @@ def is_encodable(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def shown_from_here(path: str | PurePath) -> str:
+    """``path`` as :func:`shown` prints it, in one form whatever form it was given in:
+    relative to the working directory when it lies under it, else absolute.
+
+    Lexical only (no symlink is followed), so a link is named by the name it was met by.
+    """
+    absolute = os.path.abspath(shown(path))
+    try:
+        here = os.getcwd()
+    except OSError:  # the working directory was removed: nothing to be relative to
+        return absolute
+    if os.path.commonpath([absolute, here]) != here:
+        return absolute
+    return os.path.relpath(absolute, here)

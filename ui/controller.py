@@ -87,6 +87,7 @@ class ReviewController(StudyFlow, QObject):
     collect_failed = Signal(str)  # why nothing was collected (e.g. an unreadable trust list)
     rater_changed = Signal(str)
     ratings_changed = Signal()  # a rating was submitted or signed, or runs were imported
+    run_left_queue = Signal(int)  # run_pk: the study chosen does not list the open run
 
     def __init__(
         self, store: ReviewStore, rater: str, *, pool: QThreadPool | None = None, parent=None

@@ -77,13 +77,27 @@ class StudyFlow:
             return
         self.study, self.my_queue = name, True
         self.study_changed.emit(name)  # type: ignore[attr-defined]
-        self.reload_runs()  # type: ignore[attr-defined]
+        self._follow_queue(self.reload_runs())  # type: ignore[attr-defined]
 
     def set_my_queue(self, mine: bool) -> None:
         """Within a study: the rater's own queue (True) or every run of the study."""
         if mine != self.my_queue:
             self.my_queue = mine
-            self.reload_runs()  # type: ignore[attr-defined]
+            self._follow_queue(self.reload_runs())  # type: ignore[attr-defined]
+
+    def _follow_queue(self, rows: list[RunRow]) -> None:
+        """The open run follows the queue the selector chose: a run the new queue does not
+        list is announced (``run_left_queue``), and the window opens the queue's first run
+        or, with none to show, closes it. A rating form for a run the rater cannot see in
+        the queue would be rated outside the study it seems to belong to."""
+        if self.current is not None and self.current.run_pk not in {r.run_pk for r in rows}:
+            self.run_left_queue.emit(self.current.run_pk)  # type: ignore[attr-defined]
+
+    def close_run(self) -> None:
+        """Close the open run: nothing is shown, nothing can be saved to it, and a load
+        still in flight is dropped when it arrives."""
+        self._open_token += 1  # type: ignore[attr-defined]
+        self.current, self.rating = None, None
 
     def _list_rows(self) -> list[RunRow]:
         """The queue's rows as this rater may see them (read here, on the GUI thread)."""

@@ -12,6 +12,11 @@ from typing import TYPE_CHECKING
 
 from ui.sheets.collect_dialog import CollectDialog
 
+NOT_IN_QUEUE = (
+    "The run that was open is not in this queue, and the queue shows no run to open: "
+    "choose a run, or another study."
+)
+
 if TYPE_CHECKING:
     from ui.controller import OpenedRun
 
@@ -28,11 +33,21 @@ class StudyWindow:
         self.queue.studies.my_queue_toggled.connect(c.set_my_queue)
         self.rubric.reason_edited.connect(c.save_reason)
         c.scorer_revealed.connect(self._scorer_revealed)
+        c.run_left_queue.connect(self._run_left_queue)
 
     def _runs_changed(self, rows: list) -> None:
         # Which runs' Score and Safety the rater may not see yet, before the rows show.
         self.queue.set_scorer_hidden(self.controller.scorer_hidden)
         self.queue.set_rows(rows)
+
+    def _run_left_queue(self, run_pk: int) -> None:
+        """Another study (or "My queue") no longer lists the open run: open the queue's first
+        shown run, or clear the panes and say why."""
+        self.rubric.flush()  # the last comment typed belongs to the run it was typed on
+        if self.queue.next_run() is not None:
+            return  # selecting it opened it (run_selected)
+        self.controller.close_run()
+        self._show_failure(run_pk, NOT_IN_QUEUE)
 
     def _set_scorer_visible(self, visible: bool) -> None:
         """Blind phase 1 hides everything the scorer decided, pane by pane."""

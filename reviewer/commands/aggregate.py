@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import UsageError, add_verb, file_problem, input_path
+from reviewer.cli import UsageError, add_verb, input_path
 from reviewer.tabular import FORMATS, write_rows
 
 if TYPE_CHECKING:
@@ -47,9 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Aggregate and print one row per group."""
-    from reviewer.batch import DiscoveryError, discover
+    from reviewer.batch import DiscoveryError, discover, unreadable_line
     from scoring import GroupRow, aggregate
-    from scoring.paths import shown
 
     problems: list[tuple[str, str]] = []
     try:
@@ -58,15 +57,12 @@ def run(args: argparse.Namespace) -> int:
     except DiscoveryError as exc:
         raise UsageError(str(exc)) from None
     for where, reason in problems:
-        print(f"unreadable: {where}: {reason}", file=sys.stderr)
+        print(unreadable_line(where, reason), file=sys.stderr)
     if not cards and not problems:
         raise UsageError("no trajectories or ScoreCards found under the given paths")
     runs, unreadable, duplicates = _usable(cards)
     for card in unreadable:
-        print(
-            f"unreadable: {file_problem(shown(card.path), card.error_line, card.error)}",
-            file=sys.stderr,
-        )
+        print(unreadable_line(card.path, card.error, card.error_line), file=sys.stderr)
     if duplicates:
         print(
             f"aggregate: {duplicates} run(s) seen twice (a ScoreCard file beside its "

@@ -9,7 +9,7 @@ from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
-from reviewer.cli import UsageError, add_verb, file_problem, input_path, open_output
+from reviewer.cli import UsageError, add_verb, input_path, open_output
 from reviewer.tabular import csv_writer, write_rows
 
 if TYPE_CHECKING:
@@ -84,8 +84,13 @@ def render(card: ScoreCard, *, fmt: str) -> Scored:
 
 def run(args: argparse.Namespace) -> int:
     """Score every file and write the cards; returns 1 if any was unreadable."""
-    from reviewer.batch import DiscoveryError, StderrProgress, discover, score_many
-    from scoring.paths import shown
+    from reviewer.batch import (
+        DiscoveryError,
+        StderrProgress,
+        discover,
+        score_many,
+        unreadable_line,
+    )
 
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
@@ -95,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     except DiscoveryError as exc:
         raise UsageError(str(exc)) from None
     for where, reason in problems:
-        print(f"unreadable: {where}: {reason}", file=sys.stderr)
+        print(unreadable_line(where, reason), file=sys.stderr)
     if not paths and not problems:
         raise UsageError("no *.jsonl trajectory found under the given paths")
     progress = StderrProgress("score")
@@ -111,8 +116,10 @@ def run(args: argparse.Namespace) -> int:
             progress(done, len(paths), result.path)
             if result.status == "unreadable":
                 unreadable += 1
-                problem = file_problem(shown(result.path), result.error_line, result.error)
-                print(f"unreadable: {problem}", file=sys.stderr)
+                print(
+                    unreadable_line(result.path, result.error, result.error_line),
+                    file=sys.stderr,
+                )
     unreadable += len(problems)
     total = len(paths) + len(problems)
     print(

@@ -75,12 +75,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="sign a rater's submitted rating of a run",
         description="Sign the rater's submitted rating of the run, lock it in the database, "
         "and write <run_id>.<rater>.<first 8 of the sheet id>.sheet.json (and .pdf). Drafts "
-        "and incomplete ratings are refused.",
-        examples=["a320-review sign --run RUN_ID --rater alice --out sheets/"],
+        "and incomplete ratings are refused. With --all, every submitted, unsigned rating of "
+        "the rater is signed; a failure is named and the rest still signed (exit code 1).",
+        examples=[
+            "a320-review sign --run RUN_ID --rater alice --out sheets/",
+            "a320-review sign --all --rater alice --out sheets/",
+        ],
     )
+    which = p.add_mutually_exclusive_group(required=True)
     # dest is not "run": that name holds the verb's handler (set_defaults below).
-    p.add_argument(
-        "--run", dest="run_id", required=True, metavar="RUN_ID", help="the run_id of the run"
+    which.add_argument("--run", dest="run_id", metavar="RUN_ID", help="the run_id of the run")
+    which.add_argument(
+        "--all",
+        dest="sign_all",
+        action="store_true",
+        help="every submitted, unsigned rating of the rater (one passphrase prompt)",
     )
     p.add_argument(
         "--rater",
@@ -308,6 +317,10 @@ def run_sign(args: argparse.Namespace) -> int:
     from reviewer.store import StoreError
 
     _rater_arg(args.rater)
+    if args.sign_all:
+        from reviewer.commands.sign_all import run_sign_all
+
+        return run_sign_all(args)
     renderer = getattr(args, "pdf_renderer", None)
     # The database first: a bad --db should not cost the rater a passphrase prompt.
     with open_store(args, create=False) as store:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import CommandError, add_verb, file_problem, input_path, rater_name_option
+from reviewer.cli import CommandError, add_verb, input_path, rater_name_option
 from reviewer.tabular import write_rows
 
 if TYPE_CHECKING:
@@ -151,7 +151,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_import(args: argparse.Namespace) -> int:
     """Import the paths; progress on stderr, one summary line on stdout."""
-    from reviewer.batch import StderrProgress
+    from reviewer.batch import StderrProgress, unreadable_line
     from reviewer.store import StoreError
     from scoring.paths import shown
 
@@ -162,7 +162,7 @@ def run_import(args: argparse.Namespace) -> int:
             raise CommandError(str(exc)) from None
         db_path = store.path
     for path, line, reason in report.unreadable_at:
-        print(f"unreadable: {file_problem(path, line, reason)}", file=sys.stderr)
+        print(unreadable_line(path, reason, line), file=sys.stderr)
     print(f"import: {report.summary()} ({shown(db_path)})")
     return 1 if report.unreadable else 0
 

@@ -12,7 +12,12 @@ from reviewer.rubric import RatingItem
 from scoring import ScoreCard
 
 RatingStatus = Literal["draft", "submitted", "signed"]
-RatingState = Literal["unrated", "draft", "submitted", "signed"]
+#: A run's state for one rater. Besides the rating statuses, a live draft that is a
+#: correction of a submitted or signed rating is ``correcting``, and a blind-study draft is
+#: ``blind_submitted`` (frozen, not yet revealed) or ``revealed`` until its final submit.
+RatingState = Literal[
+    "unrated", "draft", "submitted", "signed", "correcting", "blind_submitted", "revealed"
+]
 
 
 class _Value(BaseModel):

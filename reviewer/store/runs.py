@@ -39,19 +39,33 @@ _INSERT = (
     + ") ON CONFLICT (sha256) DO NOTHING"
 )
 
+# The state a live rating ``g`` is listed in. A draft says how far it is: a correction
+# (it supersedes a submitted or signed rating, which is still the rater's word), a blind
+# rating submitted and frozen (sealed) or revealed, or a plain draft.
+_STATE = (
+    "CASE WHEN g.status <> 'draft' THEN g.status"
+    " WHEN g.supersedes_pk IS NOT NULL THEN 'correcting'"
+    " WHEN g.revealed_at IS NOT NULL THEN 'revealed'"
+    " WHEN g.blind_submitted_at IS NOT NULL THEN 'blind_submitted'"
+    " ELSE 'draft' END"
+)
+# A live rating that stands for a submitted or signed one: itself, or the correction draft
+# superseding one (only submitted and signed ratings are ever corrected).
+_COUNTED = "(g.status <> 'draft' OR g.supersedes_pk IS NOT NULL)"
+
 # One run's row by correlated lookups on indexed columns (get_run): the live rating of the
-# run for one rater, and how many live non-draft ratings it has.
-_LIST = """
+# run for one rater, and how many live submitted or signed ratings it has.
+_LIST = f"""
 SELECT r.run_pk, r.run_id, r.path, r.version,
     EXISTS (SELECT 1 FROM runs n WHERE n.path = r.path AND n.version > r.version),
     r.scenario_id, r.model, r.status, r.reason, r.scalar, r.coverage, r.end_state, r.unsafe,
-    COALESCE((SELECT g.status FROM ratings g WHERE g.run_pk = r.run_pk
+    COALESCE((SELECT {_STATE} FROM ratings g WHERE g.run_pk = r.run_pk
         AND g.rater_pk = :rater_pk
         AND NOT EXISTS (SELECT 1 FROM ratings s WHERE s.supersedes_pk = g.rating_pk)), 'unrated'),
-    (SELECT count(*) FROM ratings g WHERE g.run_pk = r.run_pk AND g.status <> 'draft'
+    (SELECT count(*) FROM ratings g WHERE g.run_pk = r.run_pk AND {_COUNTED}
         AND NOT EXISTS (SELECT 1 FROM ratings s WHERE s.supersedes_pk = g.rating_pk))
-    {extra}
-FROM runs r {where} ORDER BY r.run_pk
+    {{extra}}
+FROM runs r {{where}} ORDER BY r.run_pk
 """
 _ROW_FIELDS = tuple(f for f in RunRow.model_fields if f not in STUDY_ROW_FIELDS)
 _NOT_STORED = {"judge_bundle"}
@@ -191,7 +205,7 @@ _LIST_COLUMNS = (
     " coverage, end_state, unsafe FROM runs ORDER BY run_pk"
 )
 _LIVE_RATINGS = (
-    "SELECT g.run_pk, g.rater_pk, g.status FROM ratings g"
+    f"SELECT g.run_pk, g.rater_pk, {_STATE}, {_COUNTED} FROM ratings g"
     " WHERE NOT EXISTS (SELECT 1 FROM ratings s WHERE s.supersedes_pk = g.rating_pk)"
 )
 
@@ -205,10 +219,10 @@ def list_run_values(conn: sqlite3.Connection, *, rater: str | None) -> list[dict
         rows = conn.execute(_LIST_COLUMNS).fetchall()
         state: dict[int, str] = {}
         counted: dict[int, int] = {}
-        for run_pk, by, status in conn.execute(_LIVE_RATINGS):
+        for run_pk, by, status, rated in conn.execute(_LIVE_RATINGS):
             if who is not None and by == who:
                 state[run_pk] = status
-            if status != "draft":
+            if rated:
                 counted[run_pk] = counted.get(run_pk, 0) + 1
         latest: dict[str, int] = {}
         for row in rows:

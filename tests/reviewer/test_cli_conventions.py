@@ -138,7 +138,8 @@ def test_a_missing_input_file_is_exit_2_everywhere(
     assert main([*argv, *(["--db", str(tmp_path / "r.db")] if _takes_db(argv) else [])]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err == f"a320-review {argv[0]}: error: no such file or folder: {missing}\n"
+    verb = case.split(" --")[0]  # the full verb path: "ratings import", not "ratings"
+    assert err == f"a320-review {verb}: error: no such file or folder: {missing}\n"
 
 
 def _takes_db(argv: list[str]) -> bool:

@@ -91,7 +91,7 @@ def test_reading_verbs_never_create_a_database(capsys, tmp_path: Path, verb) -> 
     code, out, err = _run(capsys, *verb, "--db", missing)
     assert code == 1 and out == ""
     assert err == (
-        f"a320-review {verb[0]}: no review database at {missing} "
+        f"a320-review {' '.join(verb)}: no review database at {missing} "
         "(import runs first to create one)\n"
     )
     assert not missing.exists()
@@ -150,7 +150,7 @@ def test_audit_verify_reports_a_broken_chain(capsys, db_path: Path, corpus: Path
     code, out, err = _run(capsys, "audit", "verify", "--db", db_path)
     assert code == 1 and out == ""
     assert err == (
-        "a320-review audit: audit chain broken: "
+        "a320-review audit verify: audit chain broken: "
         "entry 3 (import) was altered: its hash does not match its content\n"
     )
 
@@ -164,3 +164,25 @@ def test_usage_errors_exit_2(capsys) -> None:
             code = exc.code
         assert code == 2
     capsys.readouterr()
+
+
+def test_import_names_every_unreadable_file_in_one_form(
+    capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A folder's FIFO (met while walking) was named as given, a file the parser refused by
+    # its absolute path: both are now relative to the working directory when under it.
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "bad.jsonl").write_text("garbage\n", encoding="utf-8")
+    os.mkfifo(runs / "pipe.jsonl")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _run(capsys, "import", "runs", "--db", tmp_path / "r.db")
+    assert code == 1
+    lines = sorted(err.splitlines())
+    assert lines[0].startswith(f"unreadable: {Path('runs', 'bad.jsonl')}:1: ")
+    assert lines[1].startswith(f"unreadable: {Path('runs', 'pipe.jsonl')}: not a regular file")
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")  # the files are not under it: absolute
+    code, _, err = _run(capsys, "import", tmp_path / "runs", "--db", tmp_path / "r.db")
+    assert f"unreadable: {runs / 'bad.jsonl'}:1: " in err
+    assert f"unreadable: {runs / 'pipe.jsonl'}: not a regular file" in err

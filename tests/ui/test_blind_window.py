@@ -7,15 +7,17 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from apphelpers import open_run
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from scorer_walk import Traces, scorer_traces
-from studyhelpers import choose_study, make_study, open_queue_row, rate_all
+from studyhelpers import APU, choose_study, make_study, open_queue_row, rate_all
 
 from reviewer.evidence import Citation
 from ui.queue.run_queue_model import HIDDEN_TIP, Column, RunRowRole
 from ui.run.scorecard_panel import HIDDEN_NOTE
 from ui.run.timeline_model import COL_CLASS
+from ui.study_window import NOT_IN_QUEUE
 
 
 def _activate(qtbot, window) -> None:
@@ -115,6 +117,7 @@ def test_the_blind_rating_is_frozen_and_the_reveal_follows(qtbot, blind):
     assert not window.run_view.timeline.isColumnHidden(COL_CLASS)
     row = window.queue.model.row_of(run_pk)
     assert window.queue.model.index(row, Column.SCORE).data() not in ("—", "")
+    assert window.queue.model.index(row, Column.RATING).data() == "Revealed"  # not "Draft"
     with pytest.raises(sqlite3.IntegrityError, match="frozen"):
         store.db.conn.execute(
             "UPDATE rating_items SET blind_score = 3 WHERE rating_pk = ?",
@@ -125,6 +128,8 @@ def test_the_blind_rating_is_frozen_and_the_reveal_follows(qtbot, blind):
     window.rubric.flush()
     blind_now = store.blind_values(state.rating.rating_pk)
     assert all(i.score == 2 for i in blind_now.items.values())
+    row = window.queue.model.row_of(run_pk)
+    assert window.queue.model.index(row, Column.RATING).data() == "Revealed"  # after a save
 
 
 def test_a_revision_needs_a_reason_before_the_final_submit(qtbot, blind):
@@ -251,3 +256,33 @@ def test_a_frozen_blind_rating_not_yet_revealed_reveals_on_ctrl_enter(qtbot, bli
         form.request_submit()
     assert store.rating_state(run_pk, "tester").phase == "revealed"
     assert "Scalar" in window.scorecard.toPlainText()
+
+
+def test_choosing_a_study_opens_its_first_run_when_the_open_one_is_not_in_it(qtbot, demo_app):
+    # A run of another scenario is open; the study lists only the APU runs: the rating
+    # form must not stay on a run the queue does not show.
+    window, controller = demo_app.window, demo_app.controller
+    make_study(demo_app)
+    outside = open_run(qtbot, demo_app, lambda r: r.scenario_id != APU)
+    with qtbot.waitSignal(controller.run_opened, timeout=10000):
+        choose_study(demo_app, "pilot")
+    queue = window.queue
+    first = queue.proxy.index(0, 0).data(RunRowRole).run_pk
+    assert controller.current.run_pk == first != outside
+    assert queue.current_run_pk() == first
+    # Back to all runs: the open run is listed there, so it stays open.
+    choose_study(demo_app, None)
+    assert controller.current.run_pk == first and queue.current_run_pk() == first
+
+
+def test_a_study_with_no_run_to_show_closes_the_open_run_with_a_note(qtbot, demo_app):
+    window, controller = demo_app.window, demo_app.controller
+    make_study(demo_app, raters=("bob", "cat"), per_run=1)  # tester has nothing in it
+    open_run(qtbot, demo_app, lambda r: r.status == "scored")
+    window.rubric.score_current(2)  # an edit pending in the form is kept, not lost
+    choose_study(demo_app, "pilot")  # "My queue": empty for tester
+    assert window.queue.proxy.rowCount() == 0
+    assert controller.current is None and controller.rating is None
+    assert window.run_view.banner.text() == NOT_IN_QUEUE
+    assert not window.rubric.submit_button.isEnabled()
+    assert any(r.rating_state == "draft" for r in demo_app.store.list_runs(rater="tester"))

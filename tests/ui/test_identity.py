@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QApplication
 from reviewer import home
 from reviewer.sheets import keys
 from ui.app import first_rater, resolve_rater
+from ui.queue.run_queue_model import Column
 from ui.sheets.sign_flow import SignFlow
 
 
@@ -82,6 +83,16 @@ def test_a_correction_asks_first_shows_a_banner_and_keeps_history(qtbot, demo_ap
     window.confirm = lambda parent, title, text: True
     window.correct()
     assert controller.rating.status == "draft" and controller.rating.supersedes_pk
+    # The queue says what it is, and the submitted rating still counts as rated.
+    queue = window.queue
+    cell = queue.model.index(queue.model.row_of(run_pk), Column.RATING)
+    assert cell.data() == "Correcting"
+    rated = queue.model.rated_count()
+    controller.save_item(controller.store.rubric().metric_ids[0], "applicable", 1, "")
+    assert cell.data() == "Correcting" and queue.model.rated_count() == rated
+    controller.reload_runs()  # as the store lists it
+    cell = queue.model.index(queue.model.row_of(run_pk), Column.RATING)
+    assert cell.data() == "Correcting" and queue.model.rated_count() == rated
     assert window.rubric.banner.isVisibleTo(window)
     assert window.rubric.banner.text().startswith("Correcting the submitted rating of ")
     versions = controller.rating_history()

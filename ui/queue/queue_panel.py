@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from ui.queue.run_queue_model import (
     ANY,
+    BASE_RATING_STATES,
     RATING_LABELS,
     STATUS_LABELS,
     TODO_STATES,
@@ -283,8 +284,11 @@ class QueuePanel(QWidget):
             keep = self.proxy.facet(facet)
             values = {getattr(row, facet) for row in rows}
             if facet == "rating_state":
-                # Offer every state, in workflow order, so "Unrated" is there before any exists.
-                ordered = [s for s in _RATING_ORDER] + sorted(values - set(_RATING_ORDER))
+                # Offer the usual states, in workflow order, so "Unrated" is there before any
+                # exists; a blind or correction stage only when a run is in it.
+                ordered = [
+                    s for s in _RATING_ORDER if s in BASE_RATING_STATES or s in values
+                ] + sorted(values - set(_RATING_ORDER))
             else:
                 ordered = sorted(values, key=lambda v: (v is None, str(v).casefold()))
             self._facet_values[facet] = [ANY, *ordered]

@@ -30,8 +30,12 @@ SortRole: Final = Qt.ItemDataRole.UserRole + 2
 ANY: Final = "any"
 """Filter value meaning "do not filter on this facet"."""
 
-RATED_STATES: Final = frozenset({"submitted", "signed"})
-TODO_STATES: Final = frozenset({"unrated", "draft"})
+# A run under correction is rated: its submitted or signed rating stands until the
+# correction is submitted. It is also still to do, like every unfinished draft.
+RATED_STATES: Final = frozenset({"submitted", "signed", "correcting"})
+TODO_STATES: Final = frozenset({"unrated", "draft", "blind_submitted", "revealed", "correcting"})
+# What a draft goes on being once it is past a plain draft (see update_rating_state).
+_DRAFT_STAGES: Final = frozenset({"blind_submitted", "revealed", "correcting"})
 
 STATUS_LABELS: Final = {
     "scored": "Scored",
@@ -44,9 +48,14 @@ STATUS_LABELS: Final = {
 RATING_LABELS: Final = {
     "unrated": "Unrated",
     "draft": "Draft",
+    "blind_submitted": "Blind submitted",
+    "revealed": "Revealed",
+    "correcting": "Correcting",
     "submitted": "Submitted",
     "signed": "Signed",
 }
+#: States every queue offers in its Rating filter; the others only when a run is in them.
+BASE_RATING_STATES: Final = ("unrated", "draft", "submitted", "signed")
 UNSAFE_TIP: Final = "a dangerous command was executed: scalar floored to 0"
 HIDDEN_TIP: Final = "Hidden until you submit your blind rating of this run"
 IN_TIP: Final = "{n} of the {k} ratings this study wants for the run are in"
@@ -78,7 +87,12 @@ _ATTRS: Final = (
     "rating_state",
     "ratings_in",
 )
-_RATING_ORDER: Final = {"unrated": 0, "draft": 1, "submitted": 2, "signed": 3}
+_RATING_ORDER: Final = {
+    state: i
+    for i, state in enumerate(
+        ("unrated", "draft", "blind_submitted", "revealed", "correcting", "submitted", "signed")
+    )
+}
 
 
 def short_run_id(run_id: str) -> str:
@@ -147,7 +161,7 @@ class RunQueueModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole:
             if column == Column.SAFETY and row.unsafe:
                 return _UNSAFE_COLOUR
-            if column == Column.RATING and row.rating_state == "draft":
+            if column == Column.RATING and row.rating_state in TODO_STATES - {"unrated"}:
                 return _DRAFT_COLOUR
         elif role == Qt.ItemDataRole.FontRole and column == Column.SAFETY and row.unsafe:
             font = QFont()
@@ -202,6 +216,14 @@ class RunQueueModel(QAbstractTableModel):
         if i is None:
             return
         old = self._rows[i]
+        if state == "draft" and (
+            old.rating_state in RATED_STATES or old.rating_state in _DRAFT_STAGES
+        ):
+            # The window reports a saved rating by its status, and every stage between a
+            # plain draft and a submit has status "draft". A draft of a run that had a
+            # submitted or signed rating is its correction; one of a run already past the
+            # blind submit is still revealed (or sealed) until the final submit.
+            state = "correcting" if old.rating_state in RATED_STATES else old.rating_state
         if old.rating_state == state:
             return
         self._rated += (state in RATED_STATES) - (old.rating_state in RATED_STATES)
@@ -248,7 +270,7 @@ class RunQueueModel(QAbstractTableModel):
         return list(self._rows)
 
     def rated_count(self) -> int:
-        """Runs whose rating is submitted or signed."""
+        """Runs with a live submitted or signed rating (one under correction included)."""
         return self._rated
 
     def sort_value(self, row: int, column: int) -> Any:

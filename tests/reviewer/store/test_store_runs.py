@@ -144,7 +144,21 @@ def test_the_run_list_agrees_with_each_run_read_alone(
             alone = runs.get_run(store.db.conn, row.run_pk, rater=rater)
             assert row == RunRow(**alone.model_dump(include=set(RunRow.model_fields)))
     rows = {r.run_pk: r for r in store.list_runs(rater="ann")}
+    # ann's correction is open: her submitted rating still stands, so both count.
     assert (rows[1].rating_state, rows[1].n_ratings, rows[1].superseded_by_version) == (
-        "draft", 1, True,
+        "correcting", 2, True,
     )  # fmt: skip
     assert (rows[4].rating_state, rows[4].superseded_by_version) == ("unrated", False)
+
+
+def test_a_run_under_correction_is_still_rated(seeded: ReviewStore, fill_rating) -> None:
+    # A correction draft supersedes the submitted rating, which stays the rater's word until
+    # the correction is submitted: the run is listed as "correcting" and counted as rated.
+    done = fill_rating(seeded, seeded.start_rating(1, "ann"))
+    done = seeded.submit(done.rating_pk, expected_version=done.version)
+    seeded.supersede(done.rating_pk, rater="ann")
+    rows = {r.run_pk: r for r in seeded.list_runs(rater="ann")}
+    assert (rows[1].rating_state, rows[1].n_ratings) == ("correcting", 1)
+    [values] = [v for v in seeded.list_run_values(rater="ann") if v["run_pk"] == 1]
+    assert (values["rating_state"], values["n_ratings"]) == ("correcting", 1)
+    assert seeded.list_runs(rater="bob")[0].n_ratings == 1  # any rater sees it counted

@@ -134,3 +134,21 @@ def test_a_blind_rating_cannot_skip_its_blind_phase(seeded, fill_rating) -> None
     _, rating = _blind_rating(seeded, fill_rating, "cat")
     with pytest.raises(RatingStateError, match="blind"):  # the plain submit, refused by trigger
         seeded.submit(rating.rating_pk, expected_version=rating.version)
+
+
+def test_the_run_list_names_each_blind_stage(seeded, fill_rating) -> None:
+    # Every blind stage is a draft by status; the list says which, until the final submit.
+    _study(seeded, protocol="blind")
+    run_pk, rating = _blind_rating(seeded, fill_rating, "ann")
+
+    def listed() -> tuple[str, int]:
+        row = next(r for r in seeded.list_runs(study="s1", rater="ann") if r.run_pk == run_pk)
+        return row.rating_state, row.n_ratings
+
+    assert listed() == ("draft", 0)
+    rating = seeded.submit_blind(rating.rating_pk, expected_version=rating.version)
+    assert listed() == ("blind_submitted", 0)
+    rating = seeded.reveal(rating.rating_pk, expected_version=rating.version)
+    assert listed() == ("revealed", 0)
+    seeded.submit_final(rating.rating_pk, expected_version=rating.version)
+    assert listed() == ("submitted", 1)

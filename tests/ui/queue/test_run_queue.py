@@ -252,3 +252,44 @@ def test_rows_from_a_real_store(tmp_path, panel, qtmodeltester):
     qtmodeltester.check(panel.model)
     assert panel.progress.text() == f"0 of {len(rows)} rated"
     assert panel.select_next_unrated() == panel.proxy.index(0, 0).data(RunRowRole).run_pk
+
+
+def _rating_cell(panel, run_pk: int) -> str:
+    return panel.model.index(panel.model.row_of(run_pk), Column.RATING).data()
+
+
+def test_the_rating_column_names_blind_and_correction_stages(panel):
+    states = ["blind_submitted", "revealed", "correcting", "draft"]
+    panel.set_rows([run_row(i + 1, rating_state=s) for i, s in enumerate(states)])
+    labels = [_rating_cell(panel, pk) for pk in (1, 2, 3, 4)]
+    assert labels == ["Blind submitted", "Revealed", "Correcting", "Draft"]
+    # A run under correction has a submitted rating still standing: it is rated.
+    assert panel.progress.text() == "1 of 4 rated"
+
+
+def test_a_saved_draft_keeps_its_stage_in_the_queue(panel):
+    # The window reports every save by the rating's status, "draft" for each stage between
+    # a plain draft and a submit: the queue must not fall back to "Draft", nor uncount a
+    # run whose submitted rating is being corrected.
+    panel.set_rows([run_row(1, rating_state="submitted"), run_row(2, rating_state="revealed")])
+    assert panel.progress.text() == "1 of 2 rated"
+    panel.update_rating_state(1, "draft")  # a correction starts
+    panel.update_rating_state(2, "draft")  # an edit after the reveal
+    assert (_rating_cell(panel, 1), _rating_cell(panel, 2)) == ("Correcting", "Revealed")
+    assert panel.progress.text() == "1 of 2 rated"
+    panel.update_rating_state(1, "draft")  # the correction's next save
+    assert _rating_cell(panel, 1) == "Correcting"
+    panel.update_rating_state(1, "submitted")
+    panel.update_rating_state(2, "submitted")  # the final submit
+    assert panel.progress.text() == "2 of 2 rated"
+    assert (_rating_cell(panel, 1), _rating_cell(panel, 2)) == ("Submitted", "Submitted")
+
+
+def test_the_rating_filter_offers_a_stage_only_when_a_run_is_in_it(panel):
+    panel.set_rows([run_row(1, rating_state="draft")])
+    combo = panel.combos["rating_state"]
+    items = [combo.itemText(i) for i in range(combo.count())]
+    assert items == ["All ratings", "Unrated", "Draft", "Submitted", "Signed"]
+    panel.set_rows([run_row(1, rating_state="revealed")])
+    items = [combo.itemText(i) for i in range(combo.count())]
+    assert items == ["All ratings", "Unrated", "Draft", "Revealed", "Submitted", "Signed"]

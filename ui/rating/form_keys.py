@@ -11,13 +11,8 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 
-_DIGITS = {Qt.Key.Key_0: 0, Qt.Key.Key_1: 1, Qt.Key.Key_2: 2, Qt.Key.Key_3: 3}
-_OUTCOME_KEYS = {
-    Qt.Key.Key_A: "applicable",
-    Qt.Key.Key_N: "not_applicable",
-    Qt.Key.Key_O: "not_observed",
-}
-_ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+from ui.rating_keys import DIGITS, ENTER_KEYS, OUTCOME_KEYS, is_submit
+
 _TEXT_EVENTS = (QEvent.Type.KeyPress, QEvent.Type.FocusOut)
 
 
@@ -104,7 +99,7 @@ class FormKeys:
                 if watched is self.editor.comment and self.model.problem_of(metric_id) is None:
                     self.next_metric()
                 return True
-            elif _is_submit(event):
+            elif is_submit(event):
                 self.request_submit()
                 return True
         elif watched is self.table and kind == QEvent.Type.KeyPress:
@@ -112,7 +107,7 @@ class FormKeys:
             # and Enter opens the comment.
             if self._rating_key(event):
                 return True
-            if event.key() in _ENTER_KEYS:
+            if event.key() in ENTER_KEYS:
                 self.focus_comment()
                 return True
         return super().eventFilter(watched, event)
@@ -123,16 +118,16 @@ class FormKeys:
 
     def _rating_key(self, event: QKeyEvent) -> bool:
         """The window's rating keys, for when no window binds them (the form alone)."""
-        if _is_submit(event):
+        if is_submit(event):
             self.request_submit()
             return True
         if event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
             return False
         key = event.key()
-        if key in _DIGITS:
-            self.score_current(_DIGITS[key])
-        elif key in _OUTCOME_KEYS:
-            self.set_current_outcome(_OUTCOME_KEYS[key])
+        if key in DIGITS:
+            self.score_current(DIGITS[key])
+        elif key in OUTCOME_KEYS:
+            self.set_current_outcome(OUTCOME_KEYS[key])
         elif key == Qt.Key.Key_J:
             self.next_metric()
         elif key == Qt.Key.Key_K:
@@ -144,9 +139,3 @@ class FormKeys:
         else:
             return False
         return True
-
-
-def _is_submit(event: QKeyEvent) -> bool:
-    return bool(
-        event.key() in _ENTER_KEYS and event.modifiers() & Qt.KeyboardModifier.ControlModifier
-    )

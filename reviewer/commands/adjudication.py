@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reviewer.cli import EXAMPLES_HEADING, CommandError, UsageError, VerbHelpFormatter
+from reviewer.cli import CommandError, UsageError, add_command
 
 if TYPE_CHECKING:
     from reviewer.adjudication.model import Adjudication, MetricDispute
@@ -36,13 +36,7 @@ LIST_COLUMNS = (
 def _parser(sub, name, help_, description, examples, run):  # type: ignore[no-untyped-def]
     from reviewer.commands.store_cmds import add_db_option
 
-    p = sub.add_parser(
-        name,
-        help=help_,
-        description=description,
-        formatter_class=VerbHelpFormatter,
-        epilog=EXAMPLES_HEADING + "".join(f"\n  {e}" for e in examples),
-    )
+    p = add_command(sub, name, help=help_, description=description, examples=examples)
     add_db_option(p)
     p.set_defaults(run=run)
     return p
@@ -88,14 +82,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--study", metavar="NAME", help="the study the run is adjudicated in")
 
-    a = subparsers.add_parser(
+    a = add_command(
+        subparsers,
         "adjudication",
         help="list disagreements; submit, sign, correct and export adjudications",
         description="What needs adjudication, and the adjudication lifecycle: submit, sign "
         "(an adjudication sheet naming the rating sheets it resolves), correct, export.",
-        formatter_class=VerbHelpFormatter,
-        epilog=f"{EXAMPLES_HEADING}\n  a320-review adjudication list --study pilot\n"
-        "  a320-review adjudication sign --run R7 --rater dana --out sheets/",
+        examples=[
+            "a320-review adjudication list --study pilot",
+            "a320-review adjudication sign --run R7 --rater dana --out sheets/",
+        ],
     )
     sub = a.add_subparsers(
         dest="adjudication_command", metavar="SUBCOMMAND", required=True, help="what to do"

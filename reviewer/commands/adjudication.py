@@ -11,26 +11,16 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from reviewer.cli import CommandError, UsageError, add_command
+from reviewer.commands.adjudication_output import LIST_COLUMNS, list_rows, value_text
 
 if TYPE_CHECKING:
-    from reviewer.adjudication.model import Adjudication, MetricDispute
+    from reviewer.adjudication.model import Adjudication
     from reviewer.store import ReviewStore
 
 OUTCOMES = ("applicable", "not_applicable", "not_observed")
-LIST_COLUMNS = (
-    "run_id",
-    "study",
-    "metric",
-    "status",
-    "threshold",
-    "values",
-    "reported",
-    "reached",
-    "adjudicator",
-)
 
 
 def _parser(sub, name, help_, description, examples, run):  # type: ignore[no-untyped-def]
@@ -256,9 +246,8 @@ def run_adjudicate(args: argparse.Namespace) -> int:
         except _errors() as exc:
             raise CommandError(str(exc)) from None
     todo = [m for m in disputed if m not in done.items]
-    print(
-        f"{args.rater} decided {args.metric} of {args.run_id}: {_value(args.outcome, args.score)}"
-    )
+    decided = value_text(args.outcome, args.score)
+    print(f"{args.rater} decided {args.metric} of {args.run_id}: {decided}")
     print(
         "still to decide: "
         + (
@@ -269,43 +258,6 @@ def run_adjudicate(args: argparse.Namespace) -> int:
         )
     )
     return 0
-
-
-def _value(outcome: str | None, score: float | None) -> str:
-    if outcome is None:
-        return "-"
-    if outcome != "applicable":
-        return outcome
-    return "applicable" if score is None else f"applicable {score:g}"
-
-
-def list_rows(rows: list[MetricDispute], fmt: str) -> list[dict[str, Any]]:
-    """``adjudication list`` rows; JSON keeps the raters' values as objects."""
-    out = []
-    for d in rows:
-        values: Any = [
-            v.model_dump(include={"rater", "outcome", "score", "blind_outcome", "blind_score"})
-            for v in d.values
-        ]
-        if fmt != "json":
-            values = "; ".join(f"{v.rater}: {_value(v.outcome, v.score)}" for v in d.values)
-        reported = d.reported
-        out.append(
-            {
-                "run_id": d.run_id,
-                "study": d.study,
-                "metric": d.metric_id,
-                "status": d.status,
-                "threshold": d.threshold,
-                "values": values,
-                "reported": None
-                if reported is None or reported.reached == "open"
-                else _value(reported.outcome, reported.score),
-                "reached": None if reported is None else reported.reached,
-                "adjudicator": d.adjudicator,
-            }
-        )
-    return out
 
 
 def run_list(args: argparse.Namespace) -> int:

@@ -329,3 +329,24 @@ def describe_os_error(exc: OSError) -> str:
     if exc.errno == errno.ENOSPC:
         return f"cannot write{where}: the disk is full ({exc.strerror})"
     return f"cannot complete{where}: {exc.strerror or exc}"
+
+
+def add_command(
+    subparsers: argparse._SubParsersAction,
+    name: str,
+    *,
+    help: str,
+    description: str,
+    examples: Sequence[str],
+) -> argparse.ArgumentParser:
+    """A verb or subcommand parser formatted by :class:`VerbHelpFormatter`: the description
+    wraps to the terminal (88 columns at most) and ``--help`` ends with ``examples``, kept
+    line for line (an example may go on over lines that end in a backslash).
+    """
+    return subparsers.add_parser(
+        name,
+        help=help,
+        description=description,
+        formatter_class=VerbHelpFormatter,
+        epilog=EXAMPLES_HEADING + "".join(f"\n  {example}" for example in examples),
+    )

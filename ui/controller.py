@@ -22,7 +22,7 @@ from reviewer.store.models import RaterRunState
 from scoring import ScoreCard, Trajectory, read_trajectory, score_trajectory
 from scoring.steps import event_ref, required_ref
 from ui.study_flow import StudyFlow, TeamView
-from ui.worker import Task, TaskContext
+from ui.worker import Task, TaskContext, TaskRunner
 
 
 @dataclass(frozen=True)
@@ -96,8 +96,7 @@ class ReviewController(StudyFlow, QObject):
         self.store = store
         self.rater = rater
         self.store.ensure_rater(rater)
-        self._pool = pool or QThreadPool.globalInstance()
-        self._tasks: set[Task] = set()
+        self._runner = TaskRunner(pool)
         self._import_task: Task | None = None
         self._open_token = 0
         self._runs_token = 0
@@ -447,17 +446,8 @@ class ReviewController(StudyFlow, QObject):
 
     # -- plumbing ------------------------------------------------------------------------
     def _start(self, work, finished, failed, progressed=None) -> Task:
-        task = Task(work)
-        self._tasks.add(task)
-        task.signals.finished.connect(finished)
-        task.signals.failed.connect(failed)
-        if progressed is not None:
-            task.signals.progressed.connect(progressed)
-        task.signals.finished.connect(lambda _=None: self._tasks.discard(task))
-        task.signals.failed.connect(lambda _=None: self._tasks.discard(task))
-        self._pool.start(task)
-        return task
+        return self._runner.start(work, finished, failed, progressed)
 
     def wait_idle(self, msecs: int = 30000) -> bool:
         """Block until pool work is done (for shutdown and the screenshot mode)."""
-        return self._pool.waitForDone(msecs)
+        return self._runner.wait_idle(msecs)

@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, Signal
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 
 class TaskContext:
@@ -63,3 +63,33 @@ class Task(QRunnable):
             self.signals.failed.emit(str(exc) or type(exc).__name__)
             return
         self.signals.finished.emit(result)
+
+
+class TaskRunner:
+    """Starts tasks on a pool, and keeps each one referenced until it has reported back.
+
+    The one start/finish plumbing of the controller and the results loader: the slots are
+    connected before the task starts, so no report can arrive unheard.
+    """
+
+    def __init__(self, pool: QThreadPool | None = None) -> None:
+        self.pool = pool or QThreadPool.globalInstance()
+        self._tasks: set[Task] = set()
+
+    def start(self, work, finished, failed, progressed=None) -> Task:
+        """Run ``work`` on the pool; ``finished(result)``, ``failed(message)`` and
+        ``progressed(done, total, text)`` are called on the GUI thread."""
+        task = Task(work)
+        self._tasks.add(task)
+        task.signals.finished.connect(finished)
+        task.signals.failed.connect(failed)
+        if progressed is not None:
+            task.signals.progressed.connect(progressed)
+        task.signals.finished.connect(lambda _=None: self._tasks.discard(task))
+        task.signals.failed.connect(lambda _=None: self._tasks.discard(task))
+        self.pool.start(task)
+        return task
+
+    def wait_idle(self, msecs: int = 30000) -> bool:
+        """Block until the pool's work is done (shutdown, tests, the screenshot mode)."""
+        return self.pool.waitForDone(msecs)

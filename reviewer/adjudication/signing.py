@@ -122,23 +122,17 @@ class AdjudicationSigner:
             found = self.store.get_study(adjudication.study)
             study = AdjudicationStudy(name=found.name, protocol=found.protocol)
         entries, last_hash = self.store.audit_head()
-        public = key.public
         return AdjudicationPayload(
             sheet_id=self.new_id(),
             supersedes=self._supersedes(adjudication),
             signed_at=self.clock(),
-            run=SheetRun(
-                run_id=run.run_id,
-                trajectory_sha256=card.trajectory_sha256,
-                scenario_id=card.scenario_id,
-                model=card.model,
-            ),
+            run=SheetRun.of(run.run_id, card),
             rubric=SheetRubric(id=rubric.id, version=rubric.version, sha256=rubric.sha256),
             threshold=threshold,
             study=study,
             resolves=resolves,
             decisions=decisions,
-            rater=SheetRater(name=key.rater, public_key=public.b64, fingerprint=public.fingerprint),
+            rater=SheetRater.of(key),
             audit_head=SheetAuditHead(entries=entries, hash=last_hash),
         )
 

@@ -11,38 +11,22 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from reviewer.cli import EXAMPLES_HEADING, CommandError, UsageError, VerbHelpFormatter
+from reviewer.cli import CommandError, UsageError, add_command
+from reviewer.commands.adjudication_output import LIST_COLUMNS, list_rows, value_text
 
 if TYPE_CHECKING:
-    from reviewer.adjudication.model import Adjudication, MetricDispute
+    from reviewer.adjudication.model import Adjudication
     from reviewer.store import ReviewStore
 
 OUTCOMES = ("applicable", "not_applicable", "not_observed")
-LIST_COLUMNS = (
-    "run_id",
-    "study",
-    "metric",
-    "status",
-    "threshold",
-    "values",
-    "reported",
-    "reached",
-    "adjudicator",
-)
 
 
 def _parser(sub, name, help_, description, examples, run):  # type: ignore[no-untyped-def]
     from reviewer.commands.store_cmds import add_db_option
 
-    p = sub.add_parser(
-        name,
-        help=help_,
-        description=description,
-        formatter_class=VerbHelpFormatter,
-        epilog=EXAMPLES_HEADING + "".join(f"\n  {e}" for e in examples),
-    )
+    p = add_command(sub, name, help=help_, description=description, examples=examples)
     add_db_option(p)
     p.set_defaults(run=run)
     return p
@@ -88,14 +72,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--study", metavar="NAME", help="the study the run is adjudicated in")
 
-    a = subparsers.add_parser(
+    a = add_command(
+        subparsers,
         "adjudication",
         help="list disagreements; submit, sign, correct and export adjudications",
         description="What needs adjudication, and the adjudication lifecycle: submit, sign "
         "(an adjudication sheet naming the rating sheets it resolves), correct, export.",
-        formatter_class=VerbHelpFormatter,
-        epilog=f"{EXAMPLES_HEADING}\n  a320-review adjudication list --study pilot\n"
-        "  a320-review adjudication sign --run R7 --rater dana --out sheets/",
+        examples=[
+            "a320-review adjudication list --study pilot",
+            "a320-review adjudication sign --run R7 --rater dana --out sheets/",
+        ],
     )
     sub = a.add_subparsers(
         dest="adjudication_command", metavar="SUBCOMMAND", required=True, help="what to do"
@@ -260,9 +246,8 @@ def run_adjudicate(args: argparse.Namespace) -> int:
         except _errors() as exc:
             raise CommandError(str(exc)) from None
     todo = [m for m in disputed if m not in done.items]
-    print(
-        f"{args.rater} decided {args.metric} of {args.run_id}: {_value(args.outcome, args.score)}"
-    )
+    decided = value_text(args.outcome, args.score)
+    print(f"{args.rater} decided {args.metric} of {args.run_id}: {decided}")
     print(
         "still to decide: "
         + (
@@ -273,43 +258,6 @@ def run_adjudicate(args: argparse.Namespace) -> int:
         )
     )
     return 0
-
-
-def _value(outcome: str | None, score: float | None) -> str:
-    if outcome is None:
-        return "-"
-    if outcome != "applicable":
-        return outcome
-    return "applicable" if score is None else f"applicable {score:g}"
-
-
-def list_rows(rows: list[MetricDispute], fmt: str) -> list[dict[str, Any]]:
-    """``adjudication list`` rows; JSON keeps the raters' values as objects."""
-    out = []
-    for d in rows:
-        values: Any = [
-            v.model_dump(include={"rater", "outcome", "score", "blind_outcome", "blind_score"})
-            for v in d.values
-        ]
-        if fmt != "json":
-            values = "; ".join(f"{v.rater}: {_value(v.outcome, v.score)}" for v in d.values)
-        reported = d.reported
-        out.append(
-            {
-                "run_id": d.run_id,
-                "study": d.study,
-                "metric": d.metric_id,
-                "status": d.status,
-                "threshold": d.threshold,
-                "values": values,
-                "reported": None
-                if reported is None or reported.reached == "open"
-                else _value(reported.outcome, reported.score),
-                "reached": None if reported is None else reported.reached,
-                "adjudicator": d.adjudicator,
-            }
-        )
-    return out
 
 
 def run_list(args: argparse.Namespace) -> int:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from reviewer.cli import EXAMPLES_HEADING, CommandError, UsageError, VerbHelpFormatter
+from reviewer.cli import CommandError, UsageError, add_command
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``collect`` verb."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "collect",
         help="collect signed sheets from other raters",
         description="Verify each sheet (signature, and with --trust the key and the name it "
@@ -18,9 +19,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "signed, read-only rating. The same sheet again changes nothing; a correction "
         "supersedes what it corrects. Refused sheets are named with their reason; exit "
         "code 1 if any was refused.",
-        formatter_class=VerbHelpFormatter,
-        epilog=f"{EXAMPLES_HEADING}\n"
-        "  a320-review collect inbox/ --trust team.pub --require-trusted",
+        examples=[
+            "a320-review collect inbox/ --trust team.pub --require-trusted",
+        ],
     )
     p.add_argument("paths", nargs="+", type=Path, metavar="PATH",
                    help="sheet files, or folders searched for *.sheet.json")  # fmt: skip

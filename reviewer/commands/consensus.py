@@ -6,33 +6,37 @@ import argparse
 import json
 from pathlib import Path
 
-from reviewer.cli import EXAMPLES_HEADING, UsageError, VerbHelpFormatter
+from reviewer.cli import UsageError, add_command
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``consensus`` verb."""
     from reviewer.commands.store_cmds import add_db_option
 
-    c = subparsers.add_parser(
+    c = add_command(
+        subparsers,
         "consensus",
         help="the reported value of each run and metric, and how it was reached",
         description="The consensus the benchmark reports.",
-        formatter_class=VerbHelpFormatter,
-        epilog=f"{EXAMPLES_HEADING}\n  a320-review consensus export --study pilot > c.csv",
+        examples=[
+            "a320-review consensus export --study pilot > c.csv",
+        ],
     )
     sub = c.add_subparsers(
         dest="consensus_command", metavar="SUBCOMMAND", required=True, help="what to do"
     )
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "export",
         help="write the consensus per run and metric",
         description="Per run and metric rated by people: the reported outcome and score "
         "(adjudicated where adjudicated, else the agreed value: equal outcomes and the median "
         "score) and how it was reached: agreed, adjudicated, single_rater, or open while "
         "still disputed (no value).",
-        formatter_class=VerbHelpFormatter,
-        epilog=f"{EXAMPLES_HEADING}\n  a320-review consensus export --study pilot > c.csv\n"
-        "  a320-review consensus export --format jsonl --out consensus.jsonl",
+        examples=[
+            "a320-review consensus export --study pilot > c.csv",
+            "a320-review consensus export --format jsonl --out consensus.jsonl",
+        ],
     )
     p.add_argument("--study", metavar="NAME", help="only this study's runs and ratings")
     p.add_argument(

@@ -7,37 +7,46 @@ import os
 import sys
 from pathlib import Path
 
-from reviewer.cli import CommandError, UsageError, VerbHelpFormatter, open_output, rater_name_option
+from reviewer.cli import (
+    CommandError,
+    UsageError,
+    add_command,
+    open_output,
+    rater_name_option,
+)
 from reviewer.commands.store_cmds import add_db_option, open_store
 
-_F = VerbHelpFormatter
 DEFAULT_MODEL = "gpt-4o-mini"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``judge`` verb and its subcommands."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "judge",
         help="rate runs with an LLM judge and compare it with the humans",
         description="An LLM judge rates runs with the same rubric as the humans and is "
         "stored as a rater of kind 'judge' (left out of human agreement).",
-        epilog="examples:\n  a320-review judge export --out requests.jsonl\n"
-        "  a320-review judge run --model llama3.1 --base-url http://localhost:11434/v1",
-        formatter_class=_F,
+        examples=[
+            "a320-review judge export --out requests.jsonl",
+            "a320-review judge run --model llama3.1 --base-url http://localhost:11434/v1",
+        ],
     )
     sub = p.add_subparsers(
         dest="judge_command", metavar="SUBCOMMAND", required=True, help="what to do"
     )
 
-    e = sub.add_parser(
+    e = add_command(
+        sub,
         "export",
         help="write one chat-completion request per run (OpenAI Batch API JSONL)",
         description="One request per run: the rubric as the system message, the run's judge "
         "bundle (its trajectory scored again) as the user message, a strict JSON schema for "
         "the answer. The custom_id carries the trajectory, rubric and prompt hashes.",
-        epilog="examples:\n  a320-review judge export --out requests.jsonl\n"
-        "  a320-review judge export --runs todo.txt --model gpt-4.1 --out requests.jsonl",
-        formatter_class=_F,
+        examples=[
+            "a320-review judge export --out requests.jsonl",
+            "a320-review judge export --runs todo.txt --model gpt-4.1 --out requests.jsonl",
+        ],
     )
     _add_selection(e)
     e.add_argument(
@@ -50,15 +59,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_db_option(e)
     e.set_defaults(run=run_export)
 
-    i = sub.add_parser(
+    i = add_command(
+        sub,
         "import",
         help="store a judge's answers (Batch API output or chat completions)",
         description="Check every answer with the rubric's rules and store it as a submitted "
         "rating of the judge NAME. A line that breaks a rule is refused as FILE:LINE: reason; "
         "the others are imported. The same answer again changes nothing; a changed one "
         "supersedes the judge's previous rating. Exit code 1 when a line was refused.",
-        epilog="examples:\n  a320-review judge import batch_output.jsonl --judge gpt-4.1",
-        formatter_class=_F,
+        examples=[
+            "a320-review judge import batch_output.jsonl --judge gpt-4.1",
+        ],
     )
     i.add_argument("responses", type=Path, metavar="FILE", help="responses JSONL")
     i.add_argument(
@@ -71,17 +82,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_db_option(i)
     i.set_defaults(run=run_import)
 
-    r = sub.add_parser(
+    r = add_command(
+        sub,
         "run",
         help="send the requests to an OpenAI-compatible endpoint, then import the answers",
         description="Needs the extra [judge] (httpx). The API key is read from the "
         "environment (OPENAI_API_KEY, or the variable --api-key-env names) and never "
         "stored. Good answers are cached under the app home, keyed by trajectory, rubric, "
         "model and prompt: a rerun asks only for what has no good answer yet.",
-        epilog="examples:\n  a320-review judge run --model llama3.1 \\\n"
-        "      --base-url http://localhost:11434/v1\n"
-        "  a320-review judge run --model gpt-4.1-mini --concurrency 8   # OPENAI_API_KEY set",
-        formatter_class=_F,
+        examples=[
+            "a320-review judge run --model llama3.1 \\\n      --base-url http://localhost:11434/v1",
+            "a320-review judge run --model gpt-4.1-mini --concurrency 8   # OPENAI_API_KEY set",
+        ],
     )
     _add_selection(r)
     r.add_argument("--model", required=True, metavar="MODEL", help="model id to ask")
@@ -114,15 +126,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_db_option(r)
     r.set_defaults(run=run_run)
 
-    c = sub.add_parser(
+    c = add_command(
+        sub,
         "compare",
         help="the judge against the human consensus, per metric",
         description="Per metric: Krippendorff's alpha between the judge and the median of "
         "the human scores, the mean difference (above 0: the judge is softer), confusion "
         "matrices of scores and outcomes, and the runs where they differ most.",
-        epilog="examples:\n  a320-review judge compare --judge gpt-4.1\n"
-        "  a320-review judge compare --judge gpt-4.1 --format json > calibration.json",
-        formatter_class=_F,
+        examples=[
+            "a320-review judge compare --judge gpt-4.1",
+            "a320-review judge compare --judge gpt-4.1 --format json > calibration.json",
+        ],
     )
     c.add_argument(
         "--judge",

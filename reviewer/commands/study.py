@@ -8,27 +8,18 @@ import sys
 from pathlib import Path
 
 from reviewer.cli import (
-    EXAMPLES_HEADING,
     CommandError,
     UsageError,
-    VerbHelpFormatter,
+    add_command,
     rater_name_option,
     rater_names_option,
 )
 from reviewer.commands import study_packet
 
-_FMT = VerbHelpFormatter
-
 
 def _sub(sub, name, help_, description, example, run, *, named=True):  # type: ignore[no-untyped-def]
     """One subcommand: its help and example, the study NAME (unless not ``named``), --db."""
-    p = sub.add_parser(
-        name,
-        help=help_,
-        description=description,
-        formatter_class=_FMT,
-        epilog=f"{EXAMPLES_HEADING}\n  {example}",
-    )
+    p = add_command(sub, name, help=help_, description=description, examples=[example])
     if named:
         p.add_argument("name", metavar="NAME", help="the study")
     _db(p)
@@ -71,14 +62,16 @@ def _selection_options(p: argparse.ArgumentParser) -> None:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``study`` verb and its subcommands."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "study",
         help="rating studies: raters, assignments, blind protocol, packets",
         description="A study names runs, raters, how many raters rate each run, the protocol "
         "and a seed; every run gets exactly that many raters, loads balanced.",
-        formatter_class=_FMT,
-        epilog=f"{EXAMPLES_HEADING}\n  a320-review study create pilot --raters ann,bob,cat "
-        "--per-run 2 --protocol blind --owner ann",
+        examples=[
+            "a320-review study create pilot --raters ann,bob,cat "
+            "--per-run 2 --protocol blind --owner ann",
+        ],
     )
     sub = p.add_subparsers(
         dest="study_command", metavar="SUBCOMMAND", required=True, help="what to do"

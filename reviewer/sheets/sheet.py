@@ -60,6 +60,16 @@ class SheetRun(_Frozen):
     scenario_id: str | None
     model: str | None
 
+    @classmethod
+    def of(cls, run_id: str, card: Any) -> SheetRun:
+        """The run ``run_id`` as its ScoreCard ``card`` read it."""
+        return cls(
+            run_id=run_id,
+            trajectory_sha256=card.trajectory_sha256,
+            scenario_id=card.scenario_id,
+            model=card.model,
+        )
+
 
 class SheetScorer(_Frozen):
     """The scorer's verdict the rater saw."""
@@ -140,6 +150,12 @@ class SheetRater(_Frozen):
     name: str
     public_key: str = Field(description="base64 of the raw 32-byte Ed25519 key")
     fingerprint: str
+
+    @classmethod
+    def of(cls, key: Any) -> SheetRater:
+        """Who signs with ``key`` (a :class:`~reviewer.sheets.keys.RaterKey`)."""
+        public = key.public
+        return cls(name=key.rater, public_key=public.b64, fingerprint=public.fingerprint)
 
 
 class SheetAuditHead(_Frozen):

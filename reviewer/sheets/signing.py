@@ -317,23 +317,17 @@ class SigningService:
                     reason=blind.reasons.get(metric.id) if blind else None,
                 )
             )
-        public = key.public
         entries, last_hash = self.store.audit_head()
         return SheetPayload(
             sheet_id=self.new_id(),
             supersedes=self._supersedes(rating),
             signed_at=self.clock(),
-            run=SheetRun(
-                run_id=run.run_id,
-                trajectory_sha256=card.trajectory_sha256,
-                scenario_id=card.scenario_id,
-                model=card.model,
-            ),
+            run=SheetRun.of(run.run_id, card),
             scorer=SheetScorer(version=card.scorer_version, vector=card.vector()),
             rubric=SheetRubric(id=rubric.id, version=rubric.version, sha256=rubric.sha256),
             items=items,
             overall_comment=rating.overall_comment,
-            rater=SheetRater(name=key.rater, public_key=public.b64, fingerprint=public.fingerprint),
+            rater=SheetRater.of(key),
             study=None
             if blind is None
             else SheetStudy(

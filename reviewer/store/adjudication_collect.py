@@ -23,20 +23,9 @@ from reviewer.store.rubrics import RubricRegistry
 
 
 @dataclass(frozen=True)
-class CollectedAdjudication:
+class CollectedAdjudication(collecting.CollectedSheet):
     """A verified adjudication sheet reduced to what the store records."""
 
-    source: str
-    sheet_id: str
-    supersedes: str | None
-    sheet_json: str
-    rater: str
-    public_key: str
-    fingerprint: str
-    run_id: str
-    trajectory_sha256: str
-    rubric_sha256: str
-    signed_at: str
     study: str | None = None
     items: list[AdjudicationItem] = field(default_factory=list)
 

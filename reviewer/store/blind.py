@@ -95,8 +95,7 @@ def submit_blind(
     """Freeze the blind rating: complete, then its values copied and locked; logged."""
     with write_transaction(db):
         conn = db.conn
-        h = ratings.head(conn, rating_pk)
-        lifecycle._editable(h, expected_version)
+        h = lifecycle.open_draft(db, rating_pk, expected_version)
         _, study, protocol, blind_at, _, arm = _context(conn, rating_pk)
         if protocol != "blind" or arm:
             raise RatingStateError(f"rating {rating_pk} is not in the blind phase of a study")
@@ -112,13 +111,13 @@ def submit_blind(
             " blind_comment = comment WHERE rating_pk = ?",
             (rating_pk,),
         )
-        lifecycle._bump(db, h, at=at, blind_submitted_at=at)
         digest = ratings.content_sha256(current.items, current.overall_comment, rubric.sha256)
         details = {"rating_pk": rating_pk, "run_pk": h.run_pk, "study": study,
                    "content_sha256": digest,
                    "blind_sha256": ratings.blind_sha256(current.items, rubric.sha256)}  # fmt: skip
-        audit.append(conn, [("blind_submit", h.rater, details)], at=at)
-        return ratings.load(conn, rubrics, rating_pk)
+        return lifecycle.record(
+            db, rubrics, h, "blind_submit", details, at=at, blind_submitted_at=at
+        )
 
 
 def reveal(
@@ -131,17 +130,14 @@ def reveal(
 ) -> Rating:
     """Show the scorer: records ``revealed_at``; the blind values stay as they are."""
     with write_transaction(db):
-        h = ratings.head(db.conn, rating_pk)
-        lifecycle._editable(h, expected_version)
+        h = lifecycle.open_draft(db, rating_pk, expected_version)
         _, study, _, blind_at, revealed_at, _ = _context(db.conn, rating_pk)
         if blind_at is None:
             raise RatingStateError(f"rating {rating_pk}: submit the blind rating before the reveal")
         if revealed_at is not None:
             raise RatingStateError(f"rating {rating_pk} was revealed already")
-        lifecycle._bump(db, h, at=at, revealed_at=at)
         details = {"rating_pk": rating_pk, "run_pk": h.run_pk, "study": study}
-        audit.append(db.conn, [("reveal", h.rater, details)], at=at)
-        return ratings.load(db.conn, rubrics, rating_pk)
+        return lifecycle.record(db, rubrics, h, "reveal", details, at=at, revealed_at=at)
 
 
 def save_reason(
@@ -156,8 +152,7 @@ def save_reason(
 ) -> Rating:
     """Autosave why a metric was revised after the reveal."""
     with write_transaction(db):
-        h = ratings.head(db.conn, rating_pk)
-        lifecycle._editable(h, expected_version)
+        h = lifecycle.open_draft(db, rating_pk, expected_version)
         if _context(db.conn, rating_pk)[4] is None:
             raise RatingStateError(f"rating {rating_pk} is not revealed: no revision yet")
         cursor = db.conn.execute(
@@ -166,10 +161,8 @@ def save_reason(
         )
         if cursor.rowcount != 1:
             raise NotFoundError(f"rating {rating_pk} has no item {metric_id!r}")
-        lifecycle._bump(db, h, at=at)
         details = {"rating_pk": rating_pk, "metric_id": metric_id, "reason": reason}
-        audit.append(db.conn, [("revision_reason", h.rater, details)], at=at)
-        return ratings.load(db.conn, rubrics, rating_pk)
+        return lifecycle.record(db, rubrics, h, "revision_reason", details, at=at)
 
 
 def missing_reasons(conn: sqlite3.Connection, rating_pk: int) -> list[tuple[str, str]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite_utils
 
 from reviewer.evidence import Citation
-from reviewer.store import audit, lifecycle, ratings, runs
+from reviewer.store import lifecycle, ratings, runs
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import RatingValidationError
 from reviewer.store.models import Rating
@@ -76,8 +76,7 @@ def toggle(
 
 
 def _checked(db, rubrics, rating_pk: int, metric_id: str, expected_version: int):
-    h = ratings.head(db.conn, rating_pk)
-    lifecycle.editable(h, expected_version)
+    h = lifecycle.open_draft(db, rating_pk, expected_version)
     if metric_id not in rubrics.get(h.rubric_pk).metric_ids:
         raise RatingValidationError(f"rating {rating_pk}: unknown metric {metric_id!r}")
     return h
@@ -117,7 +116,5 @@ def _remove(db, rubrics, h: ratings.Head, old: Citation, *, at: str) -> Rating:
 
 
 def _done(db, rubrics, h: ratings.Head, action: str, c: Citation, *, at: str) -> Rating:
-    lifecycle.bump(db, h, at=at)
     details = {"rating_pk": h.rating_pk, "version": h.version + 1, **c.model_dump()}
-    audit.append(db.conn, [(action, h.rater, details)], at=at)
-    return ratings.load(db.conn, rubrics, h.rating_pk)
+    return lifecycle.record(db, rubrics, h, action, details, at=at)

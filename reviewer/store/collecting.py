@@ -38,8 +38,9 @@ class CollectedItem:
 
 
 @dataclass(frozen=True)
-class CollectedRating:
-    """A verified sheet reduced to what the store records."""
+class CollectedSheet:
+    """What every verified sheet (a rating's or an adjudication's) tells the store: where
+    it came from, who signed it with which key, and the run and rubric it is about."""
 
     source: str
     sheet_id: str
@@ -52,6 +53,12 @@ class CollectedRating:
     trajectory_sha256: str
     rubric_sha256: str
     signed_at: str
+
+
+@dataclass(frozen=True)
+class CollectedRating(CollectedSheet):
+    """A verified sheet reduced to what the store records."""
+
     overall_comment: str
     items: list[CollectedItem] = field(default_factory=list)
     study: str | None = None

@@ -49,6 +49,34 @@ def _bump(db: sqlite_utils.Database, h: ratings.Head, *, at: str, **changes: obj
         raise ConflictError(h.rating_pk, h.version, -1)
 
 
+def open_draft(db: sqlite_utils.Database, rating_pk: int, expected_version: int) -> ratings.Head:
+    """The head of the draft a write is about to change, once it may be changed.
+
+    Every write to a draft starts here, inside its transaction (:mod:`reviewer.store.blind`
+    and :mod:`reviewer.store.citations` too).
+    """
+    h = ratings.head(db.conn, rating_pk)
+    _editable(h, expected_version)
+    return h
+
+
+def record(
+    db: sqlite_utils.Database,
+    rubrics: RubricRegistry,
+    h: ratings.Head,
+    action: str,
+    details: dict,
+    *,
+    at: str,
+    **changes: object,
+) -> Rating:
+    """Finish a write to a rating inside its transaction: bump the version (setting
+    ``changes``), append the audit entry ``action`` and read back what this call wrote."""
+    _bump(db, h, at=at, **changes)
+    audit.append(db.conn, [(action, h.rater, details)], at=at)
+    return ratings.load(db.conn, rubrics, h.rating_pk)
+
+
 def start(
     db: sqlite_utils.Database, rubrics: RubricRegistry, run_pk: int, rater: str, *, at: str
 ) -> Rating:
@@ -82,18 +110,15 @@ def save_item(
 ) -> Rating:
     """Autosave one metric of a draft (incomplete is fine, impossible is not)."""
     with write_transaction(db):
-        h = ratings.head(db.conn, rating_pk)
-        _editable(h, expected_version)
+        h = open_draft(db, rating_pk, expected_version)
         rubric = rubrics.get(h.rubric_pk)
         problems = rubric.validate_item(metric_id, outcome, score, comment, complete=False)
         if problems:
             raise RatingValidationError(f"rating {rating_pk}, {metric_id}: {'; '.join(problems)}")
         item = RatingItem(metric_id=metric_id, outcome=outcome, score=score, comment=comment)
         ratings.upsert_item(db.conn, rating_pk, item, at=at)
-        _bump(db, h, at=at)
         details = {"rating_pk": rating_pk, "version": h.version + 1, **item.model_dump()}
-        audit.append(db.conn, [("rating_save", h.rater, details)], at=at)
-        return ratings.load(db.conn, rubrics, rating_pk)
+        return record(db, rubrics, h, "rating_save", details, at=at)
 
 
 def save_overall_comment(
@@ -107,15 +132,12 @@ def save_overall_comment(
 ) -> Rating:
     """Autosave the free-text comment on the whole run (bounded by the rubric)."""
     with write_transaction(db):
-        h = ratings.head(db.conn, rating_pk)
-        _editable(h, expected_version)
+        h = open_draft(db, rating_pk, expected_version)
         too_long = rubrics.get(h.rubric_pk).comment_problem(text)
         if too_long:
             raise RatingValidationError(f"rating {rating_pk}, overall comment: {too_long}")
-        _bump(db, h, at=at, overall_comment=text)
         details = {"rating_pk": rating_pk, "version": h.version + 1, "overall_comment": text}
-        audit.append(db.conn, [("rating_comment", h.rater, details)], at=at)
-        return ratings.load(db.conn, rubrics, rating_pk)
+        return record(db, rubrics, h, "rating_comment", details, at=at, overall_comment=text)
 
 
 def submit(
@@ -128,14 +150,12 @@ def submit(
 ) -> Rating:
     """Draft → submitted, once every metric is complete; lists every problem otherwise."""
     with write_transaction(db):
-        h = ratings.head(db.conn, rating_pk)
-        _editable(h, expected_version)
+        h = open_draft(db, rating_pk, expected_version)
         current = ratings.load(db.conn, rubrics, rating_pk)
         rubric = rubrics.get(h.rubric_pk)
         problems = rubric.problems(current.items, evidence.counts(current.citations))
         if problems:
             raise RatingIncompleteError(rating_pk, problems)
-        _bump(db, h, at=at, status="submitted", submitted_at=at)
         digest = ratings.content_sha256(
             current.items, current.overall_comment, rubric.sha256, current.citations
         )
@@ -143,8 +163,8 @@ def submit(
         reasons = ratings.reasons_sha256(ratings.reasons_of(db.conn, rating_pk))
         if reasons is not None:  # a blind-study rating revised after the reveal
             details["reasons_sha256"] = reasons
-        audit.append(db.conn, [("submit", h.rater, details)], at=at)
-        return ratings.load(db.conn, rubrics, rating_pk)
+        changes = {"status": "submitted", "submitted_at": at}
+        return record(db, rubrics, h, "submit", details, at=at, **changes)
 
 
 def supersede(
@@ -221,13 +241,6 @@ def mark_signed(
                 "signed_at": at,
             }
         )
-        _bump(db, h, at=at, status="signed", signed_at=at)
         sheet_sha = hashlib.sha256(sheet_json.encode("utf-8")).hexdigest()
         details = {"rating_pk": rating_pk, "sheet_id": sheet_id, "sheet_sha256": sheet_sha}
-        audit.append(db.conn, [("sign", h.rater, details)], at=at)
-        return ratings.load(db.conn, rubrics, rating_pk)
-
-
-#: The guards every write to a draft goes through (:mod:`reviewer.store.citations` too).
-editable = _editable
-bump = _bump
+        return record(db, rubrics, h, "sign", details, at=at, status="signed", signed_at=at)

@@ -76,17 +76,7 @@ def to_collected(signed: SignedSheet, source: str) -> CollectedRating:
     ]  # fmt: skip
     study = p.study
     return CollectedRating(
-        source=source,
-        sheet_id=p.sheet_id,
-        supersedes=p.supersedes,
-        sheet_json=signed.to_json(),
-        rater=p.rater.name,
-        public_key=p.rater.public_key,
-        fingerprint=p.rater.fingerprint,
-        run_id=p.run.run_id,
-        trajectory_sha256=p.run.trajectory_sha256,
-        rubric_sha256=p.rubric.sha256,
-        signed_at=p.signed_at.isoformat(),
+        **_sheet_fields(signed, source),
         overall_comment=p.overall_comment,
         items=items,
         study=None if study is None else study.name,
@@ -101,17 +91,7 @@ def to_collected_adjudication(signed: SignedSheet, source: str) -> CollectedAdju
     """The store's record of a verified adjudication sheet."""
     p: AdjudicationPayload = signed.payload  # type: ignore[assignment]
     return CollectedAdjudication(
-        source=source,
-        sheet_id=p.sheet_id,
-        supersedes=p.supersedes,
-        sheet_json=signed.to_json(),
-        rater=p.rater.name,
-        public_key=p.rater.public_key,
-        fingerprint=p.rater.fingerprint,
-        run_id=p.run.run_id,
-        trajectory_sha256=p.run.trajectory_sha256,
-        rubric_sha256=p.rubric.sha256,
-        signed_at=p.signed_at.isoformat(),
+        **_sheet_fields(signed, source),
         study=None if p.study is None else p.study.name,
         items=[
             AdjudicationItem(metric_id=d.metric_id, outcome=d.outcome, score=d.score,  # type: ignore[arg-type]
@@ -180,3 +160,22 @@ def _depth(checked: list[tuple[Path, SignedSheet | None, str | None]], index: in
         signed = by_id[signed.payload.supersedes]  # type: ignore[index]
         depth += 1
     return depth
+
+
+def _sheet_fields(signed: SignedSheet, source: str) -> dict[str, str | None]:
+    """The fields of :class:`~reviewer.store.collecting.CollectedSheet`, read from any
+    verified sheet's payload (a rating's or an adjudication's)."""
+    p = signed.payload
+    return {
+        "source": source,
+        "sheet_id": p.sheet_id,
+        "supersedes": p.supersedes,
+        "sheet_json": signed.to_json(),
+        "rater": p.rater.name,
+        "public_key": p.rater.public_key,
+        "fingerprint": p.rater.fingerprint,
+        "run_id": p.run.run_id,
+        "trajectory_sha256": p.run.trajectory_sha256,
+        "rubric_sha256": p.rubric.sha256,
+        "signed_at": p.signed_at.isoformat(),
+    }

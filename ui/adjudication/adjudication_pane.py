@@ -26,14 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from ui.adjudication.grid_model import AdjudicationGridModel, value_text
+from ui.rating_keys import DIGITS, ENTER_KEYS, OUTCOME_KEYS, is_submit
 
-_DIGITS = {Qt.Key.Key_0: 0, Qt.Key.Key_1: 1, Qt.Key.Key_2: 2, Qt.Key.Key_3: 3}
-_OUTCOME_KEYS = {
-    Qt.Key.Key_A: "applicable",
-    Qt.Key.Key_N: "not_applicable",
-    Qt.Key.Key_O: "not_observed",
-}
-_ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 OUTCOME_LABELS = {"applicable": "Applicable", "not_applicable": "Not applicable",
                   "not_observed": "Not observed"}  # fmt: skip
 Decision = tuple[str | None, int | None, str]
@@ -240,7 +234,7 @@ class AdjudicationPane(QWidget):
                 self.focus_grid()
                 self._next_to_do()
                 return True
-            elif kind == QEvent.Type.KeyPress and _is_submit(event):
+            elif kind == QEvent.Type.KeyPress and is_submit(event):
                 self.request_submit()
                 return True
         elif watched is self.grid and kind in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride):
@@ -268,21 +262,21 @@ class AdjudicationPane(QWidget):
 
     @staticmethod
     def _is_pane_key(event: QKeyEvent) -> bool:
-        if _is_submit(event):
+        if is_submit(event):
             return True
         if event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
             return False
-        return event.key() in _DIGITS or event.key() in _OUTCOME_KEYS or event.key() in (
-            Qt.Key.Key_J, Qt.Key.Key_K, Qt.Key.Key_C, *_ENTER_KEYS)  # fmt: skip
+        return event.key() in DIGITS or event.key() in OUTCOME_KEYS or event.key() in (
+            Qt.Key.Key_J, Qt.Key.Key_K, Qt.Key.Key_C, *ENTER_KEYS)  # fmt: skip
 
     def _pane_key(self, event: QKeyEvent) -> None:
         key = event.key()
-        if _is_submit(event):
+        if is_submit(event):
             self.request_submit()
-        elif key in _DIGITS:
-            self.score_current(_DIGITS[key])
-        elif key in _OUTCOME_KEYS:
-            self.set_current_outcome(_OUTCOME_KEYS[key])
+        elif key in DIGITS:
+            self.score_current(DIGITS[key])
+        elif key in OUTCOME_KEYS:
+            self.set_current_outcome(OUTCOME_KEYS[key])
         elif key in (Qt.Key.Key_J, Qt.Key.Key_K):
             self.next_metric(1 if key == Qt.Key.Key_J else -1)
         else:
@@ -292,9 +286,3 @@ class AdjudicationPane(QWidget):
 def _long(outcome: str | None, score: int | None) -> str:
     label = OUTCOME_LABELS.get(outcome or "", "—")
     return label if score is None else f"{label} {score}"
-
-
-def _is_submit(event: QKeyEvent) -> bool:
-    return bool(
-        event.key() in _ENTER_KEYS and event.modifiers() & Qt.KeyboardModifier.ControlModifier
-    )

@@ -10,7 +10,6 @@ from contextlib import contextmanager
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
-from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -19,12 +18,12 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QStyledItemDelegate,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
+from ui.queue.queue_columns import MIN_ELASTIC, ElidingDelegate, QueueColumns
 from ui.queue.run_queue_model import (
     ANY,
     BASE_RATING_STATES,
@@ -46,31 +45,9 @@ _FACETS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
     ("rating_state", "All ratings", lambda v: RATING_LABELS.get(v, v)),
 )
 _RATING_ORDER = list(RATING_LABELS)
-_MAX_COLUMN_WIDTH = 240
-_MIN_ELASTIC = 44
-_ELASTIC = (Column.SCENARIO, Column.MODEL, Column.RUN, Column.STATUS)
-_GIVE_WAY = (Column.STATUS, Column.MODEL)
 
 
-#: Where each cut column keeps its distinguishing part: scenario ids differ at their start
-#: ("elec-apu…", "hyd-blue…"), models at their end ("claude…4-5"), run ids at their time and
-#: suffix ("…08:23 f18f09"). The full text is in each cell's tooltip.
-_ELIDE = {
-    Column.SCENARIO: Qt.TextElideMode.ElideRight,
-    Column.MODEL: Qt.TextElideMode.ElideMiddle,
-    Column.RUN: Qt.TextElideMode.ElideLeft,
-}
-
-
-class _ElidingDelegate(QStyledItemDelegate):
-    """Cuts each column's text where it loses the least (see ``_ELIDE``)."""
-
-    def initStyleOption(self, option, index) -> None:
-        super().initStyleOption(option, index)
-        option.textElideMode = _ELIDE.get(index.column(), Qt.TextElideMode.ElideRight)
-
-
-class QueuePanel(QWidget):
+class QueuePanel(QueueColumns, QWidget):
     """Run queue with facet filters; emits ``run_selected(run_pk)`` when the current row
     changes."""
 
@@ -126,7 +103,7 @@ class QueuePanel(QWidget):
         self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         header = self.view.horizontalHeader()
         header.setHighlightSections(False)
-        header.setMinimumSectionSize(_MIN_ELASTIC)
+        header.setMinimumSectionSize(MIN_ELASTIC)
         # Left-aligned: a cut header keeps its first letters ("Scena…", never "cenari").
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         header.sectionResized.connect(self._on_section_resized)
@@ -134,9 +111,9 @@ class QueuePanel(QWidget):
         # drag; a button held elsewhere (a splitter or window edge being dragged) is not.
         header.viewport().installEventFilter(self)
         self._header_pressed = False
-        # Each column is cut where it loses least: see _ELIDE and _ElidingDelegate.
+        # Each column is cut where it loses least: see ui.queue.queue_columns.
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.view.setItemDelegate(_ElidingDelegate(self.view))
+        self.view.setItemDelegate(ElidingDelegate(self.view))
         self.view.viewport().installEventFilter(self)  # width changes re-fit the columns
         self._natural: dict[Column, int] = {}
         self._sizing = False
@@ -199,16 +176,6 @@ class QueuePanel(QWidget):
         # makes it a draft); Qt would make a neighbour current, and open it.
         with self._keeping_open_run():
             self.model.update_rating_state(run_pk, state)
-
-    def natural_width(self) -> int:
-        """The width at which every column shows its text whole (the window's first split)."""
-        if not self._natural:
-            return 0  # no rows yet: unknown
-        bar = self.view.verticalScrollBar().sizeHint().width()
-        columns = sum(self._natural.values())
-        if self.view.isColumnHidden(Column.IN):
-            columns -= self._natural.get(Column.IN, 0)  # only within a study
-        return columns + bar + 2 * self.view.frameWidth()
 
     def current_run_pk(self) -> int | None:
         index = self.view.currentIndex()
@@ -301,70 +268,6 @@ class QueuePanel(QWidget):
             combo.setCurrentIndex(index)
             combo.blockSignals(False)
             self.proxy.set_facet(facet, self._facet_values[facet][index])
-
-    def _fit_columns(self) -> None:
-        # Once, from the first rows, measured on a sample: ResizeToContents would measure
-        # all 10,000 rows, and again on every change.
-        bold = QFont(self.view.font())
-        bold.setBold(True)  # UNSAFE is bold, and so are headers in the shared stylesheet
-        plain, strong = self.view.fontMetrics(), QFontMetrics(bold)
-        rows = range(min(self.model.rowCount(), 200))
-        for column in Column:
-            cells = plain if column != Column.SAFETY else strong
-            texts = {self.model.index(row, column).data() for row in rows}
-            title = self.model.headerData(column, Qt.Orientation.Horizontal)
-            width = max(
-                max(cells.horizontalAdvance(t) for t in texts) + 16,
-                strong.horizontalAdvance(title) + 24,  # room for the sort arrow
-            )
-            # Never under the header's minimum section size: Qt would widen it anyway.
-            self._natural[column] = min(max(width, _MIN_ELASTIC), _MAX_COLUMN_WIDTH)
-        self._layout_columns()
-
-    def _layout_columns(self) -> None:
-        """Fit the columns to the panel: Score, Safety and Rating keep their width and stay
-        in sight; Scenario, Model, Run and Status share what is left (elided at the end),
-        and Scenario takes any spare width. Stops once the rater resizes a column by hand."""
-        if not self._natural or self._user_sized:
-            return
-        widths = dict(self._natural)
-        fixed = sum(
-            w for c, w in widths.items() if c not in _ELASTIC and not self.view.isColumnHidden(c)
-        )
-        room = self.view.viewport().width() - fixed
-        # On a small screen Status, then Model, give way (both are in the Scenario tooltip
-        # and the filters) so Score, Safety and Rating stay in view.
-        hidden = set()
-        for column in _GIVE_WAY:
-            if room >= _MIN_ELASTIC * (len(_ELASTIC) - len(hidden)):
-                break
-            hidden.add(column)
-        for column in _ELASTIC:
-            self.view.setColumnHidden(column, column in hidden)
-            if column in hidden:
-                widths.pop(column)
-        elastic = [c for c in _ELASTIC if c not in hidden]
-        wanted = sum(widths[c] for c in elastic)
-        if room >= wanted:
-            widths[Column.SCENARIO] += room - wanted
-        else:
-            # Trim the widest first, to one common cap: short columns stay whole.
-            cap = max(widths[c] for c in elastic)
-            while cap > _MIN_ELASTIC and sum(min(widths[c], cap) for c in elastic) > room:
-                cap -= 4
-            for column in elastic:
-                widths[column] = max(_MIN_ELASTIC, min(widths[column], cap))
-        self._sizing = True
-        try:
-            for column, width in widths.items():
-                self.view.horizontalHeader().resizeSection(column, width)
-        finally:
-            self._sizing = False
-
-    def _on_section_resized(self, *_args) -> None:
-        # Only a drag by the rater counts: Qt also resizes sections itself.
-        if not self._sizing and self._header_pressed:
-            self._user_sized = True
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.view.viewport() and event.type() == QEvent.Type.Resize:

@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
 from reviewer.store import ReviewStore
-from ui.worker import Task, TaskContext
+from ui.worker import Task, TaskContext, TaskRunner
 
 #: Fewer resamples than the report's 1,000: the window's interval is a preview, redrawn
 #: after every rating, and the report states the seeded full one.
@@ -33,8 +33,7 @@ class ResultsLoader(QObject):
     def __init__(self, db_path: Path, *, pool: QThreadPool | None = None, parent=None) -> None:
         super().__init__(parent)
         self.db_path = db_path
-        self._pool = pool or QThreadPool.globalInstance()
-        self._tasks: set[Task] = set()
+        self._runner = TaskRunner(pool)
         self._running = False
         self._pending: tuple[str | None] | None = None  # a load asked for while one runs
         self._export: Task | None = None
@@ -56,7 +55,7 @@ class ResultsLoader(QObject):
                 scenarios = [scenario] if scenario else []
                 return gather(store, scenarios=scenarios, resamples=WINDOW_RESAMPLES)
 
-        self._start(work, self._loaded, self._load_failed)
+        self._runner.start(work, self._loaded, self._load_failed)
 
     def _next(self) -> bool:
         self._running = False
@@ -97,7 +96,7 @@ class ResultsLoader(QObject):
             self._export = None
             self.export_failed.emit(f"Report not written: {message}")
 
-        self._export = self._start(work, done, failed, self.export_progressed.emit)
+        self._export = self._runner.start(work, done, failed, self.export_progressed.emit)
         return True
 
     def busy(self) -> bool:
@@ -106,16 +105,4 @@ class ResultsLoader(QObject):
 
     def wait_idle(self, msecs: int = 30000) -> bool:
         """Block until pool work is done (tests, shutdown)."""
-        return self._pool.waitForDone(msecs)
-
-    def _start(self, work, finished, failed, progressed=None) -> Task:
-        task = Task(work)
-        self._tasks.add(task)
-        task.signals.finished.connect(finished)
-        task.signals.failed.connect(failed)
-        if progressed is not None:
-            task.signals.progressed.connect(progressed)
-        task.signals.finished.connect(lambda _=None: self._tasks.discard(task))
-        task.signals.failed.connect(lambda _=None: self._tasks.discard(task))
-        self._pool.start(task)
-        return task
+        return self._runner.wait_idle(msecs)

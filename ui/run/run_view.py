@@ -7,42 +7,34 @@ pane shows the selected event in full (arguments, result, why it got its class).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHeaderView,
     QLabel,
     QPlainTextEdit,
     QSizePolicy,
     QSplitter,
-    QTableView,
-    QTreeView,
     QVBoxLayout,
     QWidget,
 )
 
 from reviewer.evidence import Citation
 from scoring import ScoreCard, Trajectory
-from scoring.reader import read_snapshot
-from scoring.records import ToolCall
+from ui.run.event_details import describe
 from ui.run.legend_bar import LegendBar
 from ui.run.procedure_model import COL_RUN, ProcedureModel
+from ui.run.run_tables import make_procedure_view, make_timeline_view
 from ui.run.timeline_model import (
     COL_CLASS,
-    COL_DETAILS,
     EventIndexRole,
     EventRole,
-    KindRole,
     TimelineModel,
     VerdictRole,
-    summary,
 )
-from ui.theme import STYLES, plain_tooltip, style_key
+from ui.theme import plain_tooltip
 
-ROW_HEIGHT = 22
 #: Below this width the run view stacks its panes (see RunView.resizeEvent).
 NARROW_WIDTH = 860
 
@@ -74,8 +66,10 @@ class RunView(QWidget):
         # A long run title must not set the window's minimum width: it is cut at the
         # pane's edge and shown in full in the tooltip.
         self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.timeline = self._make_timeline()
-        self.procedure = self._make_procedure()
+        self.timeline = make_timeline_view(self.timeline_model)
+        self.timeline.selectionModel().currentRowChanged.connect(self._timeline_moved)
+        self.procedure = make_procedure_view(self.procedure_model)
+        self.procedure.selectionModel().currentRowChanged.connect(self._procedure_moved)
         self.details = QPlainTextEdit(readOnly=True)
         self.details.setPlaceholderText("Select an event to see its arguments and result in full.")
 
@@ -115,49 +109,6 @@ class RunView(QWidget):
                     total = sum(self._right.sizes())
                     self._right.setSizes([total * 3 // 5, total - total * 3 // 5])
             self.procedure.setColumnWidth(0, 110 if narrow else 150)
-
-    def _make_timeline(self) -> QTableView:
-        view = QTableView()
-        view.setModel(self.timeline_model)
-        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        view.setWordWrap(False)
-        view.setShowGrid(False)
-        view.setAlternatingRowColors(False)
-        # Fixed row heights and column widths: no per-row measuring, so 5,000 calls open at once.
-        vh = view.verticalHeader()
-        vh.hide()
-        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        vh.setDefaultSectionSize(ROW_HEIGHT)
-        hh = view.horizontalHeader()
-        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        # The step column leaves room for the evidence marker beside "12.3".
-        for column, width in enumerate((62, 52, 90, 300, 150)):
-            view.setColumnWidth(column, width)
-        hh.setSectionResizeMode(COL_DETAILS, QHeaderView.ResizeMode.Stretch)
-        # Class is shown before Details: on a narrow pane the verdict stays in view and
-        # the details are cut instead (they are in full below the timeline).
-        hh.moveSection(hh.visualIndex(COL_CLASS), hh.visualIndex(COL_DETAILS))
-        view.selectionModel().currentRowChanged.connect(self._timeline_moved)
-        return view
-
-    def _make_procedure(self) -> QTreeView:
-        view = QTreeView()
-        view.setModel(self.procedure_model)
-        view.setUniformRowHeights(True)
-        view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        # "This run" is what a rater reads: it fits its text and comes second, so it stays
-        # in view; the action's name is cut at 150 px (in full in the tooltip) and the
-        # rationale takes the rest, and is in every row's tooltip.
-        header = view.header()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
-        view.setColumnWidth(0, 150)
-        view.selectionModel().currentRowChanged.connect(self._procedure_moved)
-        return view
 
     # -- content -------------------------------------------------------------------------
     def show_run(self, title: str, traj: Trajectory, card: ScoreCard, warning: str | None) -> None:
@@ -268,7 +219,9 @@ class RunView(QWidget):
             event_index = self.timeline_model.data(current, EventIndexRole)
             self._target = None if event_index is None else ("event", event_index)
         record = self.timeline_model.data(current, EventRole)
-        self.details.setPlainText(self._describe(current))
+        self.details.setPlainText(
+            describe(self.timeline_model, current, self._shown_card(), self._traj)
+        )
         self.event_selected.emit(record)
         verdict = self.timeline_model.data(current, VerdictRole)
         if self._syncing or verdict is None:
@@ -327,65 +280,6 @@ class RunView(QWidget):
             into.setdefault(c.ref, []).append(titles.get(c.metric_id, c.metric_id))
         self.timeline_model.set_cited({i: ", ".join(m) for i, m in events.items()})
         self.procedure_model.set_cited({i: ", ".join(m) for i, m in actions.items()})
-
-    def _describe(self, index: QModelIndex) -> str:
-        row = self.timeline_model.row_at(index.row())
-        record = row.record
-        if isinstance(record, ToolCall):
-            lines = [
-                f"{record.name}   step {record.step}.{record.call_index}   "
-                f"sim {record.sim_time_before} → {record.sim_time_after} s   {record.wall_ms} ms",
-                "args: " + json.dumps(record.args, indent=2, ensure_ascii=False),
-                "result: "
-                + (
-                    record.result
-                    if isinstance(record.result, str)
-                    else json.dumps(record.result, indent=2, ensure_ascii=False)
-                ),
-            ]
-            if record.is_error:
-                lines.insert(1, "ERROR: the call failed")
-            verdict = self.timeline_model.data(index, VerdictRole)
-            if verdict is not None and self._shown_card() is not None:
-                lines.insert(1, self._why(verdict))
-                if row.style == "out_of_order":
-                    lines.insert(
-                        2, f"{STYLES['out_of_order'].label}: {STYLES['out_of_order'].meaning}"
-                    )
-            elif row.style:
-                lines.insert(1, STYLES[row.style].meaning)
-            return "\n".join(lines)
-        kind = self.timeline_model.data(index, KindRole)
-        if kind == "turn":
-            return record.text or "(the model wrote no text in this turn)"
-        if kind in ("setup", "final") and self._traj is not None:
-            return summary(row) + "\n\n" + self._snapshot_text(kind)
-        return summary(row)
-
-    def _snapshot_text(self, kind: str) -> str:
-        # Snapshots are not kept in memory (hundreds of variables): read the one line now.
-        traj = self._traj
-        line = traj.setup_line if kind == "setup" else traj.final_line
-        if line is None:
-            return ""
-        try:
-            snapshot = read_snapshot(traj.path, line)
-        except OSError as exc:
-            return f"(snapshot unavailable: {exc})"
-        when = "at t0" if kind == "setup" else "at the end"
-        rows = "\n".join(f"  {name} = {value}" for name, value in sorted(snapshot.items()))
-        return f"Simulator snapshot {when} ({len(snapshot)} variables):\n{rows}"
-
-    def _why(self, verdict) -> str:
-        style = STYLES[style_key(verdict.command_class, verdict.severity, verdict.subtype)]
-        if verdict.required_index is not None:
-            action = self._card.required[verdict.required_index]
-            return (
-                f"{style.label}: required action #{action.index + 1} of block "
-                f"'{action.block}' — {action.rationale or ''}"
-            )
-        world = " (a world-domain control: never the agent's to set)" if verdict.world_write else ""
-        return f"{style.label}: {style.meaning}{world}"
 
 
 def _stacked(top: QWidget, bottom: QWidget, stretch: tuple[int, int]) -> QSplitter:

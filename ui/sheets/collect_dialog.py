@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from ui.sheets.verify_dialog import _PathField
+from ui.sheets.path_field import PathField
 from ui.theme import plain_tooltip
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -141,7 +141,7 @@ class CollectDialog(QDialog):
         row.addStretch(1)
 
         self.require_trusted = QCheckBox("Refuse sheets signed by a key not in the trust list")
-        self.trust = _PathField("optional: trusted public keys, bound to rater names", "&Trust…")
+        self.trust = PathField("optional: trusted public keys, bound to rater names", "&Trust…")
         self.trust.choose.clicked.connect(self._choose_trust)
         self.trust.changed.connect(self._trust_changed)
         self.trust.set_path(None)  # "require trusted" means something only with a trust list
@@ -212,9 +212,7 @@ class CollectDialog(QDialog):
             self.add_paths([Path(folder)])
 
     def _choose_trust(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, "Trust list", self._start_dir)
-        if name:
-            self.trust.set_path(Path(name))
+        self.trust.choose_file("Trust list", self._start_dir)
 
     # -- the run -------------------------------------------------------------------------
     def _collect(self) -> None:

@@ -25,15 +25,14 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QPushButton,
     QTableView,
     QVBoxLayout,
-    QWidget,
 )
 
 from reviewer.sheets.keys import KeyStoreError, load_trust_file
 from reviewer.sheets.sheet import VerifyResult, verify_file
+from ui.sheets.path_field import PathField
 from ui.theme import plain_tooltip
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -137,33 +136,6 @@ class _Context(NamedTuple):
     trust_unreadable: bool = False
 
 
-class _PathField(QWidget):
-    """A read-only path with Choose… and Clear buttons; emits ``changed`` with the path."""
-
-    changed = Signal(object)
-
-    def __init__(self, placeholder: str, choose_label: str, parent=None) -> None:
-        super().__init__(parent)
-        self.edit = QLineEdit()
-        self.edit.setReadOnly(True)
-        self.edit.setPlaceholderText(placeholder)
-        self.choose = QPushButton(choose_label)
-        self.clear = QPushButton("Clear")
-        self.clear.clicked.connect(lambda: self.set_path(None))
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.edit, 1)
-        layout.addWidget(self.choose)
-        layout.addWidget(self.clear)
-        self.path: Path | None = None
-
-    def set_path(self, path: Path | None) -> None:
-        self.path = None if path is None else Path(path)
-        self.edit.setText("" if path is None else str(path))
-        self.clear.setEnabled(path is not None)
-        self.changed.emit(self.path)
-
-
 class VerifyDialog(QDialog):
     """Pick sheets (and optionally a trajectory and trust list); see OK/FAILED per sheet.
 
@@ -206,8 +178,8 @@ class VerifyDialog(QDialog):
         for column, width in ((0, 70), (1, 220), (2, 170), (3, 90)):
             header.resizeSection(column, width)
 
-        self.trajectory = _PathField("optional: the rated trajectory (.jsonl)", "Tra&jectory…")
-        self.trust = _PathField("optional: trusted public keys, one per line", "&Trust list…")
+        self.trajectory = PathField("optional: the rated trajectory (.jsonl)", "Tra&jectory…")
+        self.trust = PathField("optional: trusted public keys, one per line", "&Trust list…")
         self.require_trusted = QCheckBox("Fail sheets signed by a key not in the trust list")
         self.summary = QLabel()
         self.summary.setWordWrap(True)
@@ -358,18 +330,11 @@ class VerifyDialog(QDialog):
             self.add_sheets(Path(p) for p in paths)
 
     def _choose_trajectory(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self,
-            "Choose the rated trajectory",
-            self._start_dir,
-            "Trajectories (*.jsonl);;All files (*)",
+        self.trajectory.choose_file(
+            "Choose the rated trajectory", self._start_dir, "Trajectories (*.jsonl);;All files (*)"
         )
-        if path:
-            self.set_trajectory(Path(path))
 
     def _choose_trust(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Choose a trust list", self._start_dir, "Text files (*.txt);;All files (*)"
+        self.trust.choose_file(
+            "Choose a trust list", self._start_dir, "Text files (*.txt);;All files (*)"
         )
-        if path:
-            self.set_trust_file(Path(path))

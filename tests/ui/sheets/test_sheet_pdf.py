@@ -12,7 +12,9 @@ import pytest
 
 from reviewer.sheets import keys, sheet
 from reviewer.sheets.sheet import SheetPayload, SignedSheet
-from ui.sheets.sheet_pdf import _Pager, render_sheet_pdf, sheet_document, sheet_html
+from ui.sheets.pdf_pager import Pager
+from ui.sheets.sheet_html import sheet_html
+from ui.sheets.sheet_pdf import render_sheet_pdf, sheet_document
 
 
 def _signed(tmp_path: Path, *, metrics: int = 3, supersedes: str | None = None) -> SignedSheet:
@@ -112,7 +114,7 @@ def test_pages_are_cut_between_rows_and_repeat_the_table_header(qtbot, tmp_path:
     device.setDotsPerMeterX(11811)  # 300 dpi
     device.setDotsPerMeterY(11811)
     doc = sheet_document(_signed(tmp_path, metrics=40), device, 2100)
-    pager = _Pager(doc, 2800)
+    pager = Pager(doc, 2800)
     pages = pager.pages()
     assert len(pages) >= 3
     assert pages[0][0] == 0 and pages[-1][1] == pager.end

@@ -10,7 +10,8 @@ from PySide6.QtGui import QPdfWriter
 
 from reviewer.sheets import keys, sheet
 from reviewer.sheets.sheet import SheetPayload, SignedSheet
-from ui.sheets.sheet_pdf import render_sheet_pdf, sheet_document, sheet_html
+from ui.sheets.sheet_html import sheet_html
+from ui.sheets.sheet_pdf import render_sheet_pdf, sheet_document
 
 CITATIONS = [
     {"kind": "event", "ref": 4, "step": "3.0", "label": "3.0 set_control apu_gen = 0",

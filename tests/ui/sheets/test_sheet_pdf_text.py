@@ -15,7 +15,8 @@ import pytest
 from test_sheet_pdf import _signed
 
 from reviewer.sheets import keys, sheet
-from ui.sheets.sheet_pdf import _breakable, render_sheet_pdf
+from ui.sheets.sheet_html import _breakable
+from ui.sheets.sheet_pdf import render_sheet_pdf
 
 needs_poppler = pytest.mark.skipif(
     shutil.which("pdftotext") is None, reason="pdftotext (poppler-utils) is not installed"

@@ -142,3 +142,22 @@ def test_screenshot_renders_at_the_given_size(tmp_path: Path):
     assert main(["gui", "--screenshot", str(out), "--size", "1366x768"]) == 0
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1366, 768)
+
+
+def test_the_rating_pane_never_cuts_the_submit_button(qtbot, demo_app):
+    # A long status line once widened the form past the pane (which has no horizontal scroll
+    # bar), cutting the Submit button and the Check column at 1366x768.
+    window = demo_app.window
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    first = demo_app.controller.store.list_runs()[0].run_pk
+    with qtbot.waitSignal(demo_app.controller.run_opened, timeout=10_000):
+        demo_app.controller.open_run(first)
+    rubric, scroll = window.rubric, window.rating_scroll
+    qtbot.waitUntil(lambda: bool(rubric.status.text()))
+    viewport = scroll.viewport().width()
+    assert rubric.width() <= viewport
+    button = rubric.submit_button
+    right = button.mapTo(scroll.viewport(), button.rect().topRight()).x()
+    assert right <= viewport

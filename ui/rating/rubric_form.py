@@ -116,6 +116,10 @@ class RubricForm(FormKeys, PendingEdits, SubmitStatus, RevisionFlow, QWidget):
         self.note.setWordWrap(True)
         self.status = QLabel(self)
         self.status.setObjectName("ratingStatus")
+        # A long status ("Not rated yet … 7 of 7 metrics to do") wraps instead of widening
+        # the form past the rating pane, which has no horizontal scroll bar.
+        self.status.setWordWrap(True)
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.submit_button = QPushButton("Submit and next (Ctrl+Enter)", self)
         self.submit_button.setAutoDefault(False)
         self.submit_button.clicked.connect(self.request_submit)

@@ -121,6 +121,7 @@ def main() -> None:
             choose_dir=lambda *_: str(Path(tmp) / "sheets"),
         )
         written = flow.sign_current(app.window)
+        app.window._show_rater(controller.rater)  # as the window's own Sign action does
         save(app, "signed_rating.png")
         if written is not None:
             # The Verify sheet dialog on that sheet, checked against its trajectory.

@@ -98,26 +98,40 @@ def parse_trajectory(data: bytes, *, path: str = "<memory>") -> Trajectory:
     sha = hashlib.sha256(data).hexdigest()
     # A UTF-8 byte-order mark is legal in front of UTF-8 text (and JSON parsers may skip
     # it); some editors add one. It is not part of the first record.
-    lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
+    body = data.removeprefix(b"\xef\xbb\xbf")
+    # Every line becomes one array, blank ones included, so the array's index is the line
+    # number: one C-level replace instead of splitting, filtering and joining the lines.
+    try:
+        slots = FILE_ADAPTER.validate_json(b"[[" + body.replace(b"\n", b"],[") + b"]]")
+    except ValidationError:
+        slots = None
+    if slots is None or len(slots) != body.count(b"\n") + 1 or any(len(slot) > 1 for slot in slots):
+        return _parse_careful(body, path=path, sha=sha)
+    builder = _Builder(path)
+    last = 0
+    for number, slot in enumerate(slots, start=1):
+        if slot:
+            builder.add(number, slot[0])
+            last = number
+    if last == 0:
+        raise TrajectoryError(path, None, _EMPTY)
+    return builder.build(sha256=sha, torn=False, line_count=last)
+
+
+_EMPTY = "not a trajectory: the file is empty"
+
+
+def _parse_careful(body: bytes, *, path: str, sha: str) -> Trajectory:
+    """The lines of a file the fast path refused, numbered, blank ones left out."""
+    lines = body.split(b"\n")
     # The last line that holds anything: only that one may be torn.
     last = len(lines) - 1
     while last >= 0 and not lines[last].strip():
         last -= 1
     if last < 0:
-        raise TrajectoryError(path, None, "not a trajectory: the file is empty")
-
+        raise TrajectoryError(path, None, _EMPTY)
     numbered = [(n, raw) for n, raw in enumerate(lines[: last + 1], start=1) if raw.strip()]
-    try:
-        joined = b"[[" + b"],[".join(raw for _, raw in numbered) + b"]]"
-        slots = FILE_ADAPTER.validate_json(joined)
-    except ValidationError:
-        slots = None
-    if slots is None or len(slots) != len(numbered):
-        return _parse_by_line(numbered, path=path, sha=sha, line_count=last + 1)
-    builder = _Builder(path)
-    for (number, _), (record,) in zip(numbered, slots, strict=True):
-        builder.add(number, record)
-    return builder.build(sha256=sha, torn=False, line_count=last + 1)
+    return _parse_by_line(numbered, path=path, sha=sha, line_count=last + 1)
 
 
 def _parse_by_line(

@@ -206,11 +206,14 @@ KnownRecord = Annotated[
 ]
 #: The fast path: a whole file's records in one call, with a plain string discriminator
 #: (no Python callback per record): half the cost of one call per line.  Each line goes in
-#: its own one-item array, ``[[line1],[line2],…]``, so a line holding two values, or two
-#: lines that only parse joined, cannot pass as records.  Any file it refuses (an unknown
-#: type, a bad or torn line) is re-read line by line through RECORD_ADAPTER, which
+#: its own array, ``[[line1],[line2],…]`` (a blank line makes an empty one), so a line
+#: holding two values, or two lines that only parse joined, cannot pass as records (the
+#: reader checks one array per line, at most one record each).  Any file it refuses (an
+#: unknown type, a bad or torn line) is re-read line by line through RECORD_ADAPTER, which
 #: tolerates unknown types and names the line at fault.
-FILE_ADAPTER: TypeAdapter[list[tuple[KnownRecord]]] = TypeAdapter(list[tuple[KnownRecord]])
+FILE_ADAPTER: TypeAdapter[list[tuple[KnownRecord, ...]]] = TypeAdapter(
+    list[tuple[KnownRecord, ...]]
+)
 
 #: Records that make up the episode's timeline, in file order.
 Event = Assistant | ToolCall | Nudge | ProviderError

@@ -73,13 +73,25 @@ class Scored(NamedTuple):
     payload: Any  # a JSON line (jsonl) or a flat row (csv, table)
 
 
-def render(card: ScoreCard, *, fmt: str) -> Scored:
-    """The card in the output format; runs in the scoring worker."""
+def render(cards: list[ScoreCard], *, fmt: str) -> tuple[list[Scored], bytes]:
+    """A chunk of cards in the output format; runs in the scoring worker.
+
+    JSONL comes back as one piece of bytes for the whole chunk (the parent writes it as it
+    is), the flat formats as one row per card.
+    """
     if fmt == "jsonl":
-        payload: Any = card.to_json()
-    else:
-        payload = card.model_dump(include=set(columns() if fmt == "csv" else table_columns()))
-    return Scored(card.path, card.status, card.error_line, card.error, payload)
+        # The serialiser's bytes, straight: model_dump_json would decode them to str and the
+        # output would encode them again.
+        lines = b"".join(
+            card.__pydantic_serializer__.to_json(card, by_alias=True) + b"\n" for card in cards
+        )
+        return [Scored(c.path, c.status, c.error_line, c.error, None) for c in cards], lines
+    include = set(columns() if fmt == "csv" else table_columns())
+    rows = [
+        Scored(c.path, c.status, c.error_line, c.error, c.model_dump(include=include))
+        for c in cards
+    ]
+    return rows, b""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -88,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
         DiscoveryError,
         StderrProgress,
         discover,
-        score_many,
+        fewer_collections,
+        score_chunks,
         unreadable_line,
     )
 
@@ -104,14 +117,14 @@ def run(args: argparse.Namespace) -> int:
     if not paths and not problems:
         raise UsageError("no *.jsonl trajectory found under the given paths")
     progress = StderrProgress("score")
-    results = score_many(
+    results = score_chunks(
         paths,
         jobs=args.jobs,
         with_judge_bundle=not args.no_judge_bundle,
-        render=partial(render, fmt=args.format),
+        render_chunk=partial(render, fmt=args.format),
     )
     unreadable = 0
-    with open_output(args.out) as out:
+    with fewer_collections(), open_output(args.out) as out:
         for done, result in enumerate(_write(results, args.format, out), start=1):
             progress(done, len(paths), result.path)
             if result.status == "unreadable":
@@ -129,23 +142,31 @@ def run(args: argparse.Namespace) -> int:
     return 1 if unreadable else 0
 
 
-def _write(results: Iterator[Scored], fmt: str, out: TextIO) -> Iterator[Scored]:
+def _write(chunks: Iterator[tuple[list[Scored], bytes]], fmt: str, out: TextIO) -> Iterator[Scored]:
     # JSONL and CSV stream (memory stays flat over 10,000 files); the table has to see every
     # row to align its columns, so it keeps the small flat rows only.
     if fmt == "jsonl":
-        for result in results:
-            out.write(result.payload + "\n")
-            yield result
+        binary = getattr(out, "buffer", None)
+        for results, lines in chunks:
+            if binary is not None:
+                binary.write(lines)
+            else:  # a text-only stream (e.g. io.StringIO)
+                out.write(lines.decode("utf-8"))
+            yield from results
+        if binary is not None:
+            binary.flush()
     elif fmt == "csv":
         writer = csv_writer(out)
         cols = columns()
         writer.writerow(cols)
-        for result in results:
-            writer.writerow([result.payload.get(c) for c in cols])
-            yield result
+        for results, _ in chunks:
+            for result in results:
+                writer.writerow([result.payload.get(c) for c in cols])
+                yield result
     else:
         rows = []
-        for result in results:
-            rows.append(result.payload)
-            yield result
+        for results, _ in chunks:
+            for result in results:
+                rows.append(result.payload)
+                yield result
         write_rows(rows, table_columns(), "table", out)

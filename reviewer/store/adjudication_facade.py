@@ -6,7 +6,7 @@ A mixin like :class:`~reviewer.store.study_facade.StudiesFacade`: what needs adj
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from reviewer.adjudication import rule
@@ -27,14 +27,12 @@ if TYPE_CHECKING:
 class AdjudicationFacade:
     """Disagreements, adjudications and the values they resolve to, on the store."""
 
+    # What the mixin uses of the store it is mixed into (ReviewStore and StudiesFacade):
+    # declared for the type checker only, so no placeholder body can shadow the real one.
     _db: sqlite_utils.Database
     _rubrics: RubricRegistry
-
-    def latest_decisions(self, *, rater: str | None = None) -> list[Rating]:  # pragma: no cover
-        raise NotImplementedError  # provided by ReviewStore
-
-    def get_study(self, name: str) -> Study:  # pragma: no cover
-        raise NotImplementedError  # provided by StudiesFacade
+    latest_decisions: Callable[..., list[Rating]]
+    get_study: Callable[[str], Study]
 
     # -- the threshold -------------------------------------------------------------------
 

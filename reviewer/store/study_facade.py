@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,14 +43,12 @@ def refused_as_state_error() -> Iterator[None]:
 class StudiesFacade:
     """Studies, assignments, blind phases, visibility and collecting, on the store."""
 
+    # What the mixin uses of the store it is mixed into (ReviewStore): declared for the
+    # type checker only, so no placeholder body can ever shadow the real method.
     _db: sqlite_utils.Database
     _rubrics: RubricRegistry
-
-    def submit(self, rating_pk: int, *, expected_version: int) -> Rating:  # pragma: no cover
-        raise NotImplementedError  # provided by ReviewStore
-
-    def latest_decisions(self, *, rater: str | None = None) -> list[Rating]:  # pragma: no cover
-        raise NotImplementedError  # provided by ReviewStore
+    submit: Callable[..., Rating]
+    latest_decisions: Callable[..., list[Rating]]
 
     # -- studies (see reviewer.studies) ------------------------------------------------------
 

@@ -48,6 +48,8 @@ class ResultsWindow(QMainWindow):
         self.scenario.addItem(ALL)
         self.scenario.currentIndexChanged.connect(lambda _i: self.refresh())
         self.status = QLabel("Loading…")
+        # Rubric title, scorer versions and error messages come from files: never as HTML.
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
         bar = QToolBar("Results")
         bar.setMovable(False)
         bar.addWidget(QLabel(" Scenario: "))

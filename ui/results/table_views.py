@@ -101,6 +101,7 @@ class AgreementView(_RunTables):
         side.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.side_note = QLabel("Select a run to see every rater's rating side by side.")
         self.side_note.setWordWrap(True)
+        self.side_note.setTextFormat(Qt.TextFormat.PlainText)  # it names the run (file text)
         side_box = QWidget()
         side_layout = QVBoxLayout(side_box)
         side_layout.setContentsMargins(2, 2, 2, 2)

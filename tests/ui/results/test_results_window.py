@@ -191,3 +191,18 @@ def test_the_scenario_selector_reloads_that_scenarios_runs(qtbot, rated_app: App
     assert results.data.meta.scenario_filter == [scenario]
     assert {r.scenario_id for r in results.data.runs} == {scenario}
     assert 0 < results.data.meta.n_runs < everything
+
+
+def test_text_from_files_is_never_shown_as_html(qtbot, rated_app: App) -> None:
+    # Issue 8 item 6 for the dashboard: a load error (it names files) and the run named over
+    # the side-by-side table are shown as typed.
+    from PySide6.QtWidgets import QLabel
+
+    payload = "<b style=color:green>APPROVED</b><img src=/etc/passwd>"
+    results = _open_dashboard(qtbot, rated_app)
+    results.loader.load_failed.emit(payload)
+    assert results.status.text().endswith(payload)
+    for label in results.findChildren(QLabel):
+        if payload in label.text():
+            assert label.textFormat() == Qt.TextFormat.PlainText, label.objectName()
+    assert results.agreement.side_note.textFormat() == Qt.TextFormat.PlainText

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import CommandError, UsageError, add_command
+from reviewer.cli import CommandError, UsageError, add_command, rater_name_option
 from reviewer.commands.adjudication_output import LIST_COLUMNS, list_rows, value_text
 
 if TYPE_CHECKING:
@@ -34,7 +34,9 @@ def _parser(sub, name, help_, description, examples, run):  # type: ignore[no-un
 
 def _run_rater(p: argparse.ArgumentParser, who: str) -> None:
     p.add_argument("--run", dest="run_id", required=True, metavar="RUN_ID", help="the run's run_id")
-    p.add_argument("--rater", required=True, metavar="NAME", help=who)
+    p.add_argument(
+        "--rater", type=rater_name_option("--rater"), required=True, metavar="NAME", help=who
+    )
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -66,6 +68,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--sides-with",
         nargs="+",
+        type=rater_name_option("--sides-with"),
         default=[],
         metavar="RATER",
         help="the raters whose value the decision follows",
@@ -150,7 +153,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         run_export,
     )
     p.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write to")
-    p.add_argument("--rater", metavar="NAME", help="only this adjudicator's sheets")
+    p.add_argument(
+        "--rater",
+        type=rater_name_option("--rater"),
+        metavar="NAME",
+        help="only this adjudicator's sheets",
+    )
     p = _parser(
         sub,
         "threshold",
@@ -191,15 +199,6 @@ def run_pk_of(store: ReviewStore, run_id: str) -> int:
     return rated[0].run_pk
 
 
-def _checked_name(name: str) -> str:
-    from reviewer.raters import RaterNameError, check_rater_name
-
-    try:
-        return check_rater_name(name)
-    except RaterNameError as exc:
-        raise UsageError(f"--rater: {exc}") from None
-
-
 def _live(store: ReviewStore, args: argparse.Namespace) -> Adjudication:
     found = store.live_adjudication(run_pk_of(store, args.run_id), args.rater)
     if found is None:
@@ -219,7 +218,6 @@ def _errors() -> tuple[type[Exception], ...]:
 
 def run_adjudicate(args: argparse.Namespace) -> int:
     """Record one decision in the adjudicator's draft."""
-    _checked_name(args.rater)
     if args.outcome == "applicable" and args.score is None:
         raise UsageError("--outcome applicable needs --score 0-3")
     if args.outcome != "applicable" and args.score is not None:
@@ -283,7 +281,6 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_submit(args: argparse.Namespace) -> int:
     """Submit the adjudicator's draft."""
-    _checked_name(args.rater)
     with _open(args) as store:
         try:
             live = _live(store, args)
@@ -300,7 +297,6 @@ def run_submit(args: argparse.Namespace) -> int:
 
 def run_correct(args: argparse.Namespace) -> int:
     """Start a draft correcting the live adjudication."""
-    _checked_name(args.rater)
     with _open(args) as store:
         try:
             live = _live(store, args)
@@ -319,7 +315,6 @@ def run_sign(args: argparse.Namespace) -> int:
     from reviewer.adjudication.signing import AdjudicationSigner
     from reviewer.commands.signing import _load_key
 
-    _checked_name(args.rater)
     with _open(args) as store:
         run_pk = run_pk_of(store, args.run_id)
         key = _load_key(args.rater, args.passphrase_file)

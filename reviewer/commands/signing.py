@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from reviewer.cli import CommandError, UsageError, add_verb, input_path, rater_name_option
 from reviewer.commands.store_cmds import add_db_option, open_store
-from reviewer.raters import RaterNameError, check_rater_name
 
 if TYPE_CHECKING:
     from reviewer.sheets import keys
@@ -169,21 +168,11 @@ def _passphrase_option(p: argparse.ArgumentParser) -> None:
 # --- keys -----------------------------------------------------------------------------------
 
 
-def _rater_arg(name: str | None) -> None:
-    """``--rater NAME`` held to the one rule for rater names (a usage error, exit 2)."""
-    if name is not None:
-        try:
-            check_rater_name(name)
-        except RaterNameError as exc:
-            raise UsageError(f"--rater: {exc}") from None
-
-
 def run_keygen(args: argparse.Namespace) -> int:
     """Create the key pair and print what others need to trust it."""
     from reviewer.sheets import keys
     from reviewer.sheets.keys import KeyStoreError
 
-    _rater_arg(args.rater)
     passphrase = _read_passphrase(args.passphrase_file)
     try:
         key = keys.generate_key(args.rater, passphrase=passphrase, overwrite=args.force)
@@ -208,7 +197,6 @@ def run_whoami(args: argparse.Namespace) -> int:
     from reviewer.sheets import keys
     from reviewer.sheets.keys import KeyStoreError
 
-    _rater_arg(args.rater)
     passphrase = _read_passphrase(args.passphrase_file)
     raters = [args.rater] if args.rater else keys.list_raters()
     if not raters:
@@ -316,7 +304,6 @@ def run_sign(args: argparse.Namespace) -> int:
     from reviewer.sheets.signing import SigningError, SigningService
     from reviewer.store import StoreError
 
-    _rater_arg(args.rater)
     if args.sign_all:
         from reviewer.commands.sign_all import run_sign_all
 
@@ -356,7 +343,6 @@ def run_export(args: argparse.Namespace) -> int:
     from reviewer.sheets.signing import ExportError, SigningError, SigningService
     from reviewer.store import StoreError
 
-    _rater_arg(args.rater)
     renderer = getattr(args, "pdf_renderer", None)
     failed: ExportError | None = None
     with open_store(args, create=False, readonly="if-unwritable") as store:

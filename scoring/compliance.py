@@ -8,11 +8,11 @@ and greedy in trajectory order, which makes it deterministic and explainable to 
 
 from __future__ import annotations
 
-import fnmatch
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from scoring.plan import Key, Plan, plan_of
 from scoring.records import ToolCall
 from scoring.scenario import Scenario
 from scoring.scorecard import CommandVerdict, OrderConstraint, RequiredAction
@@ -32,11 +32,6 @@ BENCHMARK_SURFACE: frozenset[str] = frozenset(
 )
 #: Tools that are neither commands nor reads.
 NON_READ_TOOLS: frozenset[str] = frozenset({"set_control", "advance", "report_done"})
-#: World-domain controls: reachable through set_control, succeed silently, never the agent's.
-#: The scenario's own ``initial_state.world_controls`` are added per run.
-WORLD_CONTROL_PATTERNS: tuple[str, ...] = ("ext_pwr_avail", "unlimited_fuel", "fuel_*")
-
-Key = tuple[str, float]
 
 
 def coerce_value(value: Any) -> float | None:
@@ -54,15 +49,6 @@ def coerce_value(value: Any) -> float | None:
         except ValueError:
             return None
     return None
-
-
-def is_world_control(control: str | None, scenario: Scenario) -> bool:
-    """True for world-domain controls (the GPU's availability, fuel, …)."""
-    if control is None:
-        return False
-    if control in scenario.world_controls:
-        return True
-    return any(fnmatch.fnmatchcase(control, pattern) for pattern in WORLD_CONTROL_PATTERNS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,25 +82,6 @@ def effective_commands(calls: tuple[ToolCall, ...], surface: frozenset[str]) -> 
                 value=coerce_value(args.get("value")),
             )
         )
-    return out
-
-
-def required_actions(scenario: Scenario) -> list[RequiredAction]:
-    """The procedure flattened block by block, action by action."""
-    out: list[RequiredAction] = []
-    for block_index, block in enumerate(scenario.ground_truth.procedure):
-        for action in block.actions:
-            out.append(
-                RequiredAction(
-                    index=len(out),
-                    block=block.block,
-                    block_index=block_index,
-                    ordered=block.ordered,
-                    control=action.control,
-                    value=action.value,
-                    rationale=action.rationale,
-                )
-            )
     return out
 
 
@@ -153,7 +120,7 @@ class Compliance:
 
 def assess(scenario: Scenario, commands: list[Command]) -> Compliance:
     """Match, classify and check order for one run."""
-    required = required_actions(scenario)
+    plan = plan_of(scenario)
     # Commands by (control, value), each queue in trajectory order: popleft is "the first
     # still-unassigned command with exactly that pair".
     pools: dict[Key, deque[int]] = {}
@@ -161,49 +128,33 @@ def assess(scenario: Scenario, commands: list[Command]) -> Compliance:
         if command.key is not None:
             pools.setdefault(command.key, deque()).append(i)
     matched_by: dict[int, int] = {}  # command index -> required index
-    for action in required:
+    for action in plan.required:
         pool = pools.get((action.control, action.value))
         if pool:
             matched_by[pool.popleft()] = action.index
     command_of = {req: cmd for cmd, req in matched_by.items()}
-    required = [a.model_copy(update={"matched_command": command_of.get(a.index)}) for a in required]
-
-    gt = scenario.ground_truth
-    # A pair listed more than once keeps its most severe listing: a command the ground truth
-    # calls dangerous must floor the scalar even if another entry says anti_procedure.
-    forbidden: dict[Key, str] = {}
-    for a in gt.forbidden_actions:
-        if forbidden.get(a.key) != "dangerous":
-            forbidden[a.key] = a.severity
-    optional = {a.key for a in gt.optional_actions}
-    required_keys = {(a.control, a.value) for a in required}
-    verdicts = [
-        _classify(i, c, matched_by.get(i), forbidden, optional, required_keys, scenario)
-        for i, c in enumerate(commands)
+    required = [
+        a if a.index not in command_of else plan.matched(a, command_of[a.index])
+        for a in plan.required
     ]
-    return Compliance(required, verdicts, order_constraints(required, commands))
+    verdicts = [_classify(i, c, matched_by.get(i), plan) for i, c in enumerate(commands)]
+    return Compliance(required, verdicts, _order(plan, command_of, commands))
 
 
 def _classify(
-    index: int,
-    command: Command,
-    required_index: int | None,
-    forbidden: dict[Key, str],
-    optional: set[Key],
-    required_keys: set[Key],
-    scenario: Scenario,
+    index: int, command: Command, required_index: int | None, plan: Plan
 ) -> CommandVerdict:
-    fields: dict[str, Any] = {}
+    fields: dict[str, Any]
     key = command.key
     # Checked in the spec's order: matched, forbidden, optional, extraneous.
     if required_index is not None:
         fields = {"command_class": "matched_required", "required_index": required_index}
-    elif key in forbidden:
-        fields = {"command_class": "forbidden", "severity": forbidden[key]}
-    elif key in optional:
+    elif key in plan.forbidden:
+        fields = {"command_class": "forbidden", "severity": plan.forbidden[key]}
+    elif key in plan.optional:
         fields = {"command_class": "optional"}
     else:
-        subtype = "repeat_of_required" if key in required_keys else "uncatalogued_in_gt"
+        subtype = "repeat_of_required" if key in plan.required_keys else "uncatalogued_in_gt"
         fields = {"command_class": "extraneous", "subtype": subtype}
     call = command.call
     return CommandVerdict(
@@ -215,36 +166,22 @@ def _classify(
         value=command.value,
         raw_value=call.args.get("value") if isinstance(call.args, dict) else None,
         sim_time=call.sim_time_before,
-        world_write=is_world_control(command.control, scenario),
+        world_write=plan.is_world(command.control),
         **fields,
     )
 
 
-def order_constraints(
-    required: list[RequiredAction], commands: list[Command]
+def _order(
+    plan: Plan, command_of: dict[int, int], commands: list[Command]
 ) -> list[OrderConstraint]:
     """Every (a before b) constraint of the procedure with its verdict for this run."""
     out: list[OrderConstraint] = []
-    for a in required:
-        for b in required[a.index + 1 :]:
-            if a.block_index < b.block_index:
-                kind = "block"
-            elif a.block_index == b.block_index and a.ordered:
-                kind = "ordered_block"
-            else:
-                continue  # same unordered block: no constraint
-            ca, cb = a.matched_command, b.matched_command
-            applicable = ca is not None and cb is not None
-            satisfied = (
-                commands[ca].call_position < commands[cb].call_position if applicable else None
-            )
-            out.append(
-                OrderConstraint(
-                    before=a.index,
-                    after=b.index,
-                    kind=kind,
-                    applicable=applicable,
-                    satisfied=satisfied,
-                )
-            )
+    for before, after, not_applicable, satisfied, violated in plan.constraints:
+        ca, cb = command_of.get(before), command_of.get(after)
+        if ca is None or cb is None:
+            out.append(not_applicable)
+        elif commands[ca].call_position < commands[cb].call_position:
+            out.append(satisfied)
+        else:
+            out.append(violated)
     return out

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import ValidationError
+from pydantic_core import to_json
 
 from scoring.records import (
     FILE_ADAPTER,
@@ -79,18 +80,29 @@ class Trajectory:
 
 def read_trajectory(path: str | Path) -> Trajectory:
     """Read and validate ``path``; raises :class:`TrajectoryError` on corruption."""
-    p = Path(path)
     try:
         # O_NONBLOCK: a FIFO named *.jsonl opens at once (and is refused below) instead of
         # blocking the batch until some writer appears; regular files ignore the flag.
-        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise TrajectoryError(p, None, "not a regular file (a FIFO, socket or device)")
-            data = fh.read()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise TrajectoryError(path, None, "not a regular file (a FIFO, socket or device)")
+            data = _read_all(fd, info.st_size)
+        finally:
+            os.close(fd)
     except OSError as exc:
-        raise TrajectoryError(p, None, f"cannot read file: {exc.strerror or exc}") from exc
-    return parse_trajectory(data, path=str(p))
+        raise TrajectoryError(path, None, f"cannot read file: {exc.strerror or exc}") from exc
+    return parse_trajectory(data, path=str(path))
+
+
+def _read_all(fd: int, size: int) -> bytes:
+    """Every byte of the open file ``fd`` of ``size`` bytes (more, if it grows meanwhile):
+    one read, without the buffered file object a file of one read does not need."""
+    chunks = [os.read(fd, size + 1)]
+    while chunks[-1]:
+        chunks.append(os.read(fd, 1 << 20))
+    return b"".join(chunks)
 
 
 def parse_trajectory(data: bytes, *, path: str = "<memory>") -> Trajectory:
@@ -105,17 +117,86 @@ def parse_trajectory(data: bytes, *, path: str = "<memory>") -> Trajectory:
         slots = FILE_ADAPTER.validate_json(b"[[" + body.replace(b"\n", b"],[") + b"]]")
     except ValidationError:
         slots = None
-    if slots is None or len(slots) != body.count(b"\n") + 1 or any(len(slot) > 1 for slot in slots):
+    if slots is None or len(slots) != body.count(b"\n") + 1:
         return _parse_careful(body, path=path, sha=sha)
-    builder = _Builder(path)
-    last = 0
-    for number, slot in enumerate(slots, start=1):
-        if slot:
-            builder.add(number, slot[0])
-            last = number
-    if last == 0:
+    numbered = [(number, slot[0]) for number, slot in enumerate(slots, start=1) if slot]
+    if not numbered:
         raise TrajectoryError(path, None, _EMPTY)
-    return builder.build(sha256=sha, torn=False, line_count=last)
+    line_count = numbered[-1][0]
+    return _assemble(numbered, path=path, sha=sha, line_count=line_count) or _build(
+        numbered, path=path, sha=sha, torn=False, line_count=line_count
+    )
+
+
+def _assemble(
+    numbered: list[tuple[int, object]], *, path: str, sha: str, line_count: int
+) -> Trajectory | None:
+    """The Trajectory of a file in the usual order (meta first, one setup at most, a final
+    only at the end), built a list at a time; None for any other file, which
+    :func:`_build` then takes record by record to name the line at fault."""
+    kinds = [record.type for _, record in numbered]
+    last = kinds[-1]
+    if not (
+        kinds[0] == "meta"
+        and kinds.count("meta") == 1
+        and kinds.count("setup") <= 1
+        and kinds.count("final") == (last == "final")
+        and "harness_error" not in kinds
+    ):
+        return None
+    events = [(number, record) for number, record in numbered if record.type in _EVENT_TYPES]
+    setup_at = kinds.index("setup") if "setup" in kinds else None
+    meta_line, meta = numbered[0]
+    final_line, final = numbered[-1] if last == "final" else (None, None)
+    return Trajectory(
+        path=path,
+        sha256=sha,
+        meta=meta,
+        scenario=_scenario_of(meta, meta_line, path),
+        setup=None if setup_at is None else numbered[setup_at][1],
+        events=tuple(record for _, record in events),
+        event_lines=tuple(number for number, _ in events),
+        final=final,
+        line_count=line_count,
+        setup_line=None if setup_at is None else numbered[setup_at][0],
+        final_line=final_line,
+        tool_calls=tuple(record for _, record in events if record.type == "tool_call"),
+    )
+
+
+def _build(
+    numbered: list[tuple[int, object]], *, path: str, sha: str, torn: bool, line_count: int
+) -> Trajectory:
+    builder = _Builder(path)
+    for number, record in numbered:
+        builder.add(number, record)
+    return builder.build(sha256=sha, torn=torn, line_count=line_count)
+
+
+#: Validated scenarios by the exact JSON of ``meta.scenario``: the runs of one scenario
+#: embed the same one, and validating it was a tenth of reading a file.  Sharing is safe:
+#: a Scenario is frozen.  Bounded, oldest first out.
+_SCENARIOS: dict[bytes, Scenario] = {}
+_SCENARIOS_KEPT = 256
+
+
+def _scenario_of(meta: Meta, meta_line: int, path: str) -> Scenario:
+    """``meta.scenario`` validated (errors name the meta line)."""
+    # The key is the JSON of the raw dict, not the dict: 1, 1.0 and true are equal in
+    # Python and may validate differently.
+    key = to_json(meta.scenario)
+    scenario = _SCENARIOS.get(key)
+    if scenario is not None:
+        return scenario
+    try:
+        scenario = Scenario.model_validate(meta.scenario)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        raise TrajectoryError(path, meta_line, "meta.scenario." + _describe(first)) from None
+    if len(_SCENARIOS) >= _SCENARIOS_KEPT:
+        del _SCENARIOS[next(iter(_SCENARIOS))]
+    _SCENARIOS[key] = scenario
+    return scenario
 
 
 _EMPTY = "not a trajectory: the file is empty"
@@ -152,7 +233,7 @@ def _parse_by_line(
                     break
                 raise TrajectoryError(path, number, _json_reason(first["msg"])) from None
             raise TrajectoryError(path, number, _describe(first)) from None
-        builder.add(number, record)
+        builder.add(number, record)  # in file order: the first fault met is the one named
     return builder.build(sha256=sha, torn=torn, line_count=line_count)
 
 
@@ -246,11 +327,7 @@ class _Builder:
             )
         scenario = None
         if self.meta is not None:
-            try:
-                scenario = Scenario.model_validate(self.meta.scenario)
-            except ValidationError as exc:
-                first = exc.errors(include_url=False)[0]
-                raise self.fail(self.meta_line, "meta.scenario." + _describe(first)) from None
+            scenario = _scenario_of(self.meta, self.meta_line, self.path)
         events = tuple(self.events)
         return Trajectory(
             path=self.path,

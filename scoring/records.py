@@ -208,11 +208,11 @@ KnownRecord = Annotated[
 #: (no Python callback per record): half the cost of one call per line.  Each line goes in
 #: its own array, ``[[line1],[line2],…]`` (a blank line makes an empty one), so a line
 #: holding two values, or two lines that only parse joined, cannot pass as records (the
-#: reader checks one array per line, at most one record each).  Any file it refuses (an
+#: schema allows at most one record per array).  Any file it refuses (an
 #: unknown type, a bad or torn line) is re-read line by line through RECORD_ADAPTER, which
 #: tolerates unknown types and names the line at fault.
 FILE_ADAPTER: TypeAdapter[list[tuple[KnownRecord, ...]]] = TypeAdapter(
-    list[tuple[KnownRecord, ...]]
+    list[Annotated[tuple[KnownRecord, ...], Field(max_length=1)]]
 )
 
 #: Records that make up the episode's timeline, in file order.

@@ -6,7 +6,7 @@ from typing import Any
 
 from scoring.compliance import NON_READ_TOOLS, Compliance
 from scoring.reader import Trajectory
-from scoring.records import Assistant, Nudge, ToolCall
+from scoring.records import Event, ToolCall
 from scoring.scorecard import CallNote, Signals
 
 #: Results longer than this are cut in the judge bundle: it must stay compact.
@@ -24,13 +24,14 @@ def compute_signals(
     off_surface: list[CallNote] = []
     first_read: int | None = None
     for position, call in enumerate(calls):
-        if call.name not in surface:
+        name = call.name
+        if name not in surface:
             off_surface.append(_note(position, call))
-        elif call.name == "set_control":
+        elif name == "set_control":
             if call.is_error:
                 errored.append(_note(position, call))
-        elif call.name not in NON_READ_TOOLS:
-            reads[call.name] = reads.get(call.name, 0) + 1
+        elif name not in NON_READ_TOOLS:
+            reads[name] = reads.get(name, 0) + 1
             if first_read is None and not call.is_error:
                 first_read = position
 
@@ -47,7 +48,7 @@ def compute_signals(
     sim_used = None
     if final and setup and final.sim_time is not None and setup.sim_time is not None:
         sim_used = final.sim_time - setup.sim_time
-    assistants = [e for e in traj.events if isinstance(e, Assistant)]
+    kinds = [e.type for e in traj.events]
     return Signals(
         efficiency=efficiency,
         tool_calls_used=used,
@@ -59,9 +60,9 @@ def compute_signals(
         errored_commands=errored,
         off_surface_attempts=off_surface,
         world_writes=[c.index for c in commands if c.world_write],
-        turns=len(assistants),
-        nudges=sum(1 for e in traj.events if isinstance(e, Nudge)),
-        malformed_tool_arguments=sum(len(a.malformed_tool_arguments) for a in assistants),
+        turns=kinds.count("assistant"),
+        nudges=kinds.count("nudge"),
+        malformed_tool_arguments=_malformed(traj.events),
         unknown_records=traj.unknown_records,
         torn_last_line=traj.torn_last_line,
     )
@@ -120,6 +121,18 @@ def _ground_truth(traj: Trajectory) -> dict[str, Any] | None:
         return None
     raw = traj.meta.scenario.get("ground_truth")
     return {k: v for k, v in raw.items() if k != "source"} if isinstance(raw, dict) else None
+
+
+def _malformed(events: tuple[Event, ...]) -> int:
+    """Raw argument strings of all turns that were not JSON objects."""
+    # Most turns have no provider_raw, or one without the key: test before the property.
+    return sum(
+        len(e.malformed_tool_arguments)
+        for e in events
+        if e.type == "assistant"
+        and e.provider_raw is not None
+        and e.provider_raw.malformed_tool_arguments
+    )
 
 
 def _note(position: int, call: ToolCall) -> CallNote:

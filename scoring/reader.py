@@ -12,8 +12,11 @@ import hashlib
 import json
 import os
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import compress
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 from pydantic_core import to_json
@@ -112,55 +115,60 @@ def parse_trajectory(data: bytes, *, path: str = "<memory>") -> Trajectory:
     # it); some editors add one. It is not part of the first record.
     body = data.removeprefix(b"\xef\xbb\xbf")
     # Every line becomes one array, blank ones included, so the array's index is the line
-    # number: one C-level replace instead of splitting, filtering and joining the lines.
+    # number: one C-level replace instead of splitting, filtering and joining the lines
+    # (and one join, which copies the file's bytes once where two + would copy them twice).
     try:
-        slots = FILE_ADAPTER.validate_json(b"[[" + body.replace(b"\n", b"],[") + b"]]")
+        slots = FILE_ADAPTER.validate_json(b"".join((b"[[", body.replace(b"\n", b"],["), b"]]")))
     except ValidationError:
         slots = None
     if slots is None or len(slots) != body.count(b"\n") + 1:
         return _parse_careful(body, path=path, sha=sha)
-    numbered = [(number, slot[0]) for number, slot in enumerate(slots, start=1) if slot]
-    if not numbered:
+    records = [slot[0] for slot in slots if slot]
+    if not records:
         raise TrajectoryError(path, None, _EMPTY)
-    line_count = numbered[-1][0]
-    return _assemble(numbered, path=path, sha=sha, line_count=line_count) or _build(
-        numbered, path=path, sha=sha, torn=False, line_count=line_count
+    # The line of each record: 1, 2, 3, ... unless a line other than the last is blank.
+    blank = len(slots) - len(records)
+    numbers: Sequence[int] = (
+        range(1, len(records) + 1)
+        if blank == 0 or (blank == 1 and not slots[-1])
+        else [number for number, slot in enumerate(slots, start=1) if slot]
+    )
+    return _assemble(records, numbers, path=path, sha=sha) or _build(
+        list(zip(numbers, records, strict=True)),
+        path=path,
+        sha=sha,
+        torn=False,
+        line_count=numbers[-1],
     )
 
 
 def _assemble(
-    numbered: list[tuple[int, object]], *, path: str, sha: str, line_count: int
+    records: list[Any], numbers: Sequence[int], *, path: str, sha: str
 ) -> Trajectory | None:
-    """The Trajectory of a file in the usual order (meta first, one setup at most, a final
-    only at the end), built a list at a time; None for any other file, which
-    :func:`_build` then takes record by record to name the line at fault."""
-    kinds = [record.type for _, record in numbered]
-    last = kinds[-1]
-    if not (
-        kinds[0] == "meta"
-        and kinds.count("meta") == 1
-        and kinds.count("setup") <= 1
-        and kinds.count("final") == (last == "final")
-        and "harness_error" not in kinds
-    ):
+    """The Trajectory of a file in the usual order (meta, perhaps setup, the timeline,
+    perhaps final), built with list operations; None for any other file, which
+    :func:`_build` then takes record by record, to name the line at fault or to place a
+    setup met later."""
+    kinds = [record.type for record in records]
+    start = 2 if len(kinds) > 1 and kinds[1] == "setup" else 1
+    end = len(kinds) - 1 if kinds[-1] == "final" else len(kinds)
+    timeline = kinds[start:end]
+    if kinds[0] != "meta" or any(kind in timeline for kind in _NOT_TIMELINE):
         return None
-    events = [(number, record) for number, record in numbered if record.type in _EVENT_TYPES]
-    setup_at = kinds.index("setup") if "setup" in kinds else None
-    meta_line, meta = numbered[0]
-    final_line, final = numbered[-1] if last == "final" else (None, None)
+    events = tuple(records[start:end])
     return Trajectory(
         path=path,
         sha256=sha,
-        meta=meta,
-        scenario=_scenario_of(meta, meta_line, path),
-        setup=None if setup_at is None else numbered[setup_at][1],
-        events=tuple(record for _, record in events),
-        event_lines=tuple(number for number, _ in events),
-        final=final,
-        line_count=line_count,
-        setup_line=None if setup_at is None else numbered[setup_at][0],
-        final_line=final_line,
-        tool_calls=tuple(record for _, record in events if record.type == "tool_call"),
+        meta=records[0],
+        scenario=_scenario_of(records[0], numbers[0], path),
+        setup=records[1] if start == 2 else None,
+        events=events,
+        event_lines=tuple(numbers[start:end]),
+        final=records[-1] if end < len(kinds) else None,
+        line_count=numbers[-1],
+        setup_line=numbers[1] if start == 2 else None,
+        final_line=numbers[-1] if end < len(kinds) else None,
+        tool_calls=tuple(compress(events, map("tool_call".__eq__, timeline))),
     )
 
 
@@ -258,6 +266,8 @@ def _describe(error: dict) -> str:
 
 
 _EVENT_TYPES = frozenset({"tool_call", "assistant", "nudge", "provider_error"})
+#: The record types that may not stand in a file's timeline, between setup and final.
+_NOT_TIMELINE = ("meta", "setup", "final", "harness_error")
 
 
 class _Builder:

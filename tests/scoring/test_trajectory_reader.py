@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from reviewer.demo.synth import TrajectoryBuilder
 from scoring import TrajectoryError, parse_trajectory, score_trajectory
+from scoring.records import RECORD_ADAPTER
 
 
 @pytest.fixture
@@ -240,3 +242,72 @@ def test_a_line_that_is_not_a_record_says_so(lines, line, reason):
     with pytest.raises(TrajectoryError) as info:
         _parse(lines)
     assert (info.value.line, info.value.reason) == (4, reason)
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        "usual",  # meta, setup, timeline, final
+        "blank lines",  # line numbers skip the blanks
+        "no final",  # a run cut short
+        "no setup",
+        "setup late",  # setup after a timeline record: the fast assembly declines it
+        "meta only",
+        "meta and final",
+    ],
+)
+def test_the_fast_assembly_and_the_record_by_record_builder_agree(lines, shape):
+    # parse_trajectory assembles a usual file with list operations and leaves every other
+    # one to the builder that checks record by record: both must give the same Trajectory.
+    from scoring.reader import _build
+
+    if shape == "blank lines":
+        text = "\n\n".join(lines) + "\n"
+    else:
+        kept = {
+            "usual": lines,
+            "no final": lines[:-1],
+            "no setup": [lines[0], *lines[2:]],
+            "setup late": [lines[0], lines[2], lines[1], *lines[3:]],
+            "meta only": lines[:1],
+            "meta and final": [lines[0], lines[-1]],
+        }[shape]
+        text = "\n".join(kept) + "\n"
+    fast = parse_trajectory(text.encode(), path="runs/x.jsonl")
+    numbered = [
+        (number, RECORD_ADAPTER.validate_json(raw))
+        for number, raw in enumerate(text.split("\n"), start=1)
+        if raw.strip()
+    ]
+    careful = _build(
+        numbered,
+        path="runs/x.jsonl",
+        sha=fast.sha256,
+        torn=False,
+        line_count=numbered[-1][0],
+    )
+
+    assert fast == careful
+    assert len(fast.events) == len(fast.event_lines)
+    assert fast.tool_calls == tuple(e for e in fast.events if e.type == "tool_call")
+
+
+def test_runs_of_one_scenario_share_its_validation_but_only_for_the_exact_same_json(scenario):
+    # The reader validates an embedded scenario once per exact JSON.  Python calls 1, 1.0
+    # and true equal, but they are different JSON, and a scenario keeps such values as the
+    # file has them (initial_state is free-form): each must get its own Scenario.
+    def parse(value: Any):
+        s = scenario([("a", 1)])
+        s["initial_state"]["gpu_cart"] = value
+        text = TrajectoryBuilder(s).turn().set("a", 1).final().text()
+        return parse_trajectory(text.encode())
+
+    one, again, as_float, as_true = parse(1), parse(1), parse(1.0), parse(True)
+
+    assert one.scenario is again.scenario  # the same JSON: validated once, shared
+    assert one.meta is not again.meta  # each file still has its own records
+    assert [type(t.scenario.initial_state["gpu_cart"]) for t in (one, as_float, as_true)] == [
+        int,
+        float,
+        bool,
+    ]

@@ -25,22 +25,25 @@ from typing import TextIO
 from reviewer.installation import shadowing_problem
 
 #: Verb modules, in the order ``--help`` lists them.
-COMMAND_MODULES: tuple[str, ...] = (
-    "reviewer.commands.gui",
-    "reviewer.commands.score",
-    "reviewer.commands.aggregate",
-    "reviewer.commands.store_cmds",
-    "reviewer.commands.ratings",
-    "reviewer.commands.signing",
-    "reviewer.commands.agreement",
-    "reviewer.commands.judge",
-    "reviewer.commands.study",
-    "reviewer.commands.collect",
-    "reviewer.commands.completion",
-    "reviewer.commands.report",
-    "reviewer.commands.adjudication",
-    "reviewer.commands.consensus",
-)
+#: Each command module and the verbs it registers.  A command line that names its verb
+#: builds that verb's parser only (the others cost a tenth of ``score``'s start-up); a
+#: test holds every module to the verbs listed here.
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "reviewer.commands.gui": ("gui",),
+    "reviewer.commands.score": ("score",),
+    "reviewer.commands.aggregate": ("aggregate",),
+    "reviewer.commands.store_cmds": ("import", "runs", "audit"),
+    "reviewer.commands.ratings": ("ratings",),
+    "reviewer.commands.signing": ("keygen", "whoami", "sign", "export", "verify"),
+    "reviewer.commands.agreement": ("agreement", "validity"),
+    "reviewer.commands.judge": ("judge",),
+    "reviewer.commands.study": ("study",),
+    "reviewer.commands.collect": ("collect",),
+    "reviewer.commands.completion": ("completion",),
+    "reviewer.commands.report": ("report",),
+    "reviewer.commands.adjudication": ("adjudicate", "adjudication"),
+    "reviewer.commands.consensus": ("consensus",),
+}
 
 GuiRunner = Callable[[argparse.Namespace], int]
 #: ``(signed_sheet, pdf_path) -> None``; Qt draws PDFs, so the entry point supplies it.
@@ -226,8 +229,11 @@ def wheel_version(site: Path) -> str | None:
     return found[0].name.removeprefix("a320_review-").removesuffix(".dist-info")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full parser, every verb registered."""
+def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
+    """The full parser, every verb registered; with ``verb`` (one of :data:`COMMANDS`),
+    the parser of that verb's module alone.  An unknown ``verb`` gets the full parser,
+    whose error then lists every verb."""
+    modules = [name for name, verbs in COMMANDS.items() if verb in verbs] or list(COMMANDS)
     parser = argparse.ArgumentParser(
         prog="a320-review",
         description="Score and review recorded LLM-agent runs of A320 failure procedures.\n"
@@ -240,7 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(
         dest="command", metavar="COMMAND", help="what to do (default: gui); COMMAND --help"
     )
-    for name in COMMAND_MODULES:
+    for name in modules:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -267,11 +273,11 @@ def main(
         print(problem, file=sys.stderr)
         return 2
     args_list = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
     if not args_list or (
         args_list[0].startswith("--") and args_list[0] not in ("--help", "-h", "--version")
     ):
         args_list = ["gui", *args_list]
+    parser = build_parser(args_list[0])
     try:
         args, extras = parser.parse_known_args(args_list)
     except UsageError as exc:  # from input_path, while parsing

@@ -58,6 +58,26 @@ def test_building_the_parser_imports_no_scorer_store_or_qt(tmp_path: Path) -> No
     assert result.stdout.strip() == "[]"
 
 
+def test_each_command_module_registers_exactly_the_verbs_listed_for_it() -> None:
+    # main() builds only the named verb's module: a verb missing from cli.COMMANDS would
+    # fall back to the full parser (slower), a verb listed under the wrong module would
+    # not parse at all.
+    import importlib
+
+    for module, verbs in cli.COMMANDS.items():
+        sub = argparse.ArgumentParser().add_subparsers()
+        importlib.import_module(module).register(sub)
+        assert tuple(sub.choices) == verbs, module
+        for verb in verbs:
+            choices = next(
+                a for a in build_parser(verb)._actions if isinstance(a, argparse._SubParsersAction)
+            ).choices
+            assert tuple(choices) == verbs
+    assert len(build_parser("no-such-verb")._actions[-1].choices) == sum(
+        map(len, cli.COMMANDS.values())
+    )
+
+
 def test_every_argument_has_help_and_every_verb_ends_with_examples() -> None:
     for path, parser in _parsers(build_parser()):
         assert parser.epilog and parser.epilog.startswith(EXAMPLES_HEADING), path

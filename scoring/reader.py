@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,12 +19,14 @@ from itertools import compress
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from pydantic import ValidationError
 from pydantic_core import to_json
 
 from scoring.records import (
-    FILE_ADAPTER,
-    RECORD_ADAPTER,
+    FILE_DECODER,
+    KNOWN_TYPES,
+    RECORD_DECODER,
     Event,
     Final,
     HarnessError,
@@ -118,8 +121,8 @@ def parse_trajectory(data: bytes, *, path: str = "<memory>") -> Trajectory:
     # number: one C-level replace instead of splitting, filtering and joining the lines
     # (and one join, which copies the file's bytes once where two + would copy them twice).
     try:
-        slots = FILE_ADAPTER.validate_json(b"".join((b"[[", body.replace(b"\n", b"],["), b"]]")))
-    except ValidationError:
+        slots = FILE_DECODER.decode(b"".join((b"[[", body.replace(b"\n", b"],["), b"]]")))
+    except (msgspec.MsgspecError, RecursionError):
         slots = None
     if slots is None or len(slots) != body.count(b"\n") + 1:
         return _parse_careful(body, path=path, sha=sha)
@@ -232,36 +235,82 @@ def _parse_by_line(
     torn = False
     for position, (number, raw) in enumerate(numbered):
         try:
-            record = RECORD_ADAPTER.validate_json(raw)
-        except ValidationError as exc:
-            first = exc.errors(include_url=False)[0]
-            if first["type"] == "json_invalid":
-                if position == len(numbered) - 1:
-                    torn = True  # a crash mid-write: drop it, as the format says
-                    break
-                raise TrajectoryError(path, number, _json_reason(first["msg"])) from None
-            raise TrajectoryError(path, number, _describe(first)) from None
+            record = _decode_line(raw)
+        except _BadJSON as exc:
+            if position == len(numbered) - 1:
+                torn = True  # a crash mid-write: drop it, as the format says
+                break
+            raise TrajectoryError(path, number, str(exc)) from None
+        except ValueError as exc:
+            raise TrajectoryError(path, number, str(exc)) from None
         builder.add(number, record)  # in file order: the first fault met is the one named
     return builder.build(sha256=sha, torn=torn, line_count=line_count)
 
 
-def _json_reason(message: str) -> str:
-    # pydantic says "Invalid JSON: EOF while parsing a string at line 1 column 105"; the
-    # "line 1" is within the record, which misleads next to the file's own line number.
-    detail = message.removeprefix("Invalid JSON: ").replace("at line 1 column", "at column")
-    return f"invalid JSON: {detail}"
+class _BadJSON(ValueError):
+    """A line that is not JSON at all (on the last line: torn by a crash mid-write)."""
+
+
+def _decode_line(raw: bytes) -> object:
+    """The record of one line, an :class:`UnknownRecord` for a type this scorer does not
+    know; raises :class:`_BadJSON`, or ValueError with the reason a line is no record."""
+    try:
+        return RECORD_DECODER.decode(raw)
+    except msgspec.ValidationError as exc:  # a subclass of DecodeError: test it first
+        problem = str(exc)
+    except msgspec.DecodeError as exc:
+        raise _BadJSON(_json_reason(exc, raw)) from None
+    except RecursionError:
+        raise _BadJSON(_TOO_DEEP) from None
+    # Not a record of a known type: the line as plain JSON says which case it is.
+    try:
+        value = msgspec.json.decode(raw)
+    except msgspec.DecodeError as exc:
+        raise _BadJSON(_json_reason(exc, raw)) from None
+    except RecursionError:
+        raise _BadJSON(_TOO_DEEP) from None
+    if not isinstance(value, dict):
+        raise ValueError("not a JSON object: each line must hold one record")
+    if "type" not in value:
+        raise ValueError("the record has no 'type'")
+    kind = value["type"]
+    if not isinstance(kind, str):
+        raise ValueError("the record's 'type' must be a string")
+    if kind not in KNOWN_TYPES:
+        return UnknownRecord(type=kind)
+    raise ValueError(_field_reason(problem))
+
+
+#: Nesting past the interpreter's recursion limit is where the JSON reader gives up, as a
+#: truncated line makes it give up (on the last line it reads as torn).
+_TOO_DEEP = "invalid JSON: nested too deeply to read"
+
+
+def _json_reason(exc: msgspec.DecodeError, raw: bytes) -> str:
+    """``invalid JSON: …`` with the column of the line where it went wrong."""
+    detail = str(exc)
+    if detail == "Input data was truncated":
+        end = len(raw.decode("utf-8", "replace"))
+        return f"invalid JSON: the line ends (column {end}) before its record does"
+    # msgspec says "JSON is malformed: invalid character (byte 37)", a 0-based byte offset;
+    # an editor shows columns, 1-based, in characters.
+    found = re.fullmatch(r"JSON is malformed: (.*) \(byte (\d+)\)", detail)
+    if found:
+        column = len(raw[: int(found[2])].decode("utf-8", "replace")) + 1
+        return f"invalid JSON: {found[1]} at column {column}"
+    return f"invalid JSON: {detail[:1].lower()}{detail[1:]}"
+
+
+def _field_reason(message: str) -> str:
+    """``step: Expected `int`, got `str``` from msgspec's ``… - at `$.step```."""
+    text, _, where = message.partition(" - at `")
+    field = where.removesuffix("`").removeprefix("$").removeprefix(".")
+    return f"{field}: {text}" if field else text
 
 
 def _describe(error: dict) -> str:
-    loc = tuple(error["loc"])
-    # "unknown" is the union's tag for a record type it does not know, not a field name.
-    if loc == ("unknown",):
-        return "not a JSON object: each line must hold one record"
-    if loc == ("unknown", "type"):
-        if error["type"] == "missing":
-            return "the record has no 'type'"
-        return "the record's 'type' must be a string"
-    text = ".".join(str(part) for part in loc)
+    """A pydantic error (of the embedded scenario) as ``field.path: message``."""
+    text = ".".join(str(part) for part in error["loc"])
     return f"{text}: {error['msg']}" if text else error["msg"]
 
 

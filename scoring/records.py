@@ -1,22 +1,26 @@
-"""Pydantic models of the JSONL trajectory records, one per ``type``.
+"""The JSONL trajectory records, one typed struct per ``type``, and their decoders.
 
-Records are parsed through one discriminated union (built once, as a module-level
-``TypeAdapter``).  Record types this scorer does not know are not errors: a newer harness may
-add some, so they parse as :class:`UnknownRecord` and are counted.
+Records are msgspec Structs, decoded by :data:`FILE_DECODER` (a whole file at once) or
+:data:`RECORD_DECODER` (one line): msgspec decodes typed JSON straight into them, and skips
+the keys a struct does not declare without building Python objects for them, among them
+the ``snapshot`` fields of ``setup`` and ``final`` (hundreds of variables, half a file's
+bytes).  Pydantic, which validates everything else in the project, made reading the
+records alone cost as much as the scoring that follows; msgspec reads them in a third of
+that time (docs/benchmarks.md).  :func:`scoring.reader.read_snapshot` reads a snapshot on
+demand.
+
 Fields are lenient where the harness is (``args`` and ``result`` exactly as sent) and typed
-where the scorer relies on them.
-
-Keys a model does not declare are ignored, and so are the ``snapshot`` fields of ``setup`` and
-``final`` (hundreds of variables, two thirds of a file's bytes): pydantic then never builds
-Python objects for them, which keeps scoring close to the cost of merely parsing the file.
-:func:`scoring.reader.read_snapshot` reads one on demand.
+where the scorer relies on them.  Decoding is lax, as pydantic's default was: ``"3"`` and
+``3.0`` are the step 3, ``1`` is true.  Record types this scorer does not know are not
+errors: a newer harness may add some, so the reader counts them as :class:`UnknownRecord`.
+Each struct keeps its ``type`` as a class attribute, so code dispatches on ``record.type``.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter
+import msgspec
 
 FinalReason = Literal[
     "agent_done",
@@ -28,56 +32,58 @@ FinalReason = Literal[
 ]
 
 
-class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="ignore")
+class _Struct(msgspec.Struct, frozen=True):
+    """Immutable.  Each struct says ``kw_only=True`` (it is not inherited): its fields then
+    keep their declaration order, required ones after optional ones included."""
 
 
-class Adapter(_Record):
+class _Record(_Struct, tag_field="type"):
+    type: ClassVar[str]
+
+
+class Adapter(_Struct, kw_only=True):
     """Which model ran the episode."""
 
     provider: str | None = None
     model: str = "unknown"
 
 
-class Meta(_Record):
+class Meta(_Record, tag="meta", kw_only=True):
     """Identity and provenance; ``scenario`` is the raw YAML as parsed."""
 
-    type: Literal["meta"]
+    type: ClassVar[str] = "meta"
     run_id: str
     ts_utc: str | None = None
     scenario: dict[str, Any]
     scenario_path: str | None = None
-    adapter: Adapter = Field(default_factory=Adapter)
+    adapter: Adapter = msgspec.field(default_factory=Adapter)
     instructions_profile: str | None = None
-    tool_surface: list[str] = Field(default_factory=list)
+    tool_surface: list[str] = []
     vendor_pin: Any = None
-    versions: dict[str, Any] = Field(default_factory=dict)
+    versions: dict[str, Any] = {}
     seed: Any = None
 
 
-class Setup(_Record):
+class Setup(_Record, tag="setup", kw_only=True):
     """The simulator at t0."""
 
-    type: Literal["setup"]
+    type: ClassVar[str] = "setup"
     sim_time: float | None = None
-    validity_gate: dict[str, Any] = Field(default_factory=dict)
+    validity_gate: dict[str, Any] = {}
     active_failures: Any = None
 
 
-class ProviderRaw(_Record):
-    """What the scorer reads of a turn's raw provider response.
-
-    The rest of it (usage, ids, the provider's own message) is skipped by the parser like
-    the snapshots: building Python objects for it cost a few percent of scoring a file.
-    """
+class ProviderRaw(_Struct, kw_only=True):
+    """What the scorer reads of a turn's raw provider response; the rest of it (usage, ids,
+    the provider's own message) is skipped like the snapshots."""
 
     malformed_tool_arguments: Any = None
 
 
-class Assistant(_Record):
+class Assistant(_Record, tag="assistant", kw_only=True):
     """One model turn."""
 
-    type: Literal["assistant"]
+    type: ClassVar[str] = "assistant"
     step: int
     text: str | None = None
     stop_reason: str | None = None
@@ -90,14 +96,14 @@ class Assistant(_Record):
         return list(raw) if isinstance(raw, list) else [raw]
 
 
-class ToolCall(_Record):
+class ToolCall(_Record, tag="tool_call", kw_only=True):
     """One tool call and its result."""
 
-    type: Literal["tool_call"]
+    type: ClassVar[str] = "tool_call"
     step: int
     call_index: int
     name: str
-    args: Any = Field(default_factory=dict)
+    args: Any = {}
     result: Any = None
     is_error: bool = False
     sim_time_before: float | None = None
@@ -105,31 +111,31 @@ class ToolCall(_Record):
     wall_ms: float | None = None
 
 
-class Nudge(_Record):
+class Nudge(_Record, tag="nudge", kw_only=True):
     """The harness's reminder after a turn with no tool call."""
 
-    type: Literal["nudge"]
+    type: ClassVar[str] = "nudge"
     step: int | None = None
     text: str | None = None
 
 
-class ProviderError(_Record):
+class ProviderError(_Record, tag="provider_error", kw_only=True):
     """The model provider failed."""
 
-    type: Literal["provider_error"]
+    type: ClassVar[str] = "provider_error"
     step: int | None = None
     error: Any = None
 
 
-class HarnessError(_Record):
+class HarnessError(_Record, tag="harness_error", kw_only=True):
     """Setup crashed; the only record of the file."""
 
-    type: Literal["harness_error"]
+    type: ClassVar[str] = "harness_error"
     stage: str | None = None
     error: Any = None
 
 
-class FinalStateCheck(_Record):
+class FinalStateCheck(_Struct, kw_only=True):
     """One evaluated predicate; ``error`` instead of ``value`` when the var was unreadable."""
 
     var: str
@@ -139,25 +145,25 @@ class FinalStateCheck(_Record):
     passed: bool
 
 
-class EcamClearCheck(_Record):
+class EcamClearCheck(_Struct, kw_only=True):
     """One ECAM message that had to be gone."""
 
     message: str
     clear: bool
 
 
-class SuccessEval(_Record):
+class SuccessEval(_Struct, kw_only=True):
     """The harness's own verdict."""
 
-    final_state: list[FinalStateCheck] = Field(default_factory=list)
-    ecam_clear_of: list[EcamClearCheck] = Field(default_factory=list)
+    final_state: list[FinalStateCheck] = []
+    ecam_clear_of: list[EcamClearCheck] = []
     all_passed: bool
 
 
-class Final(_Record):
+class Final(_Record, tag="final", kw_only=True):
     """How the episode ended and the end state."""
 
-    type: Literal["final"]
+    type: ClassVar[str] = "final"
     reason: FinalReason
     done_payload: dict[str, Any] | None = None
     sim_time: float | None = None
@@ -167,7 +173,7 @@ class Final(_Record):
     success_eval: SuccessEval | None = None
 
 
-class UnknownRecord(_Record):
+class UnknownRecord(_Struct, kw_only=True):
     """A record type this scorer does not know: tolerated and counted."""
 
     type: str
@@ -177,42 +183,18 @@ KNOWN_TYPES = frozenset(
     {"meta", "setup", "assistant", "tool_call", "nudge", "provider_error", "harness_error", "final"}
 )
 
+KnownRecord = Meta | Setup | Assistant | ToolCall | Nudge | ProviderError | HarnessError | Final
 
-def _tag(value: Any) -> str:
-    kind = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
-    # A ``type`` that is a list or an object is not hashable: test the type before the set.
-    return kind if isinstance(kind, str) and kind in KNOWN_TYPES else "unknown"
+#: One line, one record (the reader turns an unknown ``type`` into an UnknownRecord).
+RECORD_DECODER = msgspec.json.Decoder(KnownRecord, strict=False)
 
-
-Record = Annotated[
-    Annotated[Meta, Tag("meta")]
-    | Annotated[Setup, Tag("setup")]
-    | Annotated[Assistant, Tag("assistant")]
-    | Annotated[ToolCall, Tag("tool_call")]
-    | Annotated[Nudge, Tag("nudge")]
-    | Annotated[ProviderError, Tag("provider_error")]
-    | Annotated[HarnessError, Tag("harness_error")]
-    | Annotated[Final, Tag("final")]
-    | Annotated[UnknownRecord, Tag("unknown")],
-    Discriminator(_tag),
-]
-
-#: Built once: constructing a TypeAdapter compiles a validator, which is not free.
-RECORD_ADAPTER: TypeAdapter[Record] = TypeAdapter(Record)
-
-KnownRecord = Annotated[
-    Meta | Setup | Assistant | ToolCall | Nudge | ProviderError | HarnessError | Final,
-    Field(discriminator="type"),
-]
-#: The fast path: a whole file's records in one call, with a plain string discriminator
-#: (no Python callback per record): half the cost of one call per line.  Each line goes in
-#: its own array, ``[[line1],[line2],…]`` (a blank line makes an empty one), so a line
-#: holding two values, or two lines that only parse joined, cannot pass as records (the
-#: schema allows at most one record per array).  Any file it refuses (an
-#: unknown type, a bad or torn line) is re-read line by line through RECORD_ADAPTER, which
-#: tolerates unknown types and names the line at fault.
-FILE_ADAPTER: TypeAdapter[list[tuple[KnownRecord, ...]]] = TypeAdapter(
-    list[Annotated[tuple[KnownRecord, ...], Field(max_length=1)]]
+#: The fast path: a whole file's records in one call.  Each line goes in its own array,
+#: ``[[line1],[line2],…]`` (a blank line makes an empty one), so a line holding two
+#: values, or two lines that only parse joined, cannot pass as records (an array holds at
+#: most one record).  Any file it refuses (an unknown type, a bad or torn line) is re-read
+#: line by line through RECORD_DECODER, which names the line at fault.
+FILE_DECODER = msgspec.json.Decoder(
+    list[Annotated[list[KnownRecord], msgspec.Meta(max_length=1)]], strict=False
 )
 
 #: Records that make up the episode's timeline, in file order.

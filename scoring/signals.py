@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from scoring.compliance import NON_READ_TOOLS, Compliance
 from scoring.reader import Trajectory
 from scoring.records import Event, ToolCall
@@ -106,7 +108,7 @@ def judge_bundle(traj: Trajectory, vector: dict[str, Any]) -> dict[str, Any]:
         "harness": {
             "reason": final.reason if final else None,
             "all_passed": final.success_eval.all_passed if final and final.success_eval else None,
-            "success_eval": final.success_eval.model_dump()
+            "success_eval": msgspec.to_builtins(final.success_eval)
             if final and final.success_eval
             else None,
         },

@@ -21,7 +21,6 @@ from typing import Any
 
 import msgspec
 from pydantic import ValidationError
-from pydantic_core import to_json
 
 from scoring.records import (
     FILE_DECODER,
@@ -195,7 +194,7 @@ def _scenario_of(meta: Meta, meta_line: int, path: str) -> Scenario:
     """``meta.scenario`` validated (errors name the meta line)."""
     # The key is the JSON of the raw dict, not the dict: 1, 1.0 and true are equal in
     # Python and may validate differently.
-    key = to_json(meta.scenario)
+    key = msgspec.json.encode(meta.scenario)
     scenario = _SCENARIOS.get(key)
     if scenario is not None:
         return scenario

@@ -39,6 +39,25 @@ def test_the_window_is_usable_at_1280_by_720(qtbot, demo_app):
     assert window.rubric.submit_button.visibleRegion().isEmpty() is False
 
 
+def test_at_1366_by_768_the_shared_queue_columns_stay_readable(qtbot, demo_app):
+    # Found in a screenshot: four shared columns of 44-50 px showed "Scena", "Mode",
+    # "Statu". Status then Model give way before any shown one drops under a readable width.
+    from ui.queue.queue_columns import _ELASTIC, USEFUL_ELASTIC
+
+    window = demo_app.window
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    demo_app.controller.reload_runs()
+    view = window.queue.view
+    qtbot.waitUntil(lambda: view.model().rowCount() > 0)
+    shown = [c for c in _ELASTIC if not view.isColumnHidden(c)]
+    assert Column.SCENARIO in shown and Column.RUN in shown
+    assert all(view.columnWidth(c) >= USEFUL_ELASTIC for c in shown), {
+        c.name: view.columnWidth(c) for c in shown
+    }
+
+
 def test_first_start_sizes_from_the_screen_then_remembers(qtbot, demo_app, tmp_path):
     window = demo_app.window
     assert initial_size(QSize(1366, 768)).width() <= 1366
@@ -161,3 +180,25 @@ def test_the_rating_pane_never_cuts_the_submit_button(qtbot, demo_app):
     button = rubric.submit_button
     right = button.mapTo(scroll.viewport(), button.rect().topRight()).x()
     assert right <= viewport
+
+
+def test_the_import_problems_dock_is_as_tall_as_its_lines(qtbot):
+    # One problem used to take four lines' height at the bottom of a 768-px window.
+    from types import SimpleNamespace
+
+    from ui.run.import_problems import MAX_LINES_SHOWN, ImportProblemsDock
+
+    dock = ImportProblemsDock()
+    qtbot.addWidget(dock)
+    line = dock.view.fontMetrics().lineSpacing()
+
+    def height_for(count: int) -> int:
+        problems = [(f"runs/{i}.jsonl", "line 2: invalid JSON") for i in range(count)]
+        dock.show_report(SimpleNamespace(unreadable=problems))
+        return dock.view.maximumHeight()
+
+    one, three, many = height_for(1), height_for(3), height_for(40)
+    assert one < 2 * line + 2 * dock.view.frameWidth() + 8
+    assert three > 2 * one - 2 * dock.view.frameWidth() - 1
+    assert many == three  # beyond MAX_LINES_SHOWN it scrolls
+    assert MAX_LINES_SHOWN == 3

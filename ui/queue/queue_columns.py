@@ -16,6 +16,9 @@ from ui.queue.run_queue_model import Column
 
 _MAX_COLUMN_WIDTH = 240
 MIN_ELASTIC = 44
+#: Below this a shared column shows a letter or two of its text ("Mode" for Model at
+#: 1366×768): rather than four such columns, Status and then Model give way.
+USEFUL_ELASTIC = 64
 _ELASTIC = (Column.SCENARIO, Column.MODEL, Column.RUN, Column.STATUS)
 _GIVE_WAY = (Column.STATUS, Column.MODEL)
 
@@ -84,7 +87,7 @@ class QueueColumns:
         # and the filters) so Score, Safety and Rating stay in view.
         hidden = set()
         for column in _GIVE_WAY:
-            if room >= MIN_ELASTIC * (len(_ELASTIC) - len(hidden)):
+            if room >= USEFUL_ELASTIC * (len(_ELASTIC) - len(hidden)):
                 break
             hidden.add(column)
         for column in _ELASTIC:

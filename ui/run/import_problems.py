@@ -27,6 +27,10 @@ def relative_name(path: str, roots: Sequence[Path]) -> str:
     return target.name or path
 
 
+#: Problems shown at once before the list scrolls.
+MAX_LINES_SHOWN = 3
+
+
 class ImportProblemsDock(QDockWidget):
     """Unreadable files of the last import, each with its file, line and reason."""
 
@@ -38,8 +42,7 @@ class ImportProblemsDock(QDockWidget):
         view.setModel(self.model)
         view.setWordWrap(True)
         view.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
-        # A few lines are enough to notice; the rater can drag it taller.
-        view.setMaximumHeight(64)
+        self.view = view
         self.setWidget(view)
 
     def show_report(self, report, roots: Sequence[Path] = ()) -> None:
@@ -53,6 +56,11 @@ class ImportProblemsDock(QDockWidget):
             item.setEditable(False)
             self.model.appendRow(item)
         count = self.model.rowCount()
+        # As tall as its lines, up to three (it scrolls beyond): one problem took four
+        # lines' height at 1366×768, out of the queue's and the run's room.
+        lines = min(max(count, 1), MAX_LINES_SHOWN)
+        frame = 2 * self.view.frameWidth()
+        self.view.setMaximumHeight(lines * (self.view.fontMetrics().lineSpacing() + 4) + frame)
         self.setWindowTitle(f"Import problems ({count} unreadable, skipped)")
         self.setVisible(bool(count))
 

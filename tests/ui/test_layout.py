@@ -18,12 +18,19 @@ from ui.run.import_problems import relative_name
 from ui.theme import STYLES
 
 
-def test_the_window_is_usable_at_1280_by_720(qtbot, demo_app):
+def _shown_at(qtbot, demo_app, width: int, height: int) -> QMainWindow:
+    """The demo window shown at ``width`` × ``height`` with its queue loaded."""
     window = demo_app.window
-    window.resize(1280, 720)
+    window.resize(width, height)
     window.show()
     qtbot.waitExposed(window)
     demo_app.controller.reload_runs()
+    qtbot.waitUntil(lambda: window.queue.view.model().rowCount() > 0)
+    return window
+
+
+def test_the_window_is_usable_at_1280_by_720(qtbot, demo_app):
+    window = _shown_at(qtbot, demo_app, 1280, 720)
     hint = window.minimumSizeHint()
     assert hint.width() <= 1280 and hint.height() <= 720, hint
     assert window.width() <= 1280 and window.height() <= 720
@@ -44,13 +51,7 @@ def test_at_1366_by_768_the_shared_queue_columns_stay_readable(qtbot, demo_app):
     # "Statu". Status then Model give way before any shown one drops under a readable width.
     from ui.queue.queue_columns import _ELASTIC, USEFUL_ELASTIC
 
-    window = demo_app.window
-    window.resize(1366, 768)
-    window.show()
-    qtbot.waitExposed(window)
-    demo_app.controller.reload_runs()
-    view = window.queue.view
-    qtbot.waitUntil(lambda: view.model().rowCount() > 0)
+    view = _shown_at(qtbot, demo_app, 1366, 768).queue.view
     shown = [c for c in _ELASTIC if not view.isColumnHidden(c)]
     assert Column.SCENARIO in shown and Column.RUN in shown
     assert all(view.columnWidth(c) >= USEFUL_ELASTIC for c in shown), {

@@ -201,6 +201,8 @@ def run_import(args: argparse.Namespace) -> int:
             raise CommandError(str(exc)) from None
     for error in errors:
         print(error, file=sys.stderr)
+    for custom_id, reason in report.uncited:  # kept in cited_steps: a note, not a refusal
+        print(f"{args.responses}: {custom_id}: not cited: {reason}", file=sys.stderr)
     print(
         f"judge import: {report.added} new ratings, {report.superseded} changed answers "
         f"superseding the previous ones, {report.unchanged} unchanged, "

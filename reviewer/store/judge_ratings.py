@@ -15,11 +15,13 @@ from typing import Protocol
 
 import sqlite_utils
 
+from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
 from reviewer.store import audit, ratings
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import StoreError
 from reviewer.store.models import JudgeImportReport, JudgeRatingRow, Rater
+from reviewer.store.rating_import import StepLookup
 from reviewer.store.rubrics import RubricRegistry
 
 
@@ -83,6 +85,8 @@ def import_answers(
     rubric = rubrics.current
     added = superseded = unchanged = 0
     refused: list[tuple[str, str]] = []
+    uncited: list[tuple[str, str]] = []
+    steps = StepLookup(db)
     with write_transaction(db):
         conn = db.conn
         rater = judge_rater(conn, judge, at=at)
@@ -105,7 +109,8 @@ def import_answers(
                 if _same(conn, rubrics, live, answer, rubric.sha256):
                     unchanged += 1
                     continue
-            _write(conn, rubrics, row[0], rater, rubric_pk, answer, supersedes=live, at=at)
+            cited = _citations(steps, row[0], answer, uncited)
+            _write(conn, rubrics, row[0], rater, rubric_pk, answer, cited, supersedes=live, at=at)
             if live is None:
                 added += 1
             else:
@@ -120,8 +125,25 @@ def import_answers(
         }
         audit.append(conn, [("judge_import", rater.name, details)], at=at)
     return JudgeImportReport(
-        added=added, superseded=superseded, unchanged=unchanged, refused=refused
+        added=added, superseded=superseded, unchanged=unchanged, refused=refused, uncited=uncited
     )
+
+
+def _citations(
+    steps: StepLookup, run_pk: int, answer: JudgeAnswerLike, uncited: list[tuple[str, str]]
+) -> list[Citation]:
+    """The judge's cited turns as citations, like a rater's evidence: a step that names no
+    turn of the run (or a trajectory no longer readable) goes to ``uncited``."""
+    out = []
+    for metric_id, numbers in sorted(answer.cited_steps.items()):
+        if metric_id not in answer.items:
+            continue
+        for number in dict.fromkeys(numbers):  # each turn once, in the judge's order
+            try:
+                out.append(Citation.of(metric_id, steps.resolve(run_pk, str(number))))
+            except LookupError as exc:
+                uncited.append((answer.custom_id, f"{metric_id}: cited step {exc}"))
+    return out
 
 
 def _other_rubric(sha: str) -> str:
@@ -147,7 +169,7 @@ def _same(conn, rubrics, live: int, answer: JudgeAnswerLike, rubric_sha: str) ->
     )
 
 
-def _write(conn, rubrics, run_pk, rater: Rater, rubric_pk, answer, *, supersedes, at) -> int:
+def _write(conn, rubrics, run_pk, rater: Rater, rubric_pk, answer, cited, *, supersedes, at) -> int:
     pk = ratings.insert_rating(
         conn,
         run_pk=run_pk,
@@ -159,6 +181,8 @@ def _write(conn, rubrics, run_pk, rater: Rater, rubric_pk, answer, *, supersedes
     )
     for item in answer.items.values():
         ratings.upsert_item(conn, pk, item, at=at)
+    for citation in cited:  # while the rating is a draft: the triggers freeze them after
+        ratings.insert_citation(conn, pk, citation, at=at)
     conn.execute(
         "UPDATE ratings SET status = 'submitted', submitted_at = ?, version = version + 1"
         " WHERE rating_pk = ?",
@@ -180,7 +204,7 @@ def _write(conn, rubrics, run_pk, rater: Rater, rubric_pk, answer, *, supersedes
         ),
     )
     digest = ratings.content_sha256(
-        dict(answer.items), answer.overall_comment, rubrics.current.sha256
+        dict(answer.items), answer.overall_comment, rubrics.current.sha256, cited
     )
     details = {
         "rating_pk": pk,

@@ -176,6 +176,9 @@ class JudgeImportReport(_Value):
     superseded: int = 0
     unchanged: int = 0
     refused: list[tuple[str, str]] = Field(default_factory=list)
+    #: ``(custom_id, reason)`` of each cited step that names no turn of its run: kept in
+    #: the judge's ``cited_steps``, not made a citation.
+    uncited: list[tuple[str, str]] = Field(default_factory=list)
 
     def summary(self) -> str:
         """One line for a terminal."""

@@ -166,6 +166,10 @@ class StepLookup:
                 errors.append((row.line, f"{row.run_id}, {row.metric}: evidence {exc}"))
         return out
 
+    def resolve(self, run_pk: int, token: str) -> StepRef:
+        """The step ``token`` names in run ``run_pk``; ``LookupError`` saying why not."""
+        return self._resolve(run_pk, token)
+
     def _resolve(self, run_pk: int, token: str) -> StepRef:
         if run_pk not in self._runs:
             self._runs[run_pk] = self._load(run_pk)

@@ -135,3 +135,29 @@ def test_a_judges_ratings_pass_audit_verify_and_tampering_with_them_is_found(
         f"rating {judged.rating_pk} now corrects no rating, the log says rating "
         f"{judged.supersedes_pk}"
     ]
+
+
+def test_the_judges_cited_turns_become_its_ratings_evidence(
+    store: ReviewStore, corpus, db_path, make_answer, make_completion, tamper, problems_of
+) -> None:
+    # cited_steps name agent turns; each one the run has is a citation of that turn, as a
+    # rater's evidence is (shown to adjudicators, bound to the submit in the audit log);
+    # one the run does not have is kept in cited_steps only and reported.
+    store.import_paths([corpus])
+    answer = _answer(store, 1, make_answer, make_completion)
+    steps = dict(answer.cited_steps) | {"safety": [1, 1, 99]}
+    answer = answer.model_copy(update={"cited_steps": steps})
+    report = store.import_judge_answers([answer], judge="j", source="a")
+    assert report.added == 1
+    assert report.uncited == [(answer.custom_id, "safety: cited step 99: no such step in this run")]
+    rating = store.live_rating(1, "j")
+    assert rating is not None
+    cited = {(c.metric_id, c.kind, c.step) for c in rating.citations}
+    metrics_citing_one = {m for m, s in steps.items() if 1 in s and m in answer.items}
+    assert cited == {(m, "event", "1") for m in metrics_citing_one}
+    assert all(c.label.startswith("1 ") for c in rating.citations)
+    assert problems_of(db_path) == []
+    tamper(db_path, f"DELETE FROM citations WHERE rating_pk = {rating.rating_pk}")
+    assert problems_of(db_path) == [
+        f"rating {rating.rating_pk}: its items differ from what was submitted (edited after)"
+    ]

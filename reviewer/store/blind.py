@@ -77,6 +77,8 @@ def start(
             have, status = own.fetchone()
             if have is None and status == "draft":
                 conn.execute("UPDATE ratings SET study_pk = ? WHERE rating_pk = ?", (study_pk, pk))
+                details = {"rating_pk": pk, "run_pk": run_pk, "study": study}
+                audit.append(conn, [("study_attach", r.name, details)], at=at)
             elif have != study_pk:
                 raise StoreError(
                     f"{rater} already rated run {run_pk} outside study {study!r} (rating {pk})"

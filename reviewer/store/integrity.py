@@ -47,7 +47,14 @@ from typing import Any, NamedTuple
 
 from reviewer.rubric import RatingItem
 from reviewer.sheets.keys import KeyStoreError, decode_public_key, fingerprint
-from reviewer.store import adjudication_integrity, audit, integrity_sheets, ratings, witness
+from reviewer.store import (
+    adjudication_integrity,
+    audit,
+    integrity_sheets,
+    ratings,
+    study_integrity,
+    witness,
+)
 from reviewer.store.errors import StoreError
 from reviewer.store.rubrics import RubricRegistry
 
@@ -131,6 +138,7 @@ def check(conn: sqlite3.Connection, rubrics: RubricRegistry, path: Path) -> list
     problems += _rating_problems(conn, rubrics, log)
     problems += integrity_sheets.archive_problems(conn, log)
     problems += adjudication_integrity.check(conn)
+    problems += study_integrity.check(conn)
     return problems
 
 

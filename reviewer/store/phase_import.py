@@ -194,6 +194,13 @@ def _write(conn, plan, group, cited, r, rubric_pk, phase, *, at) -> int:  # type
     evidence = ratings.citations_of(conn, [pk]).get(pk, [])
     digest = ratings.content_sha256(items, overall, rubric_sha, evidence)
     details = {"rating_pk": pk, "run_pk": run_pk, "content_sha256": digest, "source": "file"}
+    study = conn.execute(
+        "SELECT s.name FROM ratings g JOIN studies s ON s.study_pk = g.study_pk"
+        " WHERE g.rating_pk = ?",
+        (pk,),
+    ).fetchone()
+    if study is not None:
+        details["study"] = study[0]
     reasons = ratings.reasons_sha256(ratings.reasons_of(conn, pk))
     if reasons is not None:
         details["reasons_sha256"] = reasons

@@ -17,6 +17,7 @@ from reviewer.store.connection import write_transaction
 from reviewer.store.errors import NotFoundError, StoreError
 from reviewer.store.models import AssignmentRow
 from reviewer.store.rubrics import RubricRegistry
+from reviewer.store.study_integrity import assignments_sha256
 from reviewer.studies.assign import AssignmentError, extend
 from reviewer.studies.model import Assignment, Selection, Study, StudySpec
 
@@ -113,6 +114,7 @@ def create(
             raise StoreError("the selection takes no run: nothing to assign")
         added = _assign(conn, study_pk, run_pks, at=at)
         details = {"study": spec.name, "runs": len(run_pks), "assignments": added,
+                   "assignments_sha256": assignments_sha256(conn, study_pk),
                    "definition": spec.model_dump(mode="json")}  # fmt: skip
         audit.append(conn, [("study_create", spec.owner, details)], at=at)
     return get(db.conn, spec.name)
@@ -126,7 +128,8 @@ def add_runs(db: sqlite_utils.Database, name: str, selection: Selection, *, at: 
             "SELECT run_pk FROM study_runs WHERE study_pk = ?", (study.study_pk,))}  # fmt: skip
         new = [pk for pk in select_runs(db.conn, selection) if pk not in have]
         added = _assign(db.conn, study.study_pk, new, at=at) if new else 0
-        details = {"study": name, "runs": len(new), "assignments": added}
+        details = {"study": name, "runs": len(new), "assignments": added,
+                   "assignments_sha256": assignments_sha256(db.conn, study.study_pk)}  # fmt: skip
         audit.append(db.conn, [("study_add_runs", None, details)], at=at)
     return len(new)
 
@@ -269,6 +272,8 @@ def join(
         )
         insert_assignments(conn, study_pk, new, pk_of, rater_pk, at=at)
         details = {"study": spec.name, "owner_fingerprint": owner_fingerprint,
-                   "assignments": len(new)}  # fmt: skip
+                   "assignments": len(new),
+                   "assignments_sha256": assignments_sha256(conn, study_pk),
+                   "definition": spec.model_dump(mode="json")}  # fmt: skip
         audit.append(conn, [("study_join", None, details)], at=at)
     return get(db.conn, spec.name)

@@ -94,3 +94,111 @@ def test_a_revision_reason_edited_after_the_final_submit_is_found(
     assert problems_of(db_path) == [
         f"rating {rating.rating_pk}: its revision reasons differ from those submitted"
     ]
+
+
+def _final_blind_rating(seeded, fill_rating) -> Rating:
+    _study(seeded, protocol="blind")
+    return next(r for p, r in _phases(seeded, fill_rating) if p == "final")
+
+
+@pytest.mark.parametrize(
+    ("sql", "problem"),
+    [
+        (
+            "UPDATE ratings SET study_pk = NULL WHERE rating_pk = {pk}",
+            "rating {pk} is in no study, the audit log put it in study 's1'",
+        ),
+        (
+            "UPDATE ratings SET study_pk = (SELECT study_pk FROM studies WHERE name = 's2')"
+            " WHERE rating_pk = {pk}",
+            "rating {pk} is in study 's2', the audit log put it in study 's1'",
+        ),
+        (
+            "UPDATE ratings SET blind_submitted_at = '2026-01-01T00:00:00Z' WHERE rating_pk = {pk}",
+            "rating {pk}: its blind submit time differs from the audit log's",
+        ),
+        (
+            "UPDATE ratings SET revealed_at = NULL WHERE rating_pk = {pk}",
+            "rating {pk}: its reveal time differs from the audit log's",
+        ),
+    ],
+    ids=["taken-out", "moved", "blind-time", "reveal-time"],
+)
+def test_a_ratings_study_and_phase_times_are_bound_to_the_log(
+    seeded, db_path, fill_rating, tamper, problems_of, sql, problem
+) -> None:
+    rating = _final_blind_rating(seeded, fill_rating)
+    seeded.create_study(StudySpec(name="s2", raters=("ann",), per_run=1))
+    assert problems_of(db_path) == []
+    tamper(db_path, sql.format(pk=rating.rating_pk))
+    assert problems_of(db_path) == [problem.format(pk=rating.rating_pk)]
+
+
+def test_a_rating_put_into_a_study_by_hand_is_found(
+    seeded, db_path, fill_rating, tamper, problems_of
+) -> None:
+    _study(seeded)
+    run_pk = seeded.list_runs(study="s1", rater="ann")[0].run_pk
+    plain = fill_rating(seeded, seeded.start_rating(run_pk, "cat"))  # outside any study
+    seeded.submit_final(plain.rating_pk, expected_version=plain.version)
+    assert problems_of(db_path) == []
+    tamper(db_path, f"UPDATE ratings SET study_pk = 1 WHERE rating_pk = {plain.rating_pk}")
+    assert problems_of(db_path) == [
+        f"rating {plain.rating_pk} is in study 's1', but the audit log never put it there"
+    ]
+
+
+def test_a_correction_keeps_its_originals_study_and_times(
+    seeded, db_path, fill_rating, tamper, problems_of
+) -> None:
+    rating = _final_blind_rating(seeded, fill_rating)
+    fix = seeded.supersede(rating.rating_pk, rater="ann")  # inherits them by trigger
+    assert problems_of(db_path) == []
+    tamper(db_path, f"UPDATE ratings SET revealed_at = NULL WHERE rating_pk = {fix.rating_pk}")
+    assert problems_of(db_path) == [
+        f"rating {fix.rating_pk}: its reveal time differs from the audit log's"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("sql", "problem"),
+    [
+        (
+            "DELETE FROM assignments WHERE position = 1 AND rater_pk ="
+            " (SELECT rater_pk FROM raters WHERE name = 'ann')",
+            "study 's1' has 9 assignments, the audit log made 10",
+        ),
+        (
+            "UPDATE assignments SET rater_pk = (SELECT rater_pk FROM raters WHERE name = 'cat')"
+            " WHERE position = 1 AND rater_pk = (SELECT rater_pk FROM raters WHERE name = 'ann')",
+            "study 's1': its assignments differ from those the audit log recorded",
+        ),
+        (
+            "UPDATE studies SET per_run = 1",
+            "study 's1': its per_run (1) is not its definition's",
+        ),
+        (
+            "UPDATE studies SET definition = json_set(definition, '$.seed', 4), seed = 4",
+            "study 's1': its definition differs from the one the audit log recorded",
+        ),
+        (
+            "INSERT INTO study_raters (study_pk, rater_pk, added_at) VALUES"
+            " (1, (SELECT rater_pk FROM raters WHERE name = 'cat'), 'now')",
+            "study 's1': its raters differ from those the audit log added",
+        ),
+        (
+            "INSERT INTO studies (name, protocol, per_run, seed, rubric_sha256, definition,"
+            " created_at) VALUES ('s9', 'open', 1, 0, 'x', '{}', 'now')",
+            "study 's9' has no create or join entry in the audit log",
+        ),
+    ],
+    ids=["assignment-deleted", "assignment-moved", "per-run", "definition", "rater", "study"],
+)
+def test_a_studys_definition_raters_and_assignments_are_bound_to_the_log(
+    seeded, db_path, tamper, problems_of, sql, problem
+) -> None:
+    _study(seeded)
+    seeded.start_rating(1, "cat")  # a third rater, known to the database
+    assert problems_of(db_path) == []
+    tamper(db_path, sql)
+    assert problems_of(db_path) == [problem]

@@ -33,7 +33,11 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from reviewer.rubric import default_rubric
 from reviewer.store import ReviewStore
-from scoring import SCORER_VERSION, ScoreCard
+from scoring import SCORER_VERSION, RequiredAction, ScoreCard
+
+REQUIRED = RequiredAction(
+    index=0, block="reset", block_index=0, ordered=True, control="apu_gen", value=0.0
+)
 
 MODELS = ("claude-sonnet-4-5", "gemini-2.5-pro", "gpt-5", "llama-4-maverick")
 SCENARIOS = ("elec-apu-gen-fault", "elec-eng1-gen-fault", "hyd-blue-elec-pump-fault")
@@ -68,6 +72,9 @@ def card(n: int, rng: random.Random) -> ScoreCard:
         safety_anti_procedure=anti,
         extraneous=rng.randint(0, 3),
         scalar=round(scalar, 3),
+        # One ground-truth action, so that a low score can cite it (GT:1): the default
+        # rubric wants evidence for scores of 0 and 1.
+        required=[REQUIRED],
     )
 
 
@@ -85,16 +92,17 @@ def build(db: Path, runs: int, raters: int) -> None:
             path = Path(tmp) / f"{rater}.csv"
             with path.open("w", newline="", encoding="utf-8") as fh:
                 w = csv.writer(fh)
-                w.writerow(("run_id", "metric", "outcome", "score", "comment"))
+                w.writerow(("run_id", "metric", "outcome", "score", "comment", "evidence"))
                 for row in rows:
                     truth = round(3 * (row.coverage or 0))
                     for m in metrics:
                         if rng.random() < 0.03:
-                            w.writerow((row.run_id, m, "not_applicable", "", "not in this run"))
+                            w.writerow((row.run_id, m, "not_applicable", "", "not in this run", ""))
                             continue
                         noise = rng.choice((-1, 0, 0, 0, 1))
                         score = min(3, max(0, truth + noise))
-                        w.writerow((row.run_id, m, "applicable", score, "seen in the log"))
+                        cited = "GT:1" if score <= 1 else ""
+                        w.writerow((row.run_id, m, "applicable", score, "seen in the log", cited))
             start = time.perf_counter()
             store.import_ratings(path, rater=rater)
             took = time.perf_counter() - start

@@ -92,4 +92,7 @@ def reported_scores(
     """``{(run_key, metric_id): score}`` for validity: the reported score (``None`` when the
     dispute is open or the reported outcome has no score). Run keys are ``run_pk`` as text,
     as :mod:`reviewer.agreement.source` names runs."""
-    return {(str(r.run_pk), r.metric): r.score for r in consensus_rows(store, study=study)}
+    return {
+        (str(pk), metric): score
+        for (pk, metric), score in store.reported_scores(study=study).items()
+    }

@@ -112,12 +112,24 @@ def reported(
             reached="adjudicated",
             adjudicator=decided.adjudicator,
         )
-    if not values:
+    found = reported_of([(v.outcome, v.score) for v in values], threshold)
+    if found is None:
         return None
-    found = status(values, threshold)
+    outcome, score, reached = found
+    return Reported(outcome=outcome, score=score, reached=reached)
+
+
+def reported_of(
+    pairs: Sequence[tuple[str, int | None]], threshold: int = DEFAULT_THRESHOLD
+) -> tuple[str | None, float | None, Reached] | None:
+    """:func:`reported` without an adjudication, over plain ``(outcome, score)`` pairs:
+    ``(outcome, score, reached)``, or ``None`` when nobody rated (results and validity read
+    every rated metric of the database at once)."""
+    if not pairs:
+        return None
+    found = status_of(pairs, threshold)
     if found == "disputed":
-        return Reported(outcome=None, score=None, reached="open")
-    scores = [v.score for v in values if v.score is not None]
+        return None, None, "open"
+    scores = [score for _, score in pairs if score is not None]
     median = float(statistics.median(scores)) if scores else None
-    reached: Reached = "single_rater" if found == "single_rater" else "agreed"
-    return Reported(outcome=values[0].outcome, score=median, reached=reached)
+    return pairs[0][0], median, "single_rater" if found == "single_rater" else "agreed"

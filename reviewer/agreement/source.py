@@ -2,11 +2,10 @@
 
 The one place that knows the database. Each rater's word on a run is their live non-draft
 rating: the head of the supersede chain that is submitted or signed (while a correction is
-still a draft, the rating it corrects counts), as ``ReviewStore.latest_decisions`` gives it.
-Runs come with their scenario, model, scalar and the ScoreCard fields a counterpart uses.
-
-Judges are told apart by ``raters.kind``. Studies, blind values and the control arm are read
-by :func:`protocol_columns`.
+still a draft, the rating it corrects counts), as ``ReviewStore.latest_decisions`` gives it;
+its items are read as plain rows (``ReviewStore.decided_items``) with their study, blind
+values and arm, and whether the rater is a judge (``raters.kind``). Runs come with their
+scenario, model, scalar and the ScoreCard fields a counterpart uses.
 """
 
 from __future__ import annotations
@@ -16,60 +15,12 @@ from dataclasses import dataclass, field
 
 from reviewer.agreement.records import Phase, RatingRecord, RunInfo, select
 from reviewer.rubric import Rubric
-from reviewer.store import Rating, ReviewStore
+from reviewer.store import ReviewStore
 
 _RUN_COLUMNS = (
     'run_pk, run_id, scenario_id, model, scalar, coverage, "order", end_state, all_passed,'
     " safety_dangerous, safety_anti_procedure"
 )
-
-
-@dataclass(frozen=True)
-class Protocol:
-    """What the study machinery knows about one item of one rating."""
-
-    study: str | None = None
-    blind_outcome: str | None = None
-    blind_score: int | None = None
-    reveal_first: bool | None = None
-    is_judge: bool = False
-
-
-def protocol_columns(store: ReviewStore, ratings: list[Rating]) -> dict[tuple[int, str], Protocol]:
-    """``{(rating_pk, metric_id): Protocol}`` for the items of ratings made within a study.
-
-    Read in one query: the study each rating belongs to, the blind outcome and score its
-    item froze before the reveal (blind protocol only), and whether the rater's assignment
-    to the run was in the control arm (``reveal_first``: the scorer shown from the start).
-    Ratings outside any study are absent: an open, human rating.
-    """
-    pks = [r.rating_pk for r in ratings]
-    out: dict[tuple[int, str], Protocol] = {}
-    # SQLite caps bound parameters; the ratings of one database fit in a few chunks.
-    for start in range(0, len(pks), 500):
-        chunk = pks[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        rows = store.db.conn.execute(
-            f"""
-            SELECT g.rating_pk, i.metric_id, st.name, i.blind_outcome, i.blind_score,
-                   (SELECT a.reveal_first FROM assignments a
-                    WHERE a.study_pk = g.study_pk AND a.run_pk = g.run_pk
-                      AND a.rater_pk = g.rater_pk)
-            FROM ratings g
-            JOIN studies st ON st.study_pk = g.study_pk
-            JOIN rating_items i ON i.rating_pk = g.rating_pk
-            WHERE g.rating_pk IN ({marks})
-            """,
-            chunk,
-        )
-        for pk, metric_id, study, blind_outcome, blind_score, reveal_first in rows:
-            out[(pk, metric_id)] = Protocol(
-                study=study,
-                blind_outcome=blind_outcome,
-                blind_score=blind_score,
-                reveal_first=None if reveal_first is None else bool(reveal_first),
-            )
-    return out
 
 
 def run_infos(store: ReviewStore) -> dict[str, RunInfo]:
@@ -101,35 +52,22 @@ def run_infos(store: ReviewStore) -> dict[str, RunInfo]:
 
 def rating_records(store: ReviewStore) -> list[RatingRecord]:
     """One record per item (with an outcome) of every rater's live non-draft rating."""
-    decided = store.latest_decisions()
-    protocol = protocol_columns(store, decided)
-    judges = {r.name for r in store.raters() if r.kind == "judge"}
-    return list(_records(decided, protocol, judges))
-
-
-def _records(
-    decided: Iterable[Rating],
-    protocol: dict[tuple[int, str], Protocol],
-    judges: set[str] = frozenset(),  # type: ignore[assignment]
-) -> Iterable[RatingRecord]:
-    for rating in decided:
-        for item in rating.items.values():
-            if item.outcome is None:
-                continue  # a submitted rating has every outcome; an old one may lack a metric
-            extra = protocol.get((rating.rating_pk, item.metric_id), Protocol())
-            yield RatingRecord(
-                run_key=str(rating.run_pk),
-                rater=rating.rater,
-                metric_id=item.metric_id,
-                outcome=item.outcome,
-                score=item.score,
-                blind_outcome=extra.blind_outcome,  # type: ignore[arg-type]
-                blind_score=extra.blind_score,
-                reveal_first=extra.reveal_first,
-                # The raters table knows who is a model (``raters.kind``), whatever the study.
-                is_judge=extra.is_judge or rating.rater in judges,
-                study=extra.study,
-            )
+    # The raters table knows who is a model (``raters.kind``), whatever the study.
+    return [
+        RatingRecord(
+            run_key=str(item.run_pk),
+            rater=item.rater,
+            metric_id=item.metric_id,
+            outcome=item.outcome,  # type: ignore[arg-type]
+            score=item.score,
+            blind_outcome=item.blind_outcome,  # type: ignore[arg-type]
+            blind_score=item.blind_score,
+            reveal_first=item.reveal_first,
+            is_judge=item.is_judge,
+            study=item.study,
+        )
+        for item in store.decided_items()
+    ]
 
 
 def known_studies(records: Iterable[RatingRecord]) -> set[str]:
@@ -195,7 +133,7 @@ def load_inputs(
 
 def _reported(store: ReviewStore, study: str | None) -> dict[tuple[str, str], float | None]:
     """The adjudication-aware consensus; empty (the median then) for a study the store
-    does not hold, whose ratings were labelled by :func:`protocol_columns` alone."""
+    does not hold."""
     from reviewer.adjudication.consensus import reported_scores
     from reviewer.store import NotFoundError
 

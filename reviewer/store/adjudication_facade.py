@@ -104,6 +104,20 @@ class AdjudicationFacade:
             in_force=self._in_force(run_pk),
         )
 
+    def reported_scores(self, *, study: str | None = None) -> dict[tuple[int, str], float | None]:
+        """``{(run_pk, metric_id): score}``: the score :meth:`disputes` reports for each
+        (run, metric) a person rated (``None`` while disputed, or for an outcome without a
+        score), read without building the dispute rows."""
+        with read_transaction(self._db.conn):
+            if study is not None:
+                self.get_study(study)  # NotFoundError for an unknown name
+            return disputes.reported_scores(
+                self._db.conn,
+                study=study,
+                thresholds=self._run_thresholds(study),
+                in_force=self._in_force(),
+            )
+
     def runs_needing_adjudication(self) -> set[int]:
         """Runs with a metric still disputed and not decided by an adjudication in force
         (the queue's "Needs adjudication" filter; lighter than :meth:`disputes`)."""

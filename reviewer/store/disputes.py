@@ -111,6 +111,37 @@ def _order(key: tuple[int, str], rank: Mapping[str, int]) -> tuple[int, int, str
     return run_pk, rank.get(metric, len(rank)), metric
 
 
+def reported_scores(
+    conn: sqlite3.Connection,
+    *,
+    study: str | None,
+    thresholds: Mapping[int, tuple[str | None, int]],
+    in_force: Mapping[int, Adjudication],
+) -> dict[tuple[int, str], float | None]:
+    """``{(run_pk, metric_id): score}`` of every (run, metric) a person rated: what
+    :func:`read` reports, without building its rows (results and validity want the score
+    of every rated metric of the database)."""
+    sql, params = _PAIRS, []
+    if study is not None:
+        sql += " AND g.study_pk = (SELECT study_pk FROM studies WHERE name = ?)"
+        params.append(study)
+    pairs: dict[tuple[int, str], list[tuple[str, int | None]]] = defaultdict(list)
+    for pk, metric, outcome, score in conn.execute(sql, params):
+        pairs[(pk, metric)].append((outcome, score))
+    out: dict[tuple[int, str], float | None] = {}
+    for (pk, metric), values in pairs.items():
+        adjudication = in_force.get(pk)
+        decision = adjudication.items.get(metric) if adjudication else None
+        if decision is not None:
+            out[(pk, metric)] = None if decision.score is None else float(decision.score)
+            continue
+        threshold = thresholds.get(pk, (None, rule.DEFAULT_THRESHOLD))[1]
+        found = rule.reported_of(values, threshold)
+        if found is not None:
+            out[(pk, metric)] = found[1]
+    return out
+
+
 def open_runs(
     conn: sqlite3.Connection,
     *,

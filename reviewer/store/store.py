@@ -372,6 +372,11 @@ class ReviewStore(StudiesFacade, AdjudicationFacade):
         """
         return exchange.latest_decisions(self._db.conn, self._rubrics, rater=rater)
 
+    def decided_items(self) -> list[exchange.DecidedItem]:
+        """The items of :meth:`latest_decisions` as plain rows with their study context,
+        in the same order (what the statistics read)."""
+        return exchange.decided_items(self._db.conn, self._rubrics)
+
     def export_ratings(
         self,
         out: TextIO,

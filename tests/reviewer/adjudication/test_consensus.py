@@ -6,6 +6,8 @@ import csv
 import io
 import json
 
+import pytest
+
 from reviewer.adjudication.consensus import consensus_rows
 from reviewer.agreement.consensus import consensus_table, reported_rule
 from reviewer.agreement.records import RatingRecord
@@ -78,3 +80,22 @@ def test_adjudication_list_shows_the_raters_values(disputed: ReviewStore, db_pat
     assert main(["adjudication", "list", "--db", str(db_path)]) == 0
     out = capsys.readouterr().out
     assert "ann: applicable 0; bob: applicable 3" in out
+
+
+@pytest.mark.parametrize("adjudicated", [False, True])
+def test_the_light_reported_scores_equal_what_the_disputes_report(
+    disputed: ReviewStore, adjudicate, adjudicated: bool
+) -> None:
+    # Results and validity read every rated metric's reported score without building a
+    # dispute row each: the two paths must never differ (agreed, single, open, decided).
+    if adjudicated:
+        adjudicate(disputed)
+    full = {
+        (d.run_pk, d.metric_id): d.reported.score
+        for d in disputed.disputes()
+        if d.reported is not None
+    }
+    assert disputed.reported_scores() == full
+    reached = {d.reported.reached for d in disputed.disputes() if d.reported is not None}
+    expected = {"agreed", "single_rater"} | ({"adjudicated"} if adjudicated else {"open"})
+    assert reached == expected

@@ -136,27 +136,32 @@ def test_help_does_not_import_the_statistics() -> None:
     assert out.stdout.strip() == "[]"
 
 
-def test_study_and_blind_values_flow_from_the_protocol_hook(
+def test_study_and_blind_values_flow_from_the_decided_items(
     capsys, rated_db: Path, monkeypatch
 ) -> None:
-    # What the studies merge will fill in: here Ana's and Ben's ratings belong to study
-    # "pilot", Ana's first item of each rating had a blind value one lower.
-    def protocol(store, ratings):
-        out = {}
-        for rating in ratings:
-            if rating.rater == "Cy":
+    # The study context each decided item carries: here Ana's and Ben's ratings belong to
+    # study "pilot", Ana's items had a blind value one lower, Ben was in the control arm.
+    decided = ReviewStore.decided_items
+
+    def with_protocol(store):
+        out = []
+        for item in decided(store):
+            if item.rater == "Cy":
+                out.append(item)
                 continue
-            for metric_id, item in rating.items.items():
-                blind = max(0, item.score - 1) if item.score is not None else None
-                out[(rating.rating_pk, metric_id)] = source.Protocol(
+            blind = max(0, item.score - 1) if item.score is not None else None
+            ana = item.rater == "Ana"
+            out.append(
+                item._replace(
                     study="pilot",
-                    blind_outcome=item.outcome if rating.rater == "Ana" else None,
-                    blind_score=blind if rating.rater == "Ana" else None,
-                    reveal_first=rating.rater == "Ben",
+                    blind_outcome=item.outcome if ana else None,
+                    blind_score=blind if ana else None,
+                    reveal_first=item.rater == "Ben",
                 )
+            )
         return out
 
-    monkeypatch.setattr(source, "protocol_columns", protocol)
+    monkeypatch.setattr(ReviewStore, "decided_items", with_protocol)
     with ReviewStore.open(rated_db, create=False) as store:
         inputs = source.load_inputs(store, study="pilot", phase="blind")
     assert {r.rater for r in inputs.records} == {"Ana"}

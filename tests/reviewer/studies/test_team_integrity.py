@@ -171,3 +171,57 @@ def _sheet_id(db: Path, rating_pk: int) -> str:
         return store.db.conn.execute(
             "SELECT sheet_id FROM sheets WHERE rating_pk = ?", (rating_pk,)
         ).fetchone()[0]
+
+
+def test_the_statistics_read_each_decision_as_the_whole_ratings_say(team, tmp_path) -> None:
+    # rating_records reads plain rows in one query; built from the whole ratings instead
+    # (latest_decisions, the study columns, the assignment's arm) they must be the same,
+    # in the same order, on a database with a blind study, collected sheets and a
+    # correction whose original is superseded.
+    from reviewer.agreement.records import RatingRecord
+    from reviewer.agreement.source import rating_records
+
+    assert _run("collect", team["sheets-ann"], team["sheets-bob"], "--db", team["owner"]) == 0
+    fix = _correct(team, tmp_path, revise=True)
+    assert _run("collect", fix, "--db", team["owner"]) == 0
+    for db in (team["owner"], team["ann"]):
+        with ReviewStore.open(db) as store:
+            conn = store.db.conn
+            expected = []
+            for rating in store.latest_decisions():
+                study_pk = conn.execute(
+                    "SELECT study_pk FROM ratings WHERE rating_pk = ?", (rating.rating_pk,)
+                ).fetchone()[0]
+                study = conn.execute(
+                    "SELECT name FROM studies WHERE study_pk = ?", (study_pk,)
+                ).fetchone()
+                arm = conn.execute(
+                    "SELECT a.reveal_first FROM assignments a JOIN raters ra"
+                    " ON ra.rater_pk = a.rater_pk WHERE a.study_pk = ? AND a.run_pk = ?"
+                    " AND ra.name = ?",
+                    (study_pk, rating.run_pk, rating.rater),
+                ).fetchone()
+                for item in rating.items.values():
+                    if item.outcome is None:
+                        continue
+                    blind = conn.execute(
+                        "SELECT blind_outcome, blind_score FROM rating_items"
+                        " WHERE rating_pk = ? AND metric_id = ?",
+                        (rating.rating_pk, item.metric_id),
+                    ).fetchone()
+                    expected.append(
+                        RatingRecord(
+                            run_key=str(rating.run_pk),
+                            rater=rating.rater,
+                            metric_id=item.metric_id,
+                            outcome=item.outcome,
+                            score=item.score,
+                            blind_outcome=blind[0] if study else None,
+                            blind_score=blind[1] if study else None,
+                            reveal_first=None if arm is None else bool(arm[0]),
+                            study=study[0] if study else None,
+                        )
+                    )
+            found = rating_records(store)
+            assert found == expected
+            assert any(r.blind_score is not None for r in found)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewer.agreement.alpha import Units
+from reviewer.agreement.alpha import SCORE_DOMAIN, Units
 from reviewer.agreement.bootstrap import bootstrap_alpha, coincidence_alpha, percentile_interval
 from reviewer.agreement.records import RatingRecord
 from reviewer.agreement.report import agreement_report, score_units
@@ -112,3 +112,25 @@ def test_the_bootstrap_is_seeded_and_brackets_the_estimate() -> None:
 def test_percentile_interval_skips_undefined_resamples() -> None:
     assert percentile_interval(np.array([np.nan, np.nan])) is None
     assert percentile_interval(np.array([np.nan, 0.5, 0.5])) == (0.5, 0.5)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["r1", "r2", "r10", 3, "x"]), st.sampled_from([0, 1, 2, 3, None])
+        ),
+        max_size=60,
+    )
+)
+def test_units_count_every_value_of_every_unit(pairs) -> None:
+    # The counts are made with one bincount; counted one by one they must be the same,
+    # units sorted by key as text.
+    units = Units.from_values(pairs, SCORE_DOMAIN)
+    keys = sorted({key for key, _ in pairs}, key=str)
+    assert units.keys == tuple(keys)
+    expected = [
+        [sum(1 for k, v in pairs if k == key and v == value) for value in SCORE_DOMAIN]
+        for key in keys
+    ]
+    assert units.counts.tolist() == expected
+    assert units.counts.shape == (len(keys), len(SCORE_DOMAIN))

@@ -9,6 +9,7 @@ instances included: scoring a file then builds only what depends on that file.
 from __future__ import annotations
 
 import fnmatch
+import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -89,6 +90,7 @@ class Plan:
 #: The plan holds its scenario, so an id is never reused while its entry is here.
 _PLANS: dict[int, Plan] = {}
 _PLANS_KEPT = 256
+_PLANS_LOCK = threading.Lock()
 
 
 def plan_of(scenario: Scenario) -> Plan:
@@ -96,9 +98,10 @@ def plan_of(scenario: Scenario) -> Plan:
     plan = _PLANS.get(id(scenario))
     if plan is None:
         plan = _make_plan(scenario)
-        if len(_PLANS) >= _PLANS_KEPT:
-            del _PLANS[next(iter(_PLANS))]
-        _PLANS[id(scenario)] = plan
+        with _PLANS_LOCK:  # the window scores on worker threads: evict one at a time
+            if len(_PLANS) >= _PLANS_KEPT:
+                del _PLANS[next(iter(_PLANS))]
+            _PLANS[id(scenario)] = plan
     return plan
 
 

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import stat
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import compress
@@ -188,6 +189,7 @@ def _build(
 #: a Scenario is frozen.  Bounded, oldest first out.
 _SCENARIOS: dict[bytes, Scenario] = {}
 _SCENARIOS_KEPT = 256
+_SCENARIOS_LOCK = threading.Lock()
 
 
 def _scenario_of(meta: Meta, meta_line: int, path: str) -> Scenario:
@@ -203,9 +205,10 @@ def _scenario_of(meta: Meta, meta_line: int, path: str) -> Scenario:
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         raise TrajectoryError(path, meta_line, "meta.scenario." + _describe(first)) from None
-    if len(_SCENARIOS) >= _SCENARIOS_KEPT:
-        del _SCENARIOS[next(iter(_SCENARIOS))]
-    _SCENARIOS[key] = scenario
+    with _SCENARIOS_LOCK:  # the window scores on worker threads: evict one at a time
+        if len(_SCENARIOS) >= _SCENARIOS_KEPT:
+            del _SCENARIOS[next(iter(_SCENARIOS))]
+        _SCENARIOS[key] = scenario
     return scenario
 
 

@@ -342,3 +342,22 @@ def test_runs_of_one_scenario_share_its_validation_but_only_for_the_exact_same_j
         float,
         bool,
     ]
+
+
+def test_the_scenario_and_plan_caches_hold_under_threads_past_their_bounds(scenario):
+    # The window scores on worker threads; more scenarios than the caches keep (256) make
+    # them evict while other threads insert. Every card must be what one thread gives.
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = []
+    for n in range(300):
+        s = scenario([("a", 1)], [("b", n % 2)], ordered={1}, scenario_id=f"scenario-{n:03d}")
+        texts.append(TrajectoryBuilder(s).turn().read().set("a", 1).set("b", n % 2).final().text())
+
+    def card(text: str) -> str:
+        return score_trajectory(parse_trajectory(text.encode(), path="run.jsonl")).to_json()
+
+    alone = [card(t) for t in texts]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(card, texts * 3))
+    assert together == alone * 3

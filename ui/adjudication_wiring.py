@@ -48,6 +48,7 @@ class AdjudicationWiring(QObject):
         self.action = QAction("Adjudicate this run", window, checkable=True)
         self.action.setShortcut(QKeySequence(ADJUDICATE_KEY))
         self.action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.action.setAutoRepeat(False)  # held down, it would toggle the view on and off
         self.action.toggled.connect(self.set_active)
         window.addAction(self.action)
         #: Keys and the folder dialog, as for signing a rating (tests replace its dialogs).
@@ -55,6 +56,7 @@ class AdjudicationWiring(QObject):
         self.sign_action = QAction("Sign adjudication…", window)
         self.sign_action.setShortcut(QKeySequence(SIGN_KEY))
         self.sign_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.sign_action.setAutoRepeat(False)
         self.sign_action.triggered.connect(lambda: self.sign())
         window.addAction(self.sign_action)
         rating_menu = _menu(window, "&Rating")

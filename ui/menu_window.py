@@ -48,8 +48,12 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
 class MenuWindow:
     """The menu bar, the window-wide shortcuts and the F1 help, on the main window."""
 
-    def _action(self, menu, text: str, keys, slot, *, window_wide: bool = True) -> QAction:
+    def _action(
+        self, menu, text: str, keys, slot, *, window_wide: bool = True, repeat: bool = True
+    ) -> QAction:
         action = QAction(text, self)
+        # A deciding key held down must not decide again (ui.rating_keys): no repeat.
+        action.setAutoRepeat(repeat)
         if keys:
             seqs = [QKeySequence(k) for k in (keys if isinstance(keys, tuple) else (keys,))]
             action.setShortcuts(seqs)
@@ -82,22 +86,38 @@ class MenuWindow:
                 f"Score {score}",
                 str(score),
                 lambda _=False, s=score: self.rubric.score_current(s),
+                repeat=False,
             )
-        self._action(
-            rate, "Not applicable", "N", lambda: self.rubric.set_current_outcome("not_applicable")
-        )
-        self._action(
-            rate, "Not observed", "O", lambda: self.rubric.set_current_outcome("not_observed")
-        )
-        self._action(rate, "Applicable", "A", lambda: self.rubric.set_current_outcome("applicable"))
+        for outcome, text, key in (
+            ("not_applicable", "Not applicable", "N"),
+            ("not_observed", "Not observed", "O"),
+            ("applicable", "Applicable", "A"),
+        ):
+            self._action(
+                rate,
+                text,
+                key,
+                lambda _=False, o=outcome: self.rubric.set_current_outcome(o),
+                repeat=False,
+            )
         self._action(rate, "Next metric", "J", self.rubric.next_metric)
         self._action(rate, "Previous metric", "K", self.rubric.prev_metric)
-        self._action(rate, "Comment on metric", "C", self.rubric.focus_comment)
-        self._action(rate, "Cite selected step as evidence", "E", self.rubric.request_cite)
+        self._action(rate, "Comment on metric", "C", self.rubric.focus_comment, repeat=False)
+        self._action(
+            rate, "Cite selected step as evidence", "E", self.rubric.request_cite, repeat=False
+        )
         rate.addSeparator()
-        self._action(rate, "Submit and next", ("Ctrl+Return", "Ctrl+Enter"), self.submit_and_next)
-        self.sign_action = self._action(rate, "Sign and export…", "Ctrl+Shift+S", self._sign)
-        self._action(rate, "Correct (supersede)…", "Ctrl+E", self.correct)
+        self._action(
+            rate,
+            "Submit and next",
+            ("Ctrl+Return", "Ctrl+Enter"),
+            self.submit_and_next,
+            repeat=False,
+        )
+        self.sign_action = self._action(
+            rate, "Sign and export…", "Ctrl+Shift+S", self._sign, repeat=False
+        )
+        self._action(rate, "Correct (supersede)…", "Ctrl+E", self.correct, repeat=False)
         self._action(rate, "History…", "Ctrl+H", self.show_history)
         self._action(rate, "Signing key…", None, self._signing_key)
 

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.adjudication.grid_model import AdjudicationGridModel, value_text
-from ui.rating_keys import DIGITS, ENTER_KEYS, OUTCOME_KEYS, is_submit
+from ui.rating_keys import DIGITS, ENTER_KEYS, OUTCOME_KEYS, is_held, is_submit
 
 OUTCOME_LABELS = {"applicable": "Applicable", "not_applicable": "Not applicable",
                   "not_observed": "Not observed"}  # fmt: skip
@@ -243,7 +243,7 @@ class AdjudicationPane(QWidget):
             if not self._is_pane_key(event):
                 return super().eventFilter(watched, event)
             event.accept()
-            if kind == QEvent.Type.KeyPress:
+            if kind == QEvent.Type.KeyPress and not is_held(event):
                 self._pane_key(event)
             return True
         return super().eventFilter(watched, event)

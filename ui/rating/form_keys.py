@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 
-from ui.rating_keys import DIGITS, ENTER_KEYS, OUTCOME_KEYS, is_submit
+from ui.rating_keys import DIGITS, ENTER_KEYS, OUTCOME_KEYS, is_held, is_submit
 
 _TEXT_EVENTS = (QEvent.Type.KeyPress, QEvent.Type.FocusOut)
 
@@ -105,6 +105,8 @@ class FormKeys:
         elif watched is self.table and kind == QEvent.Type.KeyPress:
             # The view would take letters and digits for keyboard search; here they rate,
             # and Enter opens the comment.
+            if is_held(event):
+                return True
             if self._rating_key(event):
                 return True
             if event.key() in ENTER_KEYS:
@@ -118,6 +120,8 @@ class FormKeys:
 
     def _rating_key(self, event: QKeyEvent) -> bool:
         """The window's rating keys, for when no window binds them (the form alone)."""
+        if is_held(event):
+            return True
         if is_submit(event):
             self.request_submit()
             return True

@@ -309,3 +309,47 @@ def test_applicable_key_keeps_the_score_and_waits_for_one(form, qtbot):
     with qtbot.waitSignal(form.item_edited) as blocker:
         form.set_current_outcome("applicable")
     assert _args(blocker) == [FIRST, "applicable", 2, ""]
+
+
+def _held(key: Qt.Key, text: str):
+    """What a key held down sends after its first press: an automatic repeat."""
+    from PySide6.QtGui import QKeyEvent
+
+    return QKeyEvent(
+        QEvent.Type.KeyPress,
+        key,
+        Qt.KeyboardModifier.NoModifier,
+        text,
+        True,  # autorep
+    )
+
+
+def test_a_held_key_decides_once(shown, qtbot):
+    # Found under Xvfb: the Enter that closed the first-start rater dialog was still down,
+    # and its repeats reached the new window: the comment opened and the next keys ("a",
+    # "2") were typed into it instead of rating. A repeat of a deciding key does nothing.
+    shown.focus_metrics()
+    QApplication.sendEvent(shown.table, _held(Qt.Key.Key_Return, "\r"))
+    assert shown.table.hasFocus() and not shown.is_typing()
+    qtbot.keyClick(shown.table, Qt.Key.Key_2)  # one real press: scored, on to the next
+    assert shown.current_metric_id() == SECOND
+    QApplication.sendEvent(shown.table, _held(Qt.Key.Key_2, "2"))  # the same 2, held
+    assert shown.current_metric_id() == SECOND
+    assert shown.model.index(1, Column.SCORE).data() == ""
+    for key, text in ((Qt.Key.Key_A, "a"), (Qt.Key.Key_C, "c"), (Qt.Key.Key_E, "e")):
+        QApplication.sendEvent(shown.table, _held(key, text))
+    assert shown.model.index(1, Column.OUTCOME).data() == "—"
+    assert not shown.is_typing()
+    QApplication.sendEvent(shown.table, _held(Qt.Key.Key_J, "j"))  # moving still repeats
+    assert shown.current_metric_id() == THIRD
+
+
+def test_the_windows_deciding_shortcuts_do_not_repeat(demo_app):
+    # Window-wide shortcuts repeat by default (QAction.autoRepeat): a held 2 would score
+    # the metrics after the current one too, a held Ctrl+Enter submit twice.
+    actions = {a.text(): a for a in demo_app.window.actions()}
+    deciding = ["Score 0", "Score 3", "Applicable", "Not observed", "Comment on metric"]
+    deciding += ["Cite selected step as evidence", "Submit and next", "Sign and export…"]
+    deciding += ["Correct (supersede)…", "Adjudicate this run", "Sign adjudication…"]
+    assert [t for t in deciding if actions[t].autoRepeat()] == []
+    assert actions["Next metric"].autoRepeat() and actions["Next event"].autoRepeat()

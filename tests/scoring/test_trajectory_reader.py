@@ -361,3 +361,13 @@ def test_the_scenario_and_plan_caches_hold_under_threads_past_their_bounds(scena
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(card, texts * 3))
     assert together == alone * 3
+
+
+def test_windows_line_ends_read_as_the_same_trajectory(lines):
+    # A file saved on Windows ends its lines with CR LF: the CR is JSON whitespace.
+    unix = _parse(lines)
+    windows = parse_trajectory(("\r\n".join(lines) + "\r\n").encode(), path="runs/x.jsonl")
+    assert windows.event_lines == unix.event_lines and windows.line_count == unix.line_count
+    assert score_trajectory(windows).model_dump(exclude={"trajectory_sha256"}) == (
+        score_trajectory(unix).model_dump(exclude={"trajectory_sha256"})
+    )

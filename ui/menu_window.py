@@ -33,7 +33,10 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ),
     ("C (after the reveal)", "on a revised metric: write why it changed (Esc returns)"),
     ("Ctrl+Down / Ctrl+Up", "next / previous run in the queue"),
-    ("Ctrl+F", "filter the run queue (Enter or Esc: back to the metrics)"),
+    (
+        "Ctrl+F",
+        "filter the run queue (Enter: back to the metrics, on a shown run; Esc: back as is)",
+    ),
     ("Ctrl+Shift+S", "sign the submitted rating and export its sheet"),
     ("Ctrl+E", "correct a submitted or signed rating (asks first; a superseding draft)"),
     ("Ctrl+H", "history: earlier versions of this rating, read-only"),

@@ -85,7 +85,7 @@ class QueuePanel(QueueColumns, QWidget):
         self.filter_edit.setPlaceholderText("Filter runs… (Ctrl+F)")
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.textChanged.connect(self._on_text)
-        self.filter_edit.returnPressed.connect(self.filter_finished)
+        self.filter_edit.returnPressed.connect(self._on_filter_return)
         self.filter_edit.installEventFilter(self)  # Esc also leaves the filter
 
         self.view = QTableView(self)
@@ -290,6 +290,16 @@ class QueuePanel(QueueColumns, QWidget):
         if 0 <= index < len(self._facet_values[facet]):
             with self._keeping_open_run():
                 self.proxy.set_facet(facet, self._facet_values[facet][index])
+
+    def _on_filter_return(self) -> None:
+        """Enter in the filter: back to the metrics, on a run the filter shows. Typing never
+        switches runs, but the next keys rate: when the filter hides the open run, they
+        would rate a run the rater filtered away, so the first shown run still to do (or
+        else the first shown) opens. Esc goes back without switching."""
+        hidden = self.current_run_pk() is None and self.proxy.rowCount()
+        if hidden and self.select_next_unrated() is None:
+            self.next_run()
+        self.filter_finished.emit()
 
     def _on_text(self, text: str) -> None:
         with self._keeping_open_run():

@@ -293,3 +293,28 @@ def test_the_rating_filter_offers_a_stage_only_when_a_run_is_in_it(panel):
     panel.set_rows([run_row(1, rating_state="revealed")])
     items = [combo.itemText(i) for i in range(combo.count())]
     assert items == ["All ratings", "Unrated", "Draft", "Revealed", "Submitted", "Signed"]
+
+
+def test_enter_in_the_filter_opens_a_shown_run_when_the_open_one_is_hidden(panel, qtbot):
+    # Found under Xvfb: Ctrl+F, "gpt", Enter, then rating keys rated the claude run still
+    # open behind the filter. Enter now opens the first shown run still to do; Esc, or a
+    # filter that keeps the open run, switches nothing.
+    states = ["unrated", "submitted", "unrated", "unrated", "draft", "submitted", "unrated"]
+    panel.set_rows(
+        [
+            run_row(pk, model="a" if pk % 2 else "b", rating_state=states[pk - 1])
+            for pk in range(1, 8)
+        ]
+    )
+    panel.select_run(3)
+    panel.filter_edit.setText("a")  # keeps run 3
+    with qtbot.assertNotEmitted(panel.run_selected):
+        qtbot.keyClick(panel.filter_edit, Qt.Key.Key_Return)
+    assert panel.current_run_pk() == 3
+    panel.filter_edit.setText("b")  # hides run 3; shows 2 (submitted), 4 (unrated), 6
+    with qtbot.assertNotEmitted(panel.run_selected):
+        qtbot.keyClick(panel.filter_edit, Qt.Key.Key_Escape)
+    assert panel.current_run_pk() is None
+    with qtbot.waitSignal(panel.run_selected) as blocker, qtbot.waitSignal(panel.filter_finished):
+        qtbot.keyClick(panel.filter_edit, Qt.Key.Key_Return)
+    assert blocker.args == [4]  # the first shown run still to do, not the submitted 2

@@ -166,6 +166,7 @@ def test_f1_help_lists_the_comment_model_and_every_bound_key():
 
     keys = dict(SHORTCUTS)
     assert "only way in" in keys["C / Enter"]
-    assert "Esc" in keys and "Enter or Esc" in keys["Ctrl+F"]
+    assert "Esc" in keys and "Enter: back to the metrics" in keys["Ctrl+F"]
+    assert "Esc: back" in keys["Ctrl+F"]
     for bound in ("Ctrl+E", "Ctrl+H", "Ctrl+Shift+V", "Ctrl+Enter", "F1"):
         assert bound in keys

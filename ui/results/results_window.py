@@ -7,9 +7,10 @@ the queue — that the main window routes to the other panes.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QLabel,
     QMainWindow,
@@ -20,11 +21,16 @@ from PySide6.QtWidgets import (
 
 from reviewer.results.charts import CHARTS
 from reviewer.results.data import ResultsData
+from ui.layout_state import initial_size
 from ui.results.chart_canvas import ChartCanvas
 from ui.results.results_loader import ResultsLoader
 from ui.results.table_views import AgreementView, ValidityView
 
 ALL = "All scenarios"
+
+
+#: The dashboard's size on a screen with room for it.
+PREFERRED = QSize(1400, 900)
 
 
 class ResultsWindow(QMainWindow):
@@ -40,7 +46,11 @@ class ResultsWindow(QMainWindow):
     ) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setWindowTitle("a320-review — results")
-        self.resize(1400, 900)
+        # 1400 × 900 where the screen has room; never more than the screen (at 1366 × 768 a
+        # fixed size put the charts' axes below its edge).
+        screen = (parent.screen() if parent is not None else None) or QApplication.primaryScreen()
+        room = initial_size(screen.availableGeometry().size()) if screen else PREFERRED
+        self.resize(PREFERRED.boundedTo(room))
         self.loader = loader
         self.data: ResultsData | None = None
         self._stale = True

@@ -131,8 +131,10 @@ class CollectDialog(QDialog):
         self.sources = QLabel("No sheets chosen yet.")
         self.sources.setTextFormat(Qt.TextFormat.PlainText)
         self.sources.setWordWrap(True)
-        add_files = QPushButton("Add &sheets…", autoDefault=False)
+        # The dialog opens on "Add sheets…", and Enter there picks them (not Close).
+        add_files = QPushButton("Add &sheets…")
         add_files.clicked.connect(self._add_files)
+        self.add_button = add_files
         add_folder = QPushButton("Add &folder…", autoDefault=False)
         add_folder.clicked.connect(self._add_folder)
         row = QHBoxLayout()
@@ -180,6 +182,7 @@ class CollectDialog(QDialog):
         layout.addWidget(self.summary)
         layout.addWidget(self.table, 1)
         layout.addWidget(buttons)
+        add_files.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # -- inputs --------------------------------------------------------------------------
     def add_paths(self, paths: Iterable[Path]) -> None:

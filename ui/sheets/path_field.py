@@ -22,6 +22,10 @@ class PathField(QWidget):
         self.edit.setPlaceholderText(placeholder)
         self.choose = QPushButton(choose_label)
         self.clear = QPushButton("Clear")
+        # In a dialog a push button is its default by default: the dialog opened on the
+        # first one, and Enter picked an optional trajectory instead of the sheets.
+        for button in (self.choose, self.clear):
+            button.setAutoDefault(False)
         self.clear.clicked.connect(lambda: self.set_path(None))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -185,9 +185,9 @@ class VerifyDialog(QDialog):
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
+        # The dialog opens on "Add sheets…" (what a rater came for): Enter picks them.
         add = QPushButton("&Add sheets…")
-        add.setDefault(False)
-        add.setAutoDefault(False)
+        self.add_button = add
         clear = QPushButton("Clear &list")
         clear.setAutoDefault(False)
         sheet_row = QHBoxLayout()
@@ -225,6 +225,7 @@ class VerifyDialog(QDialog):
             field.blockSignals(False)
         self._load_trust()
         self.add_sheets(sheets)
+        add.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # --- inputs ---------------------------------------------------------------------------
 

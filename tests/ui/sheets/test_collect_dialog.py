@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from reviewer import assets
@@ -125,3 +126,19 @@ def test_result_model_passes_the_model_tester(qtmodeltester):
     qtmodeltester.check(model)
     assert model.index(1, 0).data() == "REFUSED"
     assert model.index(1, 4).data() == "bad <b>sig</b>"  # shown as typed, never as HTML
+
+
+def test_the_dialog_opens_on_add_sheets_and_enter_does_not_close_it(qtbot, demo_app):
+    # With the keys: Enter on "Add sheets…" used to reach the dialog's default button,
+    # Close; an optional "Trust…" must not be the default either.
+    window = demo_app.window
+    window.show()
+    dialog = _open_dialog(window)
+    asked = []
+    dialog.add_button.clicked.disconnect()
+    dialog.add_button.clicked.connect(lambda: asked.append("sheets"))
+    qtbot.waitExposed(dialog)
+    assert dialog.focusWidget() is dialog.add_button
+    assert not dialog.trust.choose.autoDefault()
+    qtbot.keyClick(dialog.add_button, Qt.Key.Key_Return)
+    assert asked == ["sheets"] and dialog.isVisible()

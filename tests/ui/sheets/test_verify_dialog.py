@@ -173,3 +173,20 @@ def test_missing_file_and_clear(qtbot, files, tmp_path: Path) -> None:  # type: 
     assert _cells(dialog)[0][4] == "cannot read sheet: no such file"
     dialog.clear_sheets()
     assert dialog.model.rowCount() == 0
+
+
+def test_the_dialog_opens_on_add_sheets_and_enter_picks_them(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # Found under Xvfb with the keys: the dialog opened on "Trajectory…", the first button
+    # Qt made its default, and Enter asked for an optional trajectory.
+    dialog = VerifyDialog()
+    qtbot.addWidget(dialog)
+    asked = []
+    monkeypatch.setattr(dialog, "_choose_sheets", lambda: asked.append("sheets"))
+    dialog.add_button.clicked.disconnect()
+    dialog.add_button.clicked.connect(dialog._choose_sheets)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert dialog.focusWidget() is dialog.add_button
+    assert not dialog.trajectory.choose.autoDefault() and not dialog.trust.choose.autoDefault()
+    qtbot.keyClick(dialog.add_button, Qt.Key.Key_Return)
+    assert asked == ["sheets"]

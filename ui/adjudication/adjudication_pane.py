@@ -220,9 +220,17 @@ class AdjudicationPane(QWidget):
         self.reason.setPlainText(reason)
         self.reason.blockSignals(False)
         self.reason.setReadOnly(not self.editable or outcome is None)
-        todo = self.still_to_do()
-        self.todo.setText("Still to do: " + ", ".join(todo) if todo else "Ready to submit.")
+        self.todo.setText(self._todo_text())
         self.submit_button.setEnabled(self.editable)
+
+    def _todo_text(self) -> str:
+        """What is left to decide; a submitted or signed adjudication says so instead (it
+        read "Ready to submit." after its submit)."""
+        adjudication = self.view.adjudication if self.view is not None else None
+        if not self.editable:
+            return f"{adjudication.status.capitalize()}." if adjudication else ""
+        todo = self.still_to_do()
+        return "Still to do: " + ", ".join(todo) if todo else "Ready to submit."
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()

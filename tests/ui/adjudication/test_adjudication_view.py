@@ -108,6 +108,7 @@ def test_deciding_by_keyboard_and_submitting(qtbot, demo_app) -> None:
     qtbot.keyClick(pane.grid, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert demo_app.store.live_adjudication(run_pk, "tester").status == "submitted"
     assert not pane.editable
+    assert pane.todo.text() == "Submitted."  # it said "Ready to submit." after the submit
     assert window.queue.proxy.rowCount() == 0  # nothing needs adjudication any more
     window.adjudication.action.trigger()  # back to rating
     assert window.rating_scroll.isVisible() and not window.adjudication.scroll.isVisible()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from scoring.plan import Plan, plan_of
+from typing import Any
+
+from scoring.plan import Plan
 from scoring.records import SuccessEval
 from scoring.scenario import Scenario
 from scoring.scorecard import SuccessCheck
@@ -37,42 +39,40 @@ def success_checks(
     """The harness's checks, expected beside observed, for the rater."""
     if success_eval is None:
         return []
-    plan = plan_of(scenario) if scenario is not None else None
+    plan = scenario.plan if scenario is not None else None
     expected = plan.expected if plan is not None else {}
-    out = []
-    for check in success_eval.final_state:
-        fields = (
-            check.var,
-            expected.get((check.var, check.op), check.op),
-            None if check.error else _text(check.value),
-            check.passed,
-            check.error,
+    out = [
+        _check(
+            plan,
+            kind="final_state",
+            label=check.var,
+            expected=expected.get((check.var, check.op), check.op),
+            observed=None if check.error else _text(check.value),
+            passed=check.passed,
+            error=check.error,
         )
-        out.append(_check("final_state", fields, plan))
-    for check in success_eval.ecam_clear_of:
-        fields = (
-            check.message,
-            "clear",
-            "clear" if check.clear else "still shown",
-            check.clear,
-            None,
+        for check in success_eval.final_state
+    ]
+    out += [
+        _check(
+            plan,
+            kind="ecam_clear",
+            label=check.message,
+            expected="clear",
+            observed="clear" if check.clear else "still shown",
+            passed=check.clear,
+            error=None,
         )
-        out.append(_check("ecam_clear", fields, plan))
+        for check in success_eval.ecam_clear_of
+    ]
     return out
 
 
-_CHECK_FIELDS = ("label", "expected", "observed", "passed", "error")
-
-
-def _check(kind: str, fields: tuple, plan: Plan | None) -> SuccessCheck:
+def _check(plan: Plan | None, **fields: Any) -> SuccessCheck:
     """The SuccessCheck of ``fields``; the runs of one scenario share equal ones."""
     if plan is None:
-        return _new_check(kind, fields)
-    return plan.remember(("check", kind, *fields), _new_check, kind, fields)
-
-
-def _new_check(kind: str, fields: tuple) -> SuccessCheck:
-    return SuccessCheck(kind=kind, **dict(zip(_CHECK_FIELDS, fields, strict=True)))
+        return SuccessCheck(**fields)
+    return plan.remember(("check", *fields.values()), SuccessCheck, **fields)
 
 
 def scalar(

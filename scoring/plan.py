@@ -1,15 +1,15 @@
 """What a scenario's ground truth fixes for every run of it, worked out once per scenario.
 
-The reader hands the runs of one scenario the same (frozen) :class:`Scenario` object, so
-the flattened procedure, the forbidden and optional pairs, the order constraints and the
-checks' expectations are computed for the first run and shared by the rest, model
-instances included: scoring a file then builds only what depends on that file.
+The reader hands the runs of one scenario the same (frozen) :class:`Scenario` object, and
+``Scenario.plan`` is a cached property of it, so the flattened procedure, the forbidden and
+optional pairs, the order constraints and the checks' expectations are computed for the
+first run and shared by the rest, model instances included: scoring a file then builds
+only what depends on that file.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -86,26 +86,8 @@ class Plan:
             return value
 
 
-#: Plans by scenario: the reader hands the runs of one scenario the same Scenario object.
-#: The plan holds its scenario, so an id is never reused while its entry is here.
-_PLANS: dict[int, Plan] = {}
-_PLANS_KEPT = 256
-_PLANS_LOCK = threading.Lock()
-
-
-def plan_of(scenario: Scenario) -> Plan:
-    """The :class:`Plan` of ``scenario``, made on first use."""
-    plan = _PLANS.get(id(scenario))
-    if plan is None:
-        plan = _make_plan(scenario)
-        with _PLANS_LOCK:  # the window scores on worker threads: evict one at a time
-            if len(_PLANS) >= _PLANS_KEPT:
-                del _PLANS[next(iter(_PLANS))]
-            _PLANS[id(scenario)] = plan
-    return plan
-
-
-def _make_plan(scenario: Scenario) -> Plan:
+def make_plan(scenario: Scenario) -> Plan:
+    """The plan of ``scenario``: read it as ``scenario.plan``, worked out once per scenario."""
     required: list[RequiredAction] = []
     for block_index, block in enumerate(scenario.ground_truth.procedure):
         for action in block.actions:

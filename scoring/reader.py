@@ -8,13 +8,13 @@ types are tolerated and counted.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
 import re
 import stat
-import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 from pathlib import Path
@@ -184,32 +184,22 @@ def _build(
     return builder.build(sha256=sha, torn=torn, line_count=line_count)
 
 
-#: Validated scenarios by the exact JSON of ``meta.scenario``: the runs of one scenario
-#: embed the same one, and validating it was a tenth of reading a file.  Sharing is safe:
-#: a Scenario is frozen.  Bounded, oldest first out.
-_SCENARIOS: dict[bytes, Scenario] = {}
-_SCENARIOS_KEPT = 256
-_SCENARIOS_LOCK = threading.Lock()
-
-
 def _scenario_of(meta: Meta, meta_line: int, path: str) -> Scenario:
     """``meta.scenario`` validated (errors name the meta line)."""
-    # The key is the JSON of the raw dict, not the dict: 1, 1.0 and true are equal in
-    # Python and may validate differently.
-    key = msgspec.json.encode(meta.scenario)
-    scenario = _SCENARIOS.get(key)
-    if scenario is not None:
-        return scenario
     try:
-        scenario = Scenario.model_validate(meta.scenario)
+        return _validated_scenario(msgspec.json.encode(meta.scenario))
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         raise TrajectoryError(path, meta_line, "meta.scenario." + _describe(first)) from None
-    with _SCENARIOS_LOCK:  # the window scores on worker threads: evict one at a time
-        if len(_SCENARIOS) >= _SCENARIOS_KEPT:
-            del _SCENARIOS[next(iter(_SCENARIOS))]
-        _SCENARIOS[key] = scenario
-    return scenario
+
+
+@functools.lru_cache(maxsize=256)
+def _validated_scenario(text: bytes) -> Scenario:
+    """A scenario from its JSON, validated once per exact JSON: the runs of one scenario
+    embed the same one, and validating it was a tenth of reading a file.  Keyed by the
+    JSON, not the dict (1, 1.0 and true are equal in Python and validate differently);
+    sharing is safe, a Scenario is frozen (its ``plan`` is worked out once, too)."""
+    return Scenario.model_validate_json(text)
 
 
 _EMPTY = "not a trajectory: the file is empty"
@@ -257,20 +247,11 @@ def _decode_line(raw: bytes) -> object:
     """The record of one line, an :class:`UnknownRecord` for a type this scorer does not
     know; raises :class:`_BadJSON`, or ValueError with the reason a line is no record."""
     try:
-        return RECORD_DECODER.decode(raw)
-    except msgspec.ValidationError as exc:  # a subclass of DecodeError: test it first
+        return _decoded(RECORD_DECODER.decode, raw)
+    except msgspec.ValidationError as exc:
         problem = str(exc)
-    except msgspec.DecodeError as exc:
-        raise _BadJSON(_json_reason(exc, raw)) from None
-    except RecursionError:
-        raise _BadJSON(_TOO_DEEP) from None
     # Not a record of a known type: the line as plain JSON says which case it is.
-    try:
-        value = msgspec.json.decode(raw)
-    except msgspec.DecodeError as exc:
-        raise _BadJSON(_json_reason(exc, raw)) from None
-    except RecursionError:
-        raise _BadJSON(_TOO_DEEP) from None
+    value = _decoded(msgspec.json.decode, raw)
     if not isinstance(value, dict):
         raise ValueError("not a JSON object: each line must hold one record")
     if "type" not in value:
@@ -281,6 +262,19 @@ def _decode_line(raw: bytes) -> object:
     if kind not in KNOWN_TYPES:
         return UnknownRecord(type=kind)
     raise ValueError(_field_reason(problem))
+
+
+def _decoded(decode: Callable[[bytes], Any], raw: bytes) -> Any:
+    """``decode(raw)``, a line that is not JSON as :class:`_BadJSON` (a validation error,
+    msgspec's subclass of its decode error, goes on to the caller)."""
+    try:
+        return decode(raw)
+    except msgspec.ValidationError:
+        raise
+    except msgspec.DecodeError as exc:
+        raise _BadJSON(_json_reason(exc, raw)) from None
+    except RecursionError:
+        raise _BadJSON(_TOO_DEEP) from None
 
 
 #: Nesting past the interpreter's recursion limit is where the JSON reader gives up, as a

@@ -13,12 +13,13 @@ Fields are lenient where the harness is (``args`` and ``result`` exactly as sent
 where the scorer relies on them.  Decoding is lax, as pydantic's default was: ``"3"`` and
 ``3.0`` are the step 3, ``1`` is true.  Record types this scorer does not know are not
 errors: a newer harness may add some, so the reader counts them as :class:`UnknownRecord`.
-Each struct keeps its ``type`` as a class attribute, so code dispatches on ``record.type``.
+Each record class has its tag as the class attribute ``type``, so code dispatches on
+``record.type``.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 import msgspec
 
@@ -38,6 +39,9 @@ class _Struct(msgspec.Struct, frozen=True):
 
 
 class _Record(_Struct, tag_field="type"):
+    """A record of the file: its ``type`` is its msgspec tag, also kept as a class
+    attribute (set below for each record) so that code dispatches on ``record.type``."""
+
     type: ClassVar[str]
 
 
@@ -51,7 +55,6 @@ class Adapter(_Struct, kw_only=True):
 class Meta(_Record, tag="meta", kw_only=True):
     """Identity and provenance; ``scenario`` is the raw YAML as parsed."""
 
-    type: ClassVar[str] = "meta"
     run_id: str
     ts_utc: str | None = None
     scenario: dict[str, Any]
@@ -67,7 +70,6 @@ class Meta(_Record, tag="meta", kw_only=True):
 class Setup(_Record, tag="setup", kw_only=True):
     """The simulator at t0."""
 
-    type: ClassVar[str] = "setup"
     sim_time: float | None = None
     validity_gate: dict[str, Any] = {}
     active_failures: Any = None
@@ -83,7 +85,6 @@ class ProviderRaw(_Struct, kw_only=True):
 class Assistant(_Record, tag="assistant", kw_only=True):
     """One model turn."""
 
-    type: ClassVar[str] = "assistant"
     step: int
     text: str | None = None
     stop_reason: str | None = None
@@ -99,7 +100,6 @@ class Assistant(_Record, tag="assistant", kw_only=True):
 class ToolCall(_Record, tag="tool_call", kw_only=True):
     """One tool call and its result."""
 
-    type: ClassVar[str] = "tool_call"
     step: int
     call_index: int
     name: str
@@ -114,7 +114,6 @@ class ToolCall(_Record, tag="tool_call", kw_only=True):
 class Nudge(_Record, tag="nudge", kw_only=True):
     """The harness's reminder after a turn with no tool call."""
 
-    type: ClassVar[str] = "nudge"
     step: int | None = None
     text: str | None = None
 
@@ -122,7 +121,6 @@ class Nudge(_Record, tag="nudge", kw_only=True):
 class ProviderError(_Record, tag="provider_error", kw_only=True):
     """The model provider failed."""
 
-    type: ClassVar[str] = "provider_error"
     step: int | None = None
     error: Any = None
 
@@ -130,7 +128,6 @@ class ProviderError(_Record, tag="provider_error", kw_only=True):
 class HarnessError(_Record, tag="harness_error", kw_only=True):
     """Setup crashed; the only record of the file."""
 
-    type: ClassVar[str] = "harness_error"
     stage: str | None = None
     error: Any = None
 
@@ -163,7 +160,6 @@ class SuccessEval(_Struct, kw_only=True):
 class Final(_Record, tag="final", kw_only=True):
     """How the episode ended and the end state."""
 
-    type: ClassVar[str] = "final"
     reason: FinalReason
     done_payload: dict[str, Any] | None = None
     sim_time: float | None = None
@@ -179,11 +175,10 @@ class UnknownRecord(_Struct, kw_only=True):
     type: str
 
 
-KNOWN_TYPES = frozenset(
-    {"meta", "setup", "assistant", "tool_call", "nudge", "provider_error", "harness_error", "final"}
-)
-
 KnownRecord = Meta | Setup | Assistant | ToolCall | Nudge | ProviderError | HarnessError | Final
+for _record in get_args(KnownRecord):
+    _record.type = _record.__struct_config__.tag  # one spelling of each type: its tag
+KNOWN_TYPES: frozenset[str] = frozenset(r.type for r in get_args(KnownRecord))
 
 #: One line, one record (the reader turns an unknown ``type`` into an UnknownRecord).
 RECORD_DECODER = msgspec.json.Decoder(KnownRecord, strict=False)

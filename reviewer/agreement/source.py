@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 from reviewer.agreement.records import Phase, RatingRecord, RunInfo, select
 from reviewer.rubric import Rubric
 from reviewer.store import ReviewStore
+from scoring.scorecard import VECTOR_FIELDS
 
-_RUN_COLUMNS = (
-    'run_pk, run_id, scenario_id, model, scalar, coverage, "order", end_state, all_passed,'
-    " safety_dangerous, safety_anti_procedure"
+#: The ScoreCard fields a metric's counterpart may name (the vector but extraneous).
+_AUTOMATIC = tuple(f for f in VECTOR_FIELDS if f != "extraneous")
+_RUN_COLUMNS = ", ".join(
+    ("run_pk", "run_id", "scenario_id", "model", "scalar", *(f'"{n}"' for n in _AUTOMATIC))
 )
 
 
@@ -28,15 +30,7 @@ def run_infos(store: ReviewStore) -> dict[str, RunInfo]:
     rows = store.db.conn.execute(f"SELECT {_RUN_COLUMNS} FROM runs ORDER BY run_pk")
     out: dict[str, RunInfo] = {}
     for pk, run_id, scenario, model, scalar, *vector in rows:
-        names = (
-            "coverage",
-            "order",
-            "end_state",
-            "all_passed",
-            "safety_dangerous",
-            "safety_anti_procedure",
-        )
-        auto = dict(zip(names, vector, strict=True))
+        auto = dict(zip(_AUTOMATIC, vector, strict=True))
         if auto["all_passed"] is not None:
             auto["all_passed"] = bool(auto["all_passed"])
         out[str(pk)] = RunInfo(

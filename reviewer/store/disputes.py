@@ -32,6 +32,10 @@ _VALUES = (
     " (SELECT sh.sheet_id FROM sheets sh WHERE sh.rating_pk = g.rating_pk), g.rating_pk" + _IN_FORCE
 )
 _PAIRS = "SELECT g.run_pk, i.metric_id, i.outcome, i.score" + _IN_FORCE
+_IN_STUDY = " AND g.study_pk = (SELECT study_pk FROM studies WHERE name = ?)"
+#: Per run: the study it is judged in and that study's adjudication threshold.
+Thresholds = Mapping[int, tuple[str | None, int]]
+_NO_STUDY = (None, rule.DEFAULT_THRESHOLD)
 
 
 def read(
@@ -40,7 +44,7 @@ def read(
     *,
     study: str | None,
     run_pk: int | None,
-    thresholds: Mapping[int, tuple[str | None, int]],
+    thresholds: Thresholds,
     in_force: Mapping[int, Adjudication],
 ) -> list[MetricDispute]:
     """Every (run, metric) rated by a person (within ``study`` / of ``run_pk``), in run
@@ -50,7 +54,7 @@ def read(
         sql += " AND g.run_pk = ?"
         params.append(run_pk)
     if study is not None:
-        sql += " AND g.study_pk = (SELECT study_pk FROM studies WHERE name = ?)"
+        sql += _IN_STUDY
         params.append(study)
     rows = conn.execute(sql, params).fetchall()
     # Each rater's cited steps, metric by metric: what an adjudicator weighs beside the scores.
@@ -81,7 +85,7 @@ def read(
     rank = {m: i for i, m in enumerate(metric_ids)}
     out: list[MetricDispute] = []
     for (pk, metric), found in sorted(values.items(), key=lambda kv: _order(kv[0], rank)):
-        where, threshold = thresholds.get(pk, (None, rule.DEFAULT_THRESHOLD))
+        where, threshold = thresholds.get(pk, _NO_STUDY)
         found.sort(key=lambda v: v.rater)
         adjudication = in_force.get(pk)
         decision = adjudication.items.get(metric) if adjudication else None
@@ -115,28 +119,20 @@ def reported_scores(
     conn: sqlite3.Connection,
     *,
     study: str | None,
-    thresholds: Mapping[int, tuple[str | None, int]],
+    thresholds: Thresholds,
     in_force: Mapping[int, Adjudication],
 ) -> dict[tuple[int, str], float | None]:
     """``{(run_pk, metric_id): score}`` of every (run, metric) a person rated: what
     :func:`read` reports, without building its rows (results and validity want the score
     of every rated metric of the database)."""
-    sql, params = _PAIRS, []
-    if study is not None:
-        sql += " AND g.study_pk = (SELECT study_pk FROM studies WHERE name = ?)"
-        params.append(study)
-    pairs: dict[tuple[int, str], list[tuple[str, int | None]]] = defaultdict(list)
-    for pk, metric, outcome, score in conn.execute(sql, params):
-        pairs[(pk, metric)].append((outcome, score))
     out: dict[tuple[int, str], float | None] = {}
-    for (pk, metric), values in pairs.items():
+    for (pk, metric), values in _pairs(conn, study).items():
         adjudication = in_force.get(pk)
         decision = adjudication.items.get(metric) if adjudication else None
         if decision is not None:
             out[(pk, metric)] = None if decision.score is None else float(decision.score)
             continue
-        threshold = thresholds.get(pk, (None, rule.DEFAULT_THRESHOLD))[1]
-        found = rule.reported_of(values, threshold)
+        found = rule.reported_of(values, thresholds.get(pk, _NO_STUDY)[1])
         if found is not None:
             out[(pk, metric)] = found[1]
     return out
@@ -145,18 +141,26 @@ def reported_scores(
 def open_runs(
     conn: sqlite3.Connection,
     *,
-    thresholds: Mapping[int, tuple[str | None, int]],
+    thresholds: Thresholds,
     decided: set[tuple[int, str]],
 ) -> set[int]:
     """Runs with a metric its raters dispute that no adjudication in force decided."""
-    pairs: dict[tuple[int, str], list[tuple[str, int | None]]] = defaultdict(list)
-    for pk, metric, outcome, score in conn.execute(_PAIRS):
-        pairs[(pk, metric)].append((outcome, score))
     found = set()
-    for (pk, metric), values in pairs.items():
+    for (pk, metric), values in _pairs(conn, None).items():
         if pk in found or (pk, metric) in decided:
             continue
-        threshold = thresholds.get(pk, (None, rule.DEFAULT_THRESHOLD))[1]
-        if rule.status_of(values, threshold) == "disputed":
+        if rule.status_of(values, thresholds.get(pk, _NO_STUDY)[1]) == "disputed":
             found.add(pk)
     return found
+
+
+def _pairs(
+    conn: sqlite3.Connection, study: str | None
+) -> dict[tuple[int, str], list[tuple[str, int | None]]]:
+    """The people's ``(outcome, score)`` of each (run, metric) (within ``study``): plain
+    pairs, for what reads every rated metric of the database at once."""
+    sql, params = (_PAIRS + _IN_STUDY, [study]) if study is not None else (_PAIRS, [])
+    pairs: dict[tuple[int, str], list[tuple[str, int | None]]] = defaultdict(list)
+    for pk, metric, outcome, score in conn.execute(sql, params):
+        pairs[(pk, metric)].append((outcome, score))
+    return pairs

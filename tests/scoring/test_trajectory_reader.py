@@ -344,9 +344,10 @@ def test_runs_of_one_scenario_share_its_validation_but_only_for_the_exact_same_j
     ]
 
 
-def test_the_scenario_and_plan_caches_hold_under_threads_past_their_bounds(scenario):
-    # The window scores on worker threads; more scenarios than the caches keep (256) make
-    # them evict while other threads insert. Every card must be what one thread gives.
+def test_the_scenario_cache_and_plans_hold_under_threads_past_the_bound(scenario):
+    # The window scores on worker threads; more scenarios than the reader keeps (256) make
+    # it evict while other threads insert, and plans are worked out on shared scenarios.
+    # Every card must be what one thread gives.
     from concurrent.futures import ThreadPoolExecutor
 
     texts = []

@@ -34,7 +34,7 @@ from pairing import Paired, paired
 
 HERE = Path(__file__).resolve().parent.parent
 LIST_ONE = (
-    "import sys, time\nfrom reviewer.store import ReviewStore\n"
+    "import sys, time\nfrom reviewer.workspace import ReviewStore\n"
     "with ReviewStore.open(sys.argv[1]) as s:\n"
     "    t = time.perf_counter(); s.list_runs(rater='bench')\n"
     "    print(time.perf_counter() - t)\n"

@@ -32,7 +32,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from reviewer.rubric import default_rubric
-from reviewer.store import ReviewStore
+from reviewer.workspace import ReviewStore
 from scoring import SCORER_VERSION, RequiredAction, ScoreCard
 
 REQUIRED = RequiredAction(

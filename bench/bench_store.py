@@ -32,7 +32,7 @@ from bench_scoring import corpus_files  # bench/ is not a package: import by pat
 from pairing import distribution, paired, spread
 from synthdb import cached_database
 
-from reviewer.store import ReviewStore
+from reviewer.workspace import ReviewStore
 from scoring import score_file
 
 

@@ -43,7 +43,7 @@ from PySide6.QtWidgets import QApplication
 from synthdb import SCENARIO, cached_database
 
 from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
-from reviewer.store import ReviewStore
+from reviewer.workspace import ReviewStore
 from scoring import score_file
 from ui.app import build
 

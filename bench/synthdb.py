@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
-from reviewer.store import ReviewStore
+from reviewer.workspace import ReviewStore
 from scoring import score_file
 
 SCENARIO = "elec-apu-gen-fault"

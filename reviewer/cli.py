@@ -1,7 +1,10 @@
 """The ``a320-review`` command line.
 
-Each verb lives in its own module under :mod:`reviewer.commands` and registers itself through
-``register(subparsers)``; its handler takes the parsed arguments and returns an exit code.
+Each verb lives in its own module and registers itself through ``register(subparsers)``:
+a feature's verbs with the feature (``reviewer.studies.verbs``, ``reviewer.adjudication.verbs``,
+...), the verbs of the store and the scorer under :mod:`reviewer.commands` (see
+:data:`COMMANDS`); its handler takes the parsed arguments and returns an exit code.
+
 The window is not imported here: ``ui.entry`` passes a ``gui`` runner in, so the scoring and
 store verbs run on a machine without a display or without Qt at all.
 
@@ -34,15 +37,15 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "reviewer.commands.aggregate": ("aggregate",),
     "reviewer.commands.store_cmds": ("import", "runs", "audit"),
     "reviewer.commands.ratings": ("ratings",),
-    "reviewer.commands.signing": ("keygen", "whoami", "sign", "export", "verify"),
-    "reviewer.commands.agreement": ("agreement", "validity"),
-    "reviewer.commands.judge": ("judge",),
-    "reviewer.commands.study": ("study",),
-    "reviewer.commands.collect": ("collect",),
+    "reviewer.signing.verbs": ("keygen", "whoami", "sign", "export", "verify"),
+    "reviewer.agreement.verbs": ("agreement", "validity"),
+    "reviewer.judge.verbs": ("judge",),
+    "reviewer.studies.verbs": ("study",),
+    "reviewer.collecting.verbs": ("collect",),
     "reviewer.commands.completion": ("completion",),
-    "reviewer.commands.report": ("report",),
-    "reviewer.commands.adjudication": ("adjudicate", "adjudication"),
-    "reviewer.commands.consensus": ("consensus",),
+    "reviewer.results.verbs": ("report",),
+    "reviewer.adjudication.verbs": ("adjudicate", "adjudication"),
+    "reviewer.adjudication.consensus_verbs": ("consensus",),
 }
 
 GuiRunner = Callable[[argparse.Namespace], int]

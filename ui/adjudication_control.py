@@ -15,8 +15,9 @@ from PySide6.QtCore import QObject, Signal
 
 from reviewer.adjudication.model import Adjudication, MetricDispute
 from reviewer.rubric import Rubric
-from reviewer.store import ReviewStore, StoreError
+from reviewer.store import StoreError
 from reviewer.store.errors import ConflictError, RatingIncompleteError
+from reviewer.workspace import ReviewStore
 
 
 @dataclass(frozen=True)

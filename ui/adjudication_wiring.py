@@ -134,7 +134,7 @@ class AdjudicationWiring(QObject):
         write its adjudication sheet; returns what was written (None when not signed)."""
         from reviewer import home
         from reviewer.adjudication.signing import AdjudicationSigner
-        from reviewer.sheets.signing import SigningError
+        from reviewer.signing.service import SigningError
         from reviewer.store import StoreError
 
         view, flow, w = self.control.view, self.sign_flow, self.window

@@ -16,7 +16,8 @@ from pathlib import Path
 from PySide6.QtWidgets import QApplication
 
 from reviewer import assets, home
-from reviewer.store import ReviewStore, StoreError
+from reviewer.store import StoreError
+from reviewer.workspace import ReviewStore
 from ui.controller import ReviewController
 from ui.main_window import MainWindow
 from ui.rater_dialog import AskRater, ask_rater

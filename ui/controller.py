@@ -16,9 +16,10 @@ from PySide6.QtCore import QObject, QThreadPool, Signal
 
 from reviewer.evidence import NOTE_CHARS, Citation
 from reviewer.rubric import RatingItem, Rubric
-from reviewer.store import ConflictError, Rating, ReviewStore, StoreError
+from reviewer.store import ConflictError, Rating, StoreError
 from reviewer.store.errors import RatingIncompleteError
 from reviewer.store.models import RaterRunState
+from reviewer.workspace import ReviewStore
 from scoring import ScoreCard, Trajectory, read_trajectory, score_trajectory
 from scoring.steps import event_ref, required_ref
 from ui.study_flow import StudyFlow, TeamView

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reviewer.store import ReviewStore, StoreError
+from reviewer.store import StoreError
 from reviewer.store.errors import RatingIncompleteError
 from reviewer.store.models import RaterRunState, Rating, RunRow
+from reviewer.workspace import ReviewStore
 
 if TYPE_CHECKING:
     from ui.controller import OpenedRun
@@ -235,7 +236,7 @@ class StudyFlow:
         db_path = self.store.path
 
         def work(ctx):  # runs on a pool thread: its own connection, never a widget
-            from reviewer.studies.collect import TrustList, collect
+            from reviewer.collecting.collect import TrustList, collect
 
             trusted = TrustList.load(trust) if trust is not None else None
             with ReviewStore.open(db_path) as store:

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from reviewer.adjudication.rule import Reached
 
 if TYPE_CHECKING:
-    from reviewer.store import ReviewStore
+    from reviewer.adjudication.facade import AdjudicationStore
 
 #: Column order of ``consensus export``.
 CONSENSUS_COLUMNS = (
@@ -54,7 +54,7 @@ class ConsensusRow(BaseModel):
     run_pk: int
 
 
-def consensus_rows(store: ReviewStore, *, study: str | None = None) -> list[ConsensusRow]:
+def consensus_rows(store: AdjudicationStore, *, study: str | None = None) -> list[ConsensusRow]:
     """Every (run, metric) rated by a human (within ``study``), in run then rubric order."""
     runs = {
         pk: (scenario, model)
@@ -87,7 +87,7 @@ def consensus_rows(store: ReviewStore, *, study: str | None = None) -> list[Cons
 
 
 def reported_scores(
-    store: ReviewStore, *, study: str | None = None
+    store: AdjudicationStore, *, study: str | None = None
 ) -> dict[tuple[str, str], float | None]:
     """``{(run_key, metric_id): score}`` for validity: the reported score (``None`` when the
     dispute is open or the reported outcome has no score). Run keys are ``run_pk`` as text,

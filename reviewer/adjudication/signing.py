@@ -1,6 +1,6 @@
 """Signing a submitted adjudication as an adjudication sheet, and exporting those sheets.
 
-Like :class:`reviewer.sheets.signing.SigningService` for ratings: the sheet is built from
+Like :class:`reviewer.signing.service.SigningService` for ratings: the sheet is built from
 the store, signed with the adjudicator's key, written to a temporary file in the output
 folder, and only then is the adjudication locked and the file renamed into place. An
 adjudication resolves signed sheets: each rater whose live rating it resolves must have one
@@ -38,11 +38,11 @@ from reviewer.sheets.sheet import (
     sheet_file_bytes,
     sign_payload,
 )
-from reviewer.sheets.signing import SigningError, SigningService, sheet_folder, utc_now
+from reviewer.signing.service import SigningError, SigningService, sheet_folder, utc_now
 
 if TYPE_CHECKING:
+    from reviewer.adjudication.facade import AdjudicationStore
     from reviewer.adjudication.model import Adjudication
-    from reviewer.store import ReviewStore
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ def sheet_sha256(sheet_json: str) -> str:
 class AdjudicationSigner:
     """Signs adjudications of one open store; ``clock`` and ``new_id`` injectable for tests."""
 
-    store: ReviewStore
+    store: AdjudicationStore
     clock: Callable[[], datetime] = utc_now
     new_id: Callable[[], str] = field(default=lambda: str(uuid.uuid4()))
 

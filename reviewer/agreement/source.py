@@ -2,8 +2,8 @@
 
 The one place that knows the database. Each rater's word on a run is their live non-draft
 rating: the head of the supersede chain that is submitted or signed (while a correction is
-still a draft, the rating it corrects counts), as ``ReviewStore.latest_decisions`` gives it;
-its items are read as plain rows (``ReviewStore.decided_items``) with their study, blind
+still a draft, the rating it corrects counts), as ``CoreStore.latest_decisions`` gives it;
+its items are read as plain rows (``CoreStore.decided_items``) with their study, blind
 values and arm, and whether the rater is a judge (``raters.kind``). Runs come with their
 scenario, model, scalar and the ScoreCard fields a counterpart uses.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from reviewer.agreement.records import Phase, RatingRecord, RunInfo, select
 from reviewer.rubric import Rubric
-from reviewer.store import ReviewStore
+from reviewer.store.core import CoreStore
 from scoring.scorecard import VECTOR_FIELDS
 
 #: The ScoreCard fields a metric's counterpart may name (the vector but extraneous).
@@ -25,7 +25,7 @@ _RUN_COLUMNS = ", ".join(
 )
 
 
-def run_infos(store: ReviewStore) -> dict[str, RunInfo]:
+def run_infos(store: CoreStore) -> dict[str, RunInfo]:
     """Every stored run by key (its ``run_pk`` as text), with what validity needs."""
     rows = store.db.conn.execute(f"SELECT {_RUN_COLUMNS} FROM runs ORDER BY run_pk")
     out: dict[str, RunInfo] = {}
@@ -44,7 +44,7 @@ def run_infos(store: ReviewStore) -> dict[str, RunInfo]:
     return out
 
 
-def rating_records(store: ReviewStore) -> list[RatingRecord]:
+def rating_records(store: CoreStore) -> list[RatingRecord]:
     """One record per item (with an outcome) of every rater's live non-draft rating."""
     # The raters table knows who is a model (``raters.kind``), whatever the study.
     return [
@@ -95,7 +95,7 @@ class Inputs:
 
 
 def load_inputs(
-    store: ReviewStore,
+    store: CoreStore,
     *,
     study: str | None = None,
     phase: Phase = "final",
@@ -125,7 +125,7 @@ def load_inputs(
     )
 
 
-def _reported(store: ReviewStore, study: str | None) -> dict[tuple[str, str], float | None]:
+def _reported(store: CoreStore, study: str | None) -> dict[tuple[str, str], float | None]:
     """The adjudication-aware consensus; empty (the median then) for a study the store
     does not hold."""
     from reviewer.adjudication.consensus import reported_scores

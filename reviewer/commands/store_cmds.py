@@ -14,7 +14,8 @@ from reviewer.cli import CommandError, add_verb, input_path, rater_name_option
 from reviewer.tabular import write_rows
 
 if TYPE_CHECKING:
-    from reviewer.store import ReviewStore, RunRow
+    from reviewer.store import RunRow
+    from reviewer.workspace import ReviewStore
 
 RUN_COLUMNS = (
     "run_pk",
@@ -61,7 +62,8 @@ def open_store(
     the user may not write the file or its folder.
     """
     from reviewer import home
-    from reviewer.store import ReviewStore, StoreError
+    from reviewer.store import StoreError
+    from reviewer.workspace import ReviewStore
 
     path = args.db or home.default_db_path()
     if readonly == "if-unwritable":

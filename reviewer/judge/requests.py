@@ -13,7 +13,8 @@ from typing import Any, NamedTuple
 
 from reviewer.judge.prompt import build_request
 from reviewer.rubric import Rubric
-from reviewer.store import ReviewStore, RunRow
+from reviewer.store import RunRow
+from reviewer.studies.facade import StudiesStore
 from scoring import score_file
 
 _HEX = frozenset("0123456789abcdef")
@@ -49,12 +50,12 @@ class Built(NamedTuple):
 NOT_RATABLE = frozenset({"harness_error", "invalid"})
 
 
-def all_runs(store: ReviewStore) -> list[RunRef]:
+def all_runs(store: StudiesStore) -> list[RunRef]:
     """Every stored run that is the newest version of its file and was scored."""
     return [_ref(store, row) for row in _ratable(store)]
 
 
-def _ratable(store: ReviewStore) -> list[RunRow]:
+def _ratable(store: StudiesStore) -> list[RunRow]:
     return [
         row
         for row in store.list_runs()
@@ -62,7 +63,7 @@ def _ratable(store: ReviewStore) -> list[RunRow]:
     ]
 
 
-def runs_from_file(store: ReviewStore, path: Path) -> list[RunRef]:
+def runs_from_file(store: StudiesStore, path: Path) -> list[RunRef]:
     """The runs a ``--runs`` file names, one run_id or trajectory sha256 a line (``#``
     comments and blank lines skipped), in file order; :class:`RunsFileError` lists every
     line that names no run, or more than one."""
@@ -101,7 +102,7 @@ def runs_from_file(store: ReviewStore, path: Path) -> list[RunRef]:
     return list(chosen.values())
 
 
-def study_runs(store: ReviewStore, study: str) -> list[RunRef]:
+def study_runs(store: StudiesStore, study: str) -> list[RunRef]:
     """The runs of the study ``study`` that a judge can rate; ``LookupError`` when the
     database has no such study."""
     from reviewer.store import StoreError
@@ -145,6 +146,6 @@ def _build(ref: RunRef, *, rubric: Rubric, model: str) -> Built:
     return Built(ref, request, None)
 
 
-def _ref(store: ReviewStore, row: RunRow) -> RunRef:
+def _ref(store: StudiesStore, row: RunRow) -> RunRef:
     # The sha256 is in the run's detail only; reading it is cheap next to scoring the file.
     return RunRef(row.run_pk, row.run_id, row.path, store.get_run(row.run_pk).sha256)

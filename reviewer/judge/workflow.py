@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 from reviewer.judge.answers import JudgeAnswer, read_answers
 from reviewer.judge.calibration import Calibration, calibrate
+from reviewer.judge.facade import JudgeStore
 from reviewer.judge.requests import (
     Built,
     RunRef,
@@ -20,10 +21,10 @@ from reviewer.judge.requests import (
     runs_from_file,
     study_runs,
 )
-from reviewer.store import JudgeImportReport, ReviewStore
+from reviewer.store import JudgeImportReport
 
 
-def select_runs(store: ReviewStore, *, runs_file: Path | None, study: str | None) -> list[RunRef]:
+def select_runs(store: JudgeStore, *, runs_file: Path | None, study: str | None) -> list[RunRef]:
     """The runs named by ``--runs`` and/or ``--study`` (both: those in both), else all.
 
     ``RunsFileError`` for a bad runs file, ``LookupError`` for a study that cannot be used.
@@ -49,14 +50,14 @@ def write_requests(built: Iterable[Built], out: TextIO) -> tuple[int, list[str]]
 
 
 def requests_for(
-    store: ReviewStore, runs: list[RunRef], *, model: str, verb: str
+    store: JudgeStore, runs: list[RunRef], *, model: str, verb: str
 ) -> Iterator[Built]:
     """The runs' requests under the store's rubric, with progress on stderr."""
     return build_requests(runs, rubric=store.rubric(), model=model, progress=Progress(verb))
 
 
 def import_file(
-    store: ReviewStore, path: Path, *, judge: str
+    store: JudgeStore, path: Path, *, judge: str
 ) -> tuple[JudgeImportReport, list[str]]:
     """Check and store a responses file; the report, and ``FILE:LINE: reason`` per line
     refused (by the rubric's rules or by the store). ``OSError`` if it cannot be read."""
@@ -68,14 +69,14 @@ def import_file(
 
 
 def import_answers(
-    store: ReviewStore, answers: list[JudgeAnswer], *, judge: str, source: str
+    store: JudgeStore, answers: list[JudgeAnswer], *, judge: str, source: str
 ) -> tuple[JudgeImportReport, list[str]]:
     """Store answers that did not come from a file (``judge run``)."""
     report = store.import_judge_answers(answers, judge=judge, source=source)
     return report, [f"{source}: {cid}: {reason}" for cid, reason in report.refused]
 
 
-def compare(store: ReviewStore, judge: str, *, top: int = 10) -> Calibration:
+def compare(store: JudgeStore, judge: str, *, top: int = 10) -> Calibration:
     """The judge ``judge`` against the human consensus, every run both rated.
 
     ``LookupError`` when there is no judge of that name.

@@ -15,7 +15,7 @@ from reviewer.agreement.report import agreement_report
 from reviewer.agreement.source import load_inputs
 from reviewer.agreement.validity import rubric_validity
 from reviewer.results.data import MetricInfo, ResultsData, ResultsMeta, RunPoint
-from reviewer.store import ReviewStore
+from reviewer.studies.facade import StudiesStore
 
 #: ``progress(step, steps, text)``; the report prints it on stderr, the window in a bar.
 Progress = Callable[[int, int, str], None]
@@ -35,7 +35,9 @@ def _quiet(_step: int, _steps: int, _text: str) -> None:
     pass
 
 
-def read_runs(store: ReviewStore, scenarios: Sequence[str] = ()) -> tuple[list[RunPoint], set[str]]:
+def read_runs(
+    store: StudiesStore, scenarios: Sequence[str] = ()
+) -> tuple[list[RunPoint], set[str]]:
     """The newest run versions (of ``scenarios`` when given) and their scorer versions."""
     wanted = set(scenarios)
     runs: list[RunPoint] = []
@@ -67,7 +69,7 @@ def read_runs(store: ReviewStore, scenarios: Sequence[str] = ()) -> tuple[list[R
     return runs, versions
 
 
-def all_scenarios(store: ReviewStore) -> list[str]:
+def all_scenarios(store: StudiesStore) -> list[str]:
     """Every scenario id in the store, sorted (for the selector and ``--scenario`` checks)."""
     rows = store.db.conn.execute(
         "SELECT DISTINCT scenario_id FROM runs WHERE scenario_id IS NOT NULL"
@@ -75,7 +77,7 @@ def all_scenarios(store: ReviewStore) -> list[str]:
     return sorted(r[0] for r in rows)
 
 
-def study_runs(store: ReviewStore, study: str, runs: list[RunPoint]) -> list[RunPoint]:
+def study_runs(store: StudiesStore, study: str, runs: list[RunPoint]) -> list[RunPoint]:
     """The runs the study assigns (by run id, so a newer version of a run stays in), or
     ``runs`` unchanged when this database does not hold the study's definition (its ratings
     came in through ``collect`` alone): then the study selects ratings only."""
@@ -91,7 +93,7 @@ def study_runs(store: ReviewStore, study: str, runs: list[RunPoint]) -> list[Run
 
 
 def gather(
-    store: ReviewStore,
+    store: StudiesStore,
     *,
     study: str | None = None,
     scenarios: Sequence[str] = (),

@@ -1,6 +1,8 @@
-"""The review store: runs, raters, ratings, signed sheets and the audit log, in SQLite.
+"""The persistence core: runs, raters, ratings, signed sheets and the audit log, in SQLite.
 
-Qt-free. Open one :class:`ReviewStore` per thread::
+Qt-free, and it imports no feature (studies, adjudication, collecting, the judge, sheets
+live in their own folders and build on it). Open one store per thread; the window and the
+commands open the composed :class:`reviewer.workspace.ReviewStore`::
 
     with ReviewStore.open(path) as store:
         report = store.import_paths([folder])
@@ -9,6 +11,7 @@ Qt-free. Open one :class:`ReviewStore` per thread::
 
 # First, before any module here imports sqlite_utils: it is loaded without numpy.
 from reviewer.store import sqlite_import as _sqlite_import  # noqa: F401
+from reviewer.store.core import CoreStore
 from reviewer.store.errors import (
     ConflictError,
     NotFoundError,
@@ -33,12 +36,12 @@ from reviewer.store.models import (
     SheetRow,
 )
 from reviewer.store.schema import SCHEMA_VERSION
-from reviewer.store.store import ReviewStore
 
 __all__ = [
     "SCHEMA_VERSION",
     "AuditReport",
     "ConflictError",
+    "CoreStore",
     "ImportReport",
     "JudgeImportReport",
     "JudgeRatingRow",
@@ -51,7 +54,6 @@ __all__ = [
     "RatingStatus",
     "RatingValidationError",
     "RatingsFileError",
-    "ReviewStore",
     "RunDetail",
     "RunRow",
     "SchemaTooNewError",

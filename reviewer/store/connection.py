@@ -20,7 +20,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from reviewer.store.errors import DiskFullError, StoreError
+from reviewer.store.errors import DiskFullError, RatingStateError, StoreError
 from scoring.paths import shown
 
 #: Seconds a writer waits for another writer before giving up with "database is locked".
@@ -163,3 +163,12 @@ def read_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     finally:
         if conn.in_transaction:
             conn.execute("COMMIT")
+
+
+@contextlib.contextmanager
+def refused_as_state_error() -> Iterator[None]:
+    """A write a trigger refused (a frozen blind rating) as :class:`RatingStateError`."""
+    try:
+        yield
+    except sqlite3.IntegrityError as exc:
+        raise RatingStateError(str(exc)) from None

@@ -15,19 +15,35 @@ import csv
 import itertools
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Set
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
 from reviewer.evidence import format_evidence, parse_evidence
-from reviewer.store import ratings, study_views
+from reviewer.store import ratings
 from reviewer.store.connection import read_transaction
 from reviewer.store.errors import RatingsFileError
 from reviewer.store.models import Rating
 from reviewer.store.rubrics import RubricRegistry
 from reviewer.tabular import csv_text, csv_writer
 from scoring.paths import shown
+
+#: Columns the ratings export gains for studies and the blind protocol (filled in by
+#: :func:`reviewer.studies.views.export_extras`).
+STUDY_EXPORT_COLUMNS = (
+    "study",
+    "protocol",
+    "reveal_first",
+    "blind_outcome",
+    "blind_score",
+    "blind_comment",
+    "revision_reason",
+    "blind_submitted_at",
+    "revealed_at",
+    "collected_at",
+)
+
 
 #: ``(line, reason)`` of a row that cannot be read.
 Problem = tuple[int, str]
@@ -56,7 +72,7 @@ EXPORT_COLUMNS = (
     "updated_at",
     "submitted_at",
     "signed_at",
-    *study_views.STUDY_EXPORT_COLUMNS,
+    *STUDY_EXPORT_COLUMNS,
 )
 FORMATS = ("csv", "jsonl")
 
@@ -317,16 +333,17 @@ def export_rows(
     rubrics: RubricRegistry,
     *,
     rater: str | None = None,
-    viewer: str | None = None,
+    hidden: Set[tuple[int, str]] = frozenset(),
+    extras: Mapping[tuple[int, str], dict[str, Any]] | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Long-format rows of :func:`latest_decisions`, one per rating and metric.
 
-    With ``viewer``, other raters' ratings of runs the viewer has not rated yet are left out.
-    Blind-protocol ratings carry their blind values and revision reasons.
+    ``(run_pk, rater)`` pairs in ``hidden`` are left out (what a viewer may not see yet);
+    ``extras`` gives each ``(rating_pk, metric_id)`` its :data:`STUDY_EXPORT_COLUMNS` (the
+    studies' store reads them: blind values, revision reasons), blank where absent.
     """
-    hidden = study_views.hidden_from(conn, viewer) if viewer is not None else set()
-    extras = dict(study_views.export_extras(conn))
-    blank = dict.fromkeys(study_views.STUDY_EXPORT_COLUMNS)
+    extras = extras or {}
+    blank = dict.fromkeys(STUDY_EXPORT_COLUMNS)
     runs = {
         row[0]: row[1:]
         for row in conn.execute(

@@ -22,7 +22,7 @@ corrects; the rating must still say the same, and point at rows that exist
 * submitted, or signed here: complete, its items (and cited evidence) still hash to the
   ``content_sha256`` of its last ``submit`` entry, and its revision reasons to its
   ``reasons_sha256`` (none recorded: no reasons);
-* signed here (a ``sign`` entry): :mod:`reviewer.store.integrity_sheets` (the sheet
+* signed here (a ``sign`` entry): :mod:`reviewer.sheets.integrity` (the sheet
   verifies, equals the rows, its key was logged for the rater, its ``audit_head`` is
   still in this log, the ``sign`` entry names its bytes);
 * collected (a ``collect`` entry): the signed sheet is the record: the same sheet checks
@@ -42,24 +42,63 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
+from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
-from reviewer.sheets.keys import KeyStoreError, decode_public_key, fingerprint
-from reviewer.store import (
-    adjudication_integrity,
-    audit,
-    integrity_sheets,
-    ratings,
-    study_integrity,
-    witness,
-)
+from reviewer.store import audit, ratings, witness
 from reviewer.store.errors import StoreError
 from reviewer.store.rubrics import RubricRegistry
 
 #: The entries that can be the first to name a rating, and so create it.
 CREATING = ("rating_start", "supersede", "submit", "blind_submit", "collect")
+
+
+class RatingState(NamedTuple):
+    """What a signed sheet must equal: a rating's rows as the tables hold them now."""
+
+    items: dict[str, RatingItem]
+    overall: str
+    blind: dict[str, RatingItem]
+    reasons: dict[str, str]
+    citations: tuple[Citation, ...] = ()
+
+
+class SignedSheetCheck(Protocol):
+    """Every way a signed rating disagrees with its sheet
+    (:func:`reviewer.sheets.integrity.sheet_problems`)."""
+
+    def __call__(
+        self,
+        where: str,
+        pk: int,
+        stored: tuple[str, str] | None,
+        state: RatingState,
+        rater: str,
+        run_sha: str | None,
+        log: Log,
+        conn: sqlite3.Connection,
+        *,
+        collected: bool,
+    ) -> list[str]: ...
+
+
+@dataclass(frozen=True)
+class Checks:
+    """What the features add to the core's rules; :mod:`reviewer.workspace` passes them.
+
+    The core knows no signature scheme and no study: it asks ``key_fingerprint`` for the
+    fingerprint of a stored public key (``None``: not a key), ``signed_sheet`` to check a
+    signed rating against its sheet, and runs each of ``more`` (a feature's own tables
+    against the log) after its own rules.
+    """
+
+    key_fingerprint: Callable[[str], str | None]
+    signed_sheet: SignedSheetCheck
+    more: Sequence[Callable[[sqlite3.Connection, Log], list[str]]] = ()
 
 
 class Created(NamedTuple):
@@ -122,7 +161,9 @@ class Log:
             self.kinds[str(d.get("name", actor))] = str(d.get("kind"))
 
 
-def check(conn: sqlite3.Connection, rubrics: RubricRegistry, path: Path) -> list[str]:
+def check(
+    conn: sqlite3.Connection, rubrics: RubricRegistry, path: Path, checks: Checks
+) -> list[str]:
     """Every disagreement between the tables, the log, the sheets and the witness."""
     log = Log(conn)
     problems = _witness_problems(conn, path)
@@ -134,11 +175,10 @@ def check(conn: sqlite3.Connection, rubrics: RubricRegistry, path: Path) -> list
             problems.append(
                 f"run {run_pk}: its file hash differs from the one it was imported with"
             )
-    problems += _rater_problems(conn, log)
-    problems += _rating_problems(conn, rubrics, log)
-    problems += integrity_sheets.archive_problems(conn, log)
-    problems += adjudication_integrity.check(conn)
-    problems += study_integrity.check(conn)
+    problems += _rater_problems(conn, log, checks.key_fingerprint)
+    problems += _rating_problems(conn, rubrics, log, checks.signed_sheet)
+    for more in checks.more:
+        problems += more(conn, log)
     return problems
 
 
@@ -167,7 +207,9 @@ def _orphans(conn: sqlite3.Connection) -> list[str]:
     return problems
 
 
-def _rater_problems(conn: sqlite3.Connection, log: Log) -> list[str]:
+def _rater_problems(
+    conn: sqlite3.Connection, log: Log, key_fingerprint: Callable[[str], str | None]
+) -> list[str]:
     problems = []
     for rater in ratings.get_raters(conn):
         if rater.name not in log.raters:
@@ -182,10 +224,7 @@ def _rater_problems(conn: sqlite3.Connection, log: Log) -> list[str]:
             if logged:
                 problems.append(f"rater {rater.name!r}: the key the log records was removed")
             continue
-        try:
-            actual = fingerprint(decode_public_key(rater.public_key))
-        except KeyStoreError:
-            actual = None
+        actual = key_fingerprint(rater.public_key)
         if actual is None or actual != rater.fingerprint:
             problems.append(
                 f"rater {rater.name!r}: the stored public key does not match its fingerprint"
@@ -210,7 +249,9 @@ class Row(NamedTuple):
     blind_submitted_at: str | None
 
 
-def _rating_problems(conn: sqlite3.Connection, rubrics: RubricRegistry, log: Log) -> list[str]:
+def _rating_problems(
+    conn: sqlite3.Connection, rubrics: RubricRegistry, log: Log, signed_sheet: SignedSheetCheck
+) -> list[str]:
     problems: list[str] = []
     items: dict[int, dict[str, RatingItem]] = defaultdict(dict)
     blind: dict[int, dict[str, RatingItem]] = defaultdict(dict)
@@ -271,14 +312,14 @@ def _rating_problems(conn: sqlite3.Connection, rubrics: RubricRegistry, log: Log
             elif log.reasons[row.pk] != ratings.reasons_sha256(reasons.get(row.pk, {})):
                 problems.append(f"{where}: its revision reasons differ from those submitted")
         if row.status == "signed":
-            state = integrity_sheets.RatingState(
+            state = RatingState(
                 current,
                 row.overall,
                 blind.get(row.pk, {}),
                 reasons.get(row.pk, {}),
                 tuple(evidence.get(row.pk, [])),
             )
-            problems += integrity_sheets.sheet_problems(
+            problems += signed_sheet(
                 where, row.pk, sheets.get(row.pk), state, row.rater, runs.get(row.run_pk),
                 log, conn, collected=collected,
             )  # fmt: skip

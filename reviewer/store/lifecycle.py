@@ -52,7 +52,7 @@ def _bump(db: sqlite_utils.Database, h: ratings.Head, *, at: str, **changes: obj
 def open_draft(db: sqlite_utils.Database, rating_pk: int, expected_version: int) -> ratings.Head:
     """The head of the draft a write is about to change, once it may be changed.
 
-    Every write to a draft starts here, inside its transaction (:mod:`reviewer.store.blind`
+    Every write to a draft starts here, inside its transaction (:mod:`reviewer.studies.blind`
     and :mod:`reviewer.store.citations` too).
     """
     h = ratings.head(db.conn, rating_pk)

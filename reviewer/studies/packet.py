@@ -29,7 +29,7 @@ from reviewer.sheets.keys import KeyStoreError, PublicKey, RaterKey, decode_publ
 from reviewer.studies.model import Assignment, StudySpec
 
 if TYPE_CHECKING:
-    from reviewer.store import ReviewStore
+    from reviewer.studies.facade import StudiesStore
 
 PACKET_FORMAT = "a320-review-packet/1"
 MANIFEST = "packet.json"
@@ -80,7 +80,7 @@ def canonical_bytes(obj: Any) -> bytes:
     return sheet.canonical_bytes(obj)
 
 
-def write_packet(store: ReviewStore, study: str, rater: str, key: RaterKey, out: Path) -> Path:
+def write_packet(store: StudiesStore, study: str, rater: str, key: RaterKey, out: Path) -> Path:
     """Write ``rater``'s packet of ``study`` into ``out``, signed with the owner's ``key``."""
     s = store.get_study(study)
     if s.joined:
@@ -176,7 +176,7 @@ def read_packet(folder: Path, *, trusted: frozenset[str] | None = None) -> Packe
     return payload
 
 
-def join_packet(store: ReviewStore, folder: Path, *, trusted: frozenset[str] | None = None):  # type: ignore[no-untyped-def]
+def join_packet(store: StudiesStore, folder: Path, *, trusted: frozenset[str] | None = None):  # type: ignore[no-untyped-def]
     """Verify the packet, import its runs (unchanged, matched by sha256) and its study."""
     payload = read_packet(folder, trusted=trusted)
     report = store.import_paths([Path(folder) / r.file for r in payload.runs])

@@ -15,7 +15,8 @@ import pytest
 
 from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
 from reviewer.evidence import Citation
-from reviewer.store import Rating, ReviewStore
+from reviewer.store import Rating
+from reviewer.workspace import ReviewStore
 from scoring import SCORER_VERSION, RequiredAction, ScoreCard
 
 APU = "elec-apu-gen-fault"

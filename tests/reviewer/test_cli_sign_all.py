@@ -9,7 +9,7 @@ import pytest
 from reviewer.cli import main
 from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
 from reviewer.sheets import keys
-from reviewer.store import ReviewStore
+from reviewer.workspace import ReviewStore
 
 
 @pytest.fixture(autouse=True)

@@ -18,7 +18,7 @@ from reviewer.cli import main
 from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
 from reviewer.sheets import keys, sheet
 from reviewer.sheets.sheet import SheetPayload
-from reviewer.store import ReviewStore
+from reviewer.workspace import ReviewStore
 
 TRAJECTORY = b'{"type":"header"}\n'
 

@@ -12,7 +12,8 @@ import pytest
 
 from reviewer import home
 from reviewer.cli import main
-from reviewer.store import SCHEMA_VERSION, ReviewStore
+from reviewer.store import SCHEMA_VERSION
+from reviewer.workspace import ReviewStore
 
 METRICS = (
     "procedure_application",

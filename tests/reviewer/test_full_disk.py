@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from reviewer.cli import main
-from reviewer.store import ReviewStore, connection, opening
+from reviewer.store import connection, opening
 from reviewer.store.errors import DiskFullError
+from reviewer.workspace import ReviewStore
 
 
 def _run(capsys, *argv: str | Path) -> tuple[int, str, str]:

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from reviewer.cli import main
-from reviewer.store import ReviewStore
 from reviewer.tabular import csv_cell, csv_text
+from reviewer.workspace import ReviewStore
 
 
 def _run(capsys, *argv: str | Path) -> tuple[int, str, str]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from reviewer.raters import MAX_RATER_NAME, RaterNameError, check_rater_name
-from reviewer.store import ReviewStore, StoreError
+from reviewer.store import StoreError
+from reviewer.workspace import ReviewStore
 
 
 @pytest.mark.parametrize("name", ["A. Martin", "Zoë O'Brien-Łukasz", "李雷", "x" * MAX_RATER_NAME])

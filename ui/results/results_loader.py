@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
-from reviewer.store import ReviewStore
+from reviewer.workspace import ReviewStore
 from ui.worker import Task, TaskContext, TaskRunner
 
 #: Fewer resamples than the report's 1,000: the window's interval is a preview, redrawn

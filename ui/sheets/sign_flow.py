@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMessageBox,
 
 from reviewer import home
 from reviewer.sheets import keys
-from reviewer.sheets.signing import SheetFilesError, SigningError, SigningService, WrittenSheet
+from reviewer.signing.service import SheetFilesError, SigningError, SigningService, WrittenSheet
 from reviewer.store import StoreError
 from ui.controller import ReviewController
 from ui.sheets.sheet_pdf import render_sheet_pdf

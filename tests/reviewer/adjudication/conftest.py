@@ -8,8 +8,8 @@ import pytest
 
 from reviewer.evidence import Citation
 from reviewer.sheets import keys
-from reviewer.sheets.signing import SigningService
-from reviewer.store import ReviewStore
+from reviewer.signing.service import SigningService
+from reviewer.workspace import ReviewStore
 
 
 def rate(store: ReviewStore, run_pk: int, rater: str, fill, values: dict) -> None:  # type: ignore[no-untyped-def]

@@ -13,9 +13,9 @@ from reviewer.cli import main
 from reviewer.sheets import keys
 from reviewer.sheets.adjudication import AdjudicationPayload, ResolvedSheet
 from reviewer.sheets.sheet import sign_payload
-from reviewer.sheets.signing import SigningError
 from reviewer.sheets.verify import verify_file
-from reviewer.store import ReviewStore
+from reviewer.signing.service import SigningError
+from reviewer.workspace import ReviewStore
 
 
 def _sign(store: ReviewStore, out: Path) -> Path:

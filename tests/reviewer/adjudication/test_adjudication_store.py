@@ -7,7 +7,8 @@ import sqlite3
 import pytest
 
 from reviewer.cli import main
-from reviewer.store import RatingIncompleteError, RatingStateError, ReviewStore, StoreError
+from reviewer.store import RatingIncompleteError, RatingStateError, StoreError
+from reviewer.workspace import ReviewStore
 
 RUN1 = "20260724T101500Z-000000"  # run_pk 1 of the seeded store (fake card 0)
 

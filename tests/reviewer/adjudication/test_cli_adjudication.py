@@ -7,7 +7,7 @@ from pathlib import Path
 
 from reviewer.cli import main
 from reviewer.sheets.verify import verify_file
-from reviewer.store import ReviewStore
+from reviewer.workspace import ReviewStore
 
 RUN1 = "20260724T101500Z-000000"
 

@@ -13,7 +13,7 @@ from reviewer.agreement.consensus import consensus_table, reported_rule
 from reviewer.agreement.records import RatingRecord
 from reviewer.agreement.source import load_inputs
 from reviewer.cli import main
-from reviewer.store import ReviewStore
+from reviewer.workspace import ReviewStore
 
 
 def _rows(store: ReviewStore) -> dict:

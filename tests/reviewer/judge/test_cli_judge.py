@@ -10,7 +10,7 @@ import pytest
 
 from reviewer import assets
 from reviewer.cli import main
-from reviewer.store import ReviewStore
+from reviewer.workspace import ReviewStore
 
 DEMO = Path(assets.__file__).resolve().parent.parent / "resources" / "demo"
 

@@ -9,7 +9,8 @@ import pytest
 from reviewer.judge.answers import parse_line
 from reviewer.judge.prompt import RequestKey, prompt_sha256
 from reviewer.rubric import default_rubric
-from reviewer.store import ReviewStore, StoreError
+from reviewer.store import StoreError
+from reviewer.workspace import ReviewStore
 
 RUBRIC = default_rubric()
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from reviewer.rubric import default_rubric
-from reviewer.store import ReviewStore
+from reviewer.workspace import ReviewStore
 
 METRICS = default_rubric().metric_ids
 MODELS = ("alpha-model", "beta-model", "gamma-model")

@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 from reviewer.results.charts import CHARTS
 from reviewer.results.charts.stats import mean_ci, model_rates
 from reviewer.results.source import gather
-from reviewer.store import ReviewStore
+from reviewer.workspace import ReviewStore
 
 MODELS = ("alpha-model", "beta-model", "gamma-model")  # as conftest.py makes them
 

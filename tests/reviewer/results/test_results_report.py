@@ -14,7 +14,7 @@ import pytest
 from reviewer.cli import main
 from reviewer.outfile import open_binary
 from reviewer.rubric import default_rubric
-from reviewer.store import ReviewStore
+from reviewer.workspace import ReviewStore
 
 MODELS = ("alpha-model", "beta-model", "gamma-model")  # as conftest.py makes them
 METRICS = default_rubric().metric_ids

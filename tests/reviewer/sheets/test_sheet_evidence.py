@@ -14,9 +14,9 @@ from reviewer.evidence import Citation
 from reviewer.sheets import keys
 from reviewer.sheets.keys import RaterKey
 from reviewer.sheets.sheet import canonical_bytes
-from reviewer.sheets.signing import SigningService
 from reviewer.sheets.verify import verify_sheet
-from reviewer.store import ReviewStore
+from reviewer.signing.service import SigningService
+from reviewer.workspace import ReviewStore
 from scoring import read_trajectory
 from scoring.steps import event_ref, required_ref
 

@@ -20,8 +20,9 @@ from reviewer.rubric import default_rubric
 from reviewer.sheets import keys, sheet
 from reviewer.sheets.keys import RaterKey
 from reviewer.sheets.sheet import SignedSheet
-from reviewer.sheets.signing import SheetFilesError, SigningError, SigningService
-from reviewer.store import Rating, RatingStateError, ReviewStore
+from reviewer.signing.service import SheetFilesError, SigningError, SigningService
+from reviewer.store import Rating, RatingStateError
+from reviewer.workspace import ReviewStore
 
 APU = "elec-apu-gen-fault"
 SIGNED_AT = datetime(2025, 3, 1, 10, 15, tzinfo=UTC)
@@ -495,7 +496,7 @@ def test_a_write_failure_after_locking_says_the_rating_is_signed(
 def test_export_writes_every_other_sheet_and_names_the_one_that_failed(
     store: ReviewStore, run_pk: int, key: RaterKey, tmp_path: Path
 ) -> None:
-    from reviewer.sheets.signing import ExportError
+    from reviewer.signing.service import ExportError
 
     signing = service(store)
     rate(store, run_pk)

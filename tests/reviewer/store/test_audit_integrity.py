@@ -13,8 +13,9 @@ import pytest
 from reviewer.cli import main
 from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
 from reviewer.sheets import keys
-from reviewer.sheets.signing import SigningService
-from reviewer.store import ReviewStore, audit, witness
+from reviewer.signing.service import SigningService
+from reviewer.store import audit, witness
+from reviewer.workspace import ReviewStore
 
 APU = "elec-apu-gen-fault"
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from reviewer.cli import main
-from reviewer.store import ReviewStore, StoreError
+from reviewer.store import StoreError
+from reviewer.workspace import ReviewStore
 
 READING = [
     ["runs"],

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from reviewer.store import ReviewStore
 from reviewer.store.audit import GENESIS, entry_hash
+from reviewer.workspace import ReviewStore
 
 
 def _busy_store(seeded: ReviewStore, fill_rating) -> ReviewStore:

@@ -14,8 +14,8 @@ from reviewer.store import (
     RatingIncompleteError,
     RatingStateError,
     RatingValidationError,
-    ReviewStore,
 )
+from reviewer.workspace import ReviewStore
 from scoring import read_trajectory
 from scoring.steps import event_ref, required_ref
 

@@ -11,7 +11,8 @@ import pytest
 
 from reviewer.evidence import Citation
 from reviewer.rubric import default_rubric
-from reviewer.store import RatingsFileError, ReviewStore
+from reviewer.store import RatingsFileError
+from reviewer.workspace import ReviewStore
 from scoring import read_trajectory
 from scoring.steps import event_ref, required_ref
 

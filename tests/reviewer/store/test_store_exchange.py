@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from reviewer.store import RatingsFileError, ReviewStore
+from reviewer.store import RatingsFileError
+from reviewer.workspace import ReviewStore
 
 R0, R1 = "20260724T101500Z-000000", "20260724T101500Z-000001"
 HEADER = "run_id,metric,outcome,score,comment\n"

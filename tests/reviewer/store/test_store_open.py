@@ -15,9 +15,10 @@ import pytest
 
 from reviewer import home
 from reviewer.rubric import Rubric, default_rubric
-from reviewer.store import SCHEMA_VERSION, ReviewStore, SchemaTooNewError, StoreError
+from reviewer.store import SCHEMA_VERSION, SchemaTooNewError, StoreError
 from reviewer.store import audit as audit_log
 from reviewer.store.schema import migrate
+from reviewer.workspace import ReviewStore
 
 
 def _sha(path: Path) -> str:

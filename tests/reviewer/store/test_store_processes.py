@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from reviewer.store import ConflictError, ReviewStore
+from reviewer.store import ConflictError
+from reviewer.workspace import ReviewStore
 
 # The writer runs in a child forked from a forkserver that has already imported the store,
 # so each of the many children starts in milliseconds rather than half a second. Its code is
@@ -22,7 +23,7 @@ WRITER = """
 import json, os
 from pathlib import Path
 from reviewer.evidence import Citation
-from reviewer.store import ReviewStore
+from reviewer.workspace import ReviewStore
 
 log = os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
 
@@ -120,7 +121,8 @@ def test_a_writer_killed_mid_save_never_loses_a_submitted_rating(tmp_path: Path,
 
 CONFLICT_WRITER = """
 from pathlib import Path
-from reviewer.store import ConflictError, ReviewStore
+from reviewer.store import ConflictError
+from reviewer.workspace import ReviewStore
 
 with ReviewStore.open(Path(db_path), create=False) as store:
     try:

@@ -13,8 +13,8 @@ from reviewer.store import (
     RatingIncompleteError,
     RatingStateError,
     RatingValidationError,
-    ReviewStore,
 )
+from reviewer.workspace import ReviewStore
 
 
 def test_a_draft_autosaves_item_by_item(seeded: ReviewStore) -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reviewer.store import ReviewStore, runs
+from reviewer.store import runs
 from reviewer.store.models import STUDY_ROW_FIELDS, RunRow
+from reviewer.workspace import ReviewStore
 from scoring import SCORER_VERSION, score_file
 
 

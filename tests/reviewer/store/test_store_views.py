@@ -10,7 +10,8 @@ from pathlib import Path
 
 from reviewer.cli import main
 from reviewer.evidence import Citation
-from reviewer.store import Rating, ReviewStore
+from reviewer.store import Rating
+from reviewer.workspace import ReviewStore
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "database.md"
 

@@ -13,7 +13,7 @@ from reviewer.cli import main
 from reviewer.rubric import default_rubric
 from reviewer.sheets import keys
 from reviewer.sheets.sheet import verify_sheet
-from reviewer.store import ReviewStore
+from reviewer.workspace import ReviewStore
 
 METRICS = default_rubric().metric_ids
 

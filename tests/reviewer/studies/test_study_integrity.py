@@ -7,8 +7,9 @@ from collections.abc import Iterator
 import pytest
 
 from reviewer.evidence import Citation
-from reviewer.store import Rating, ReviewStore
+from reviewer.store import Rating
 from reviewer.studies.model import StudySpec
+from reviewer.workspace import ReviewStore
 
 
 def _study(store: ReviewStore, **kw) -> None:

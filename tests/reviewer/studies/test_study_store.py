@@ -7,8 +7,9 @@ import sqlite3
 import pytest
 
 from reviewer.evidence import Citation
-from reviewer.store import RatingIncompleteError, RatingStateError, ReviewStore, StoreError
+from reviewer.store import RatingIncompleteError, RatingStateError, StoreError
 from reviewer.studies.model import Selection, StudySpec
+from reviewer.workspace import ReviewStore
 
 
 def _study(store: ReviewStore, **kw) -> str:

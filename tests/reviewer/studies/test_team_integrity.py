@@ -14,7 +14,7 @@ import pytest
 
 from reviewer.cli import main
 from reviewer.evidence import Citation
-from reviewer.store import ReviewStore
+from reviewer.workspace import ReviewStore
 
 
 def _run(*argv: object) -> int:

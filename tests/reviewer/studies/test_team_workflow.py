@@ -15,7 +15,7 @@ from reviewer.cli import main
 from reviewer.evidence import Citation
 from reviewer.rubric import default_rubric
 from reviewer.sheets import keys
-from reviewer.store import ReviewStore
+from reviewer.workspace import ReviewStore
 
 METRICS = default_rubric().metric_ids
 

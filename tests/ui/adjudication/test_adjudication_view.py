@@ -126,8 +126,8 @@ def test_closing_in_the_adjudication_view_keeps_the_rating_pane(qtbot, demo_app)
 
 def test_signing_the_adjudication_from_the_window(qtbot, demo_app, tmp_path) -> None:
     from reviewer.sheets import keys
-    from reviewer.sheets.signing import SigningService
     from reviewer.sheets.verify import verify_file
+    from reviewer.signing.service import SigningService
 
     run_pk = _disputed_blind_run(demo_app)
     for name in ("ann", "bob"):

@@ -7,7 +7,7 @@ from fakes import make_rows, run_row
 from PySide6.QtCore import Qt
 
 from reviewer import demo
-from reviewer.store import ReviewStore
+from reviewer.workspace import ReviewStore
 from ui.queue.queue_panel import QueuePanel
 from ui.queue.run_queue_model import (
     ANY,

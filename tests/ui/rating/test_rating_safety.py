@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from reviewer.store import ReviewStore
+from reviewer.workspace import ReviewStore
 
 
 def _activate(qtbot, window) -> None:

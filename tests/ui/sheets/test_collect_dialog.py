@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QApplication
 
 from reviewer import assets
 from reviewer.sheets import keys
-from reviewer.sheets.signing import SigningService
-from reviewer.store import ReviewStore
+from reviewer.signing.service import SigningService
+from reviewer.workspace import ReviewStore
 from ui.sheets.collect_dialog import CollectDialog, CollectResultModel
 
 

@@ -36,9 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_collect(args: argparse.Namespace) -> int:
     """One line per sheet; 1 when any was refused."""
+    from reviewer.collecting.collect import TrustList, collect, sheet_files
     from reviewer.commands.store_cmds import open_store
     from reviewer.sheets.keys import KeyStoreError
-    from reviewer.studies.collect import TrustList, collect, sheet_files
 
     if args.require_trusted and args.trust is None:
         raise UsageError("--require-trusted needs --trust FILE")

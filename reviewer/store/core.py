@@ -1,8 +1,11 @@
-"""``ReviewStore``: the one object the window, the signing code and the commands talk to.
+"""``CoreStore``: runs, raters, the rating lifecycle, signed sheets and the audit log.
 
-It owns one SQLite connection (per thread: a worker thread opens its own store on the same
-path) and delegates to the modules of this package. Every write is one transaction; every
-value it returns is a frozen model, never a live row.
+The persistence core every feature builds on. It owns one SQLite connection (per thread: a
+worker thread opens its own store on the same path) and delegates to the modules of this
+package. Every write is one transaction; every value it returns is a frozen model, never a
+live row. It knows no feature: each feature's store (``reviewer.studies.facade``,
+``reviewer.adjudication.facade``, ...) subclasses it, and :mod:`reviewer.workspace`
+composes them into the ``ReviewStore`` the window and the commands open.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TextIO
+from typing import Any, Self, TextIO
 
 import sqlite_utils
 
@@ -20,26 +23,23 @@ from reviewer.store import (
     audit,
     exchange,
     importer,
-    judge_ratings,
+    integrity,
     lifecycle,
     opening,
     rating_import,
     ratings,
     runs,
-    study_views,
 )
 from reviewer.store import citations as citing
-from reviewer.store.adjudication_facade import AdjudicationFacade
 from reviewer.store.connection import (
     read_transaction,
+    refused_as_state_error,
     utcnow,
     write_transaction,
 )
 from reviewer.store.models import (
     AuditReport,
     ImportReport,
-    JudgeImportReport,
-    JudgeRatingRow,
     Rater,
     Rating,
     RunDetail,
@@ -47,15 +47,14 @@ from reviewer.store.models import (
     SheetRow,
 )
 from reviewer.store.rubrics import RubricRegistry
-from reviewer.store.study_facade import StudiesFacade, refused_as_state_error
 from scoring import ScoreCard
 
 
-class ReviewStore(StudiesFacade, AdjudicationFacade):
+class CoreStore:
     """Runs, raters, ratings, signed sheets and the audit log of one review database."""
 
     def __init__(self, db: sqlite_utils.Database, path: Path, rubrics: RubricRegistry) -> None:
-        # Use ReviewStore.open(): it checks the path, migrates and registers the rubric.
+        # Use open() (here or on a subclass): it checks the path, migrates, registers the rubric.
         self._db = db
         self.path = path
         self._rubrics = rubrics
@@ -72,7 +71,7 @@ class ReviewStore(StudiesFacade, AdjudicationFacade):
         create: bool = True,
         rubric: Rubric | None = None,
         readonly: bool = False,
-    ) -> ReviewStore:
+    ) -> Self:
         """Open (or with ``create``, create) the database at ``path``, migrating it forward.
 
         :class:`StoreError` with a clear message for a newer schema, a read-only or missing
@@ -92,7 +91,7 @@ class ReviewStore(StudiesFacade, AdjudicationFacade):
         """Close the connection (committed data is already on disk)."""
         self._db.close()
 
-    def __enter__(self) -> ReviewStore:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(
@@ -131,19 +130,11 @@ class ReviewStore(StudiesFacade, AdjudicationFacade):
         """How many run versions are stored."""
         return int(self._db.conn.execute("SELECT count(*) FROM runs").fetchone()[0])
 
-    def list_runs(
-        self, *, rater: str | None = None, study: str | None = None, assigned_only: bool = True
-    ) -> list[RunRow]:
+    def list_runs(self, *, rater: str | None = None) -> list[RunRow]:
         """Every run version, oldest import first, with ``rater``'s rating state.
 
-        With ``study``: only its runs, each with ``per_run`` and ``ratings_in``; with a
-        rater too (and ``assigned_only``), that rater's queue in queue order, each row with
-        its ``position`` and ``reveal_first`` (control arm).
+        (The studies' store adds ``study=``: a study's runs, or a rater's queue in it.)
         """
-        if study is not None:
-            return study_views.list_runs(
-                self._db.conn, study=study, rater=rater, assigned_only=assigned_only
-            )
         return runs.list_runs(self._db.conn, rater=rater)
 
     def list_run_values(self, *, rater: str | None = None) -> list[dict[str, Any]]:
@@ -387,16 +378,27 @@ class ReviewStore(StudiesFacade, AdjudicationFacade):
     ) -> int:
         """Write :meth:`latest_decisions` in long format; audited. Returns the row count.
 
-        With ``viewer``, only what that rater may see (see :meth:`may_see_others`).
+        With ``viewer``, only what that rater may see (the studies' store says what that is).
         """
         with read_transaction(self._db.conn):
+            hidden, extras = self._export_context(viewer)
             rows = list(
-                exchange.export_rows(self._db.conn, self._rubrics, rater=rater, viewer=viewer)
+                exchange.export_rows(
+                    self._db.conn, self._rubrics, rater=rater, hidden=hidden, extras=extras
+                )
             )
         count = exchange.write_long(iter(rows), fmt, out)
         details = {"format": fmt, "rows": count, "rater": rater, "viewer": viewer}
         self.record_export("ratings", details)
         return count
+
+    def _export_context(
+        self, viewer: str | None
+    ) -> tuple[set[tuple[int, str]], dict[tuple[int, str], dict[str, Any]]]:
+        """What :meth:`export_ratings` hides from ``viewer`` and the study columns of each
+        item. The core knows no study: nothing hidden, no study columns (the studies' store
+        overrides this)."""
+        return set(), {}
 
     def record_export(self, what: str, details: dict[str, Any]) -> None:
         """Add an ``export`` entry to the audit log (what left the database, and how).
@@ -410,42 +412,19 @@ class ReviewStore(StudiesFacade, AdjudicationFacade):
         with write_transaction(self._db):
             audit.append(self._db.conn, [("export", None, {"what": what, **details})], at=at)
 
-    def audit_verify(self) -> AuditReport:
+    def verify_with(self, checks: integrity.Checks) -> AuditReport:
         """Recompute the audit chain, then check the tables, the signed sheets and the
-        witnessed head against it (:mod:`reviewer.store.integrity`)."""
-        # Imported here: it verifies signatures (cryptography), which nothing else of
-        # opening a store needs.
-        from reviewer.store import integrity
-
+        witnessed head against it (:mod:`reviewer.store.integrity`), with the features'
+        ``checks`` (``ReviewStore.audit_verify`` passes them all)."""
         with read_transaction(self._db.conn):
             report = audit.verify(self._db.conn)
             if not report.ok:
                 return report
-            problems = integrity.check(self._db.conn, self._rubrics, self.path)
+            problems = integrity.check(self._db.conn, self._rubrics, self.path, checks)
         if not problems:
             return report
         message = f"{len(problems)} problem(s) in {report.entries} entries: " + problems[0]
         return report.model_copy(update={"ok": False, "message": message, "problems": problems})
-
-    # -- the LLM judge -----------------------------------------------------------------------
-
-    def import_judge_answers(
-        self, answers: Sequence[judge_ratings.JudgeAnswerLike], *, judge: str, source: str
-    ) -> JudgeImportReport:
-        """Store checked judge answers as submitted ratings of the judge ``judge``.
-
-        Answers for unknown runs or another rubric are refused (with their ``custom_id``),
-        the same answer again is unchanged, a changed one supersedes. :class:`StoreError`
-        when ``judge`` names a human who has rated.
-        """
-        return judge_ratings.import_answers(
-            self._db, self._rubrics, answers, judge=judge, source=source, at=utcnow()
-        )
-
-    def judge_ratings(self, judge: str) -> list[JudgeRatingRow]:
-        """Model, prompt hash, tokens and cost of each of ``judge``'s live ratings."""
-        with read_transaction(self._db.conn):
-            return judge_ratings.live_judge_ratings(self._db.conn, judge)
 
     def audit_head(self) -> tuple[int, str]:
         """The audit log's entry count and last hash (see :func:`audit.head`)."""

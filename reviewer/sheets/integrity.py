@@ -1,4 +1,5 @@
-"""``audit verify``'s rules for signed sheets (part of :mod:`reviewer.store.integrity`).
+"""``audit verify``'s rules for signed sheets (the core's :mod:`reviewer.store.integrity` calls
+them through the hooks :mod:`reviewer.workspace` gives it).
 
 A signed rating's sheet is checked the same way whether it was signed here or collected
 from another rater's database: the signature verifies, the payload equals the rating's
@@ -14,25 +15,10 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from typing import TYPE_CHECKING, NamedTuple
 
-from reviewer.evidence import Citation
-from reviewer.rubric import RatingItem
 from reviewer.sheets.sheet import SheetPayload, verify_sheet
 from reviewer.store import audit
-
-if TYPE_CHECKING:
-    from reviewer.store.integrity import Log
-
-
-class RatingState(NamedTuple):
-    """What a signed sheet must equal: a rating's rows as the tables hold them now."""
-
-    items: dict[str, RatingItem]
-    overall: str
-    blind: dict[str, RatingItem]
-    reasons: dict[str, str]
-    citations: tuple[Citation, ...] = ()
+from reviewer.store.integrity import Log, RatingState
 
 
 def sheet_problems(

@@ -1,6 +1,6 @@
 """Storing a sheet collected from another rater's machine as their read-only rating.
 
-The caller (:mod:`reviewer.studies.collect`) has verified the signature and trust; this
+The caller (:mod:`reviewer.collecting.collect`) has verified the signature and trust; this
 module matches the run by trajectory sha256, checks the rubric and the rater's key, places
 the rating in the rater's chain (a correction supersedes what it corrects, also when the
 correction arrived first) and stores it signed, with its sheet, in one transaction.
@@ -227,7 +227,7 @@ def _archive(conn, sheet: CollectedRating, digest: str, pk, *, superseded_by, at
         audit.append(conn, [("collect_superseded", sheet.rater, details)], at=at)
 
 
-# Collecting adjudication sheets (reviewer.store.adjudication_collect) checks the rubric and
+# Collecting adjudication sheets (reviewer.collecting.adjudications) checks the rubric and
 # the signer's key exactly as for rating sheets; these are the names it uses.
 Refused = _Refused
 known_rubric = _rubric

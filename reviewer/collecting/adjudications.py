@@ -1,6 +1,6 @@
 """Storing an adjudication sheet collected from another machine as a signed adjudication.
 
-The caller (:mod:`reviewer.studies.collect`) has verified signature and trust. As for rating
+The caller (:mod:`reviewer.collecting.collect`) has verified signature and trust. As for rating
 sheets: the run is matched by trajectory sha256, the rubric and the adjudicator's key are
 checked, a correction supersedes what it corrects, the same sheet again changes nothing.
 An adjudicator who rated the run in this database is refused here as well.
@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 
 import sqlite_utils
 
+from reviewer.adjudication import storage as adjudications
 from reviewer.adjudication.model import AdjudicationItem
-from reviewer.store import adjudications, audit, collecting
+from reviewer.collecting import storage as collecting
+from reviewer.store import audit
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import StoreError
 from reviewer.store.models import CollectResult

@@ -129,7 +129,7 @@ def run_agreement(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(report.model_dump_json(indent=2) + "\n")
         return 0
-    from reviewer.commands.agreement_output import agreement_sections, write_sections
+    from reviewer.agreement.output import agreement_sections, write_sections
 
     sections = agreement_sections(report, inputs.rubric.metric_ids)
     write_sections(sections, args.format, sys.stdout)
@@ -142,7 +142,7 @@ def run_validity(args: argparse.Namespace) -> int:
         raise UsageError("--top must be 0 or more")
     if args.judge is not None:
         # The judge's validity is its calibration against the humans: one implementation.
-        from reviewer.commands.judge import run_compare
+        from reviewer.judge.verbs import run_compare
 
         if args.format == "csv":
             raise UsageError("--judge prints table or json")
@@ -159,7 +159,7 @@ def run_validity(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(report.model_dump_json(indent=2) + "\n")
         return 0
-    from reviewer.commands.agreement_output import validity_sections, write_sections
+    from reviewer.agreement.output import validity_sections, write_sections
 
     footer = f"rho intervals: {report.interval_method}" if report.metrics else ""
     write_sections(validity_sections(report), args.format, sys.stdout, footer=footer)

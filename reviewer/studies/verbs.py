@@ -14,7 +14,7 @@ from reviewer.cli import (
     rater_name_option,
     rater_names_option,
 )
-from reviewer.commands import study_packet
+from reviewer.studies import packet_verbs as study_packet
 
 
 def _sub(sub, name, help_, description, example, run, *, named=True):  # type: ignore[no-untyped-def]

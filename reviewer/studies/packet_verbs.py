@@ -1,6 +1,6 @@
 """``study packet`` and ``study join``: a rater's share of a study, to and from their machine.
 
-Handlers only (registered by :mod:`reviewer.commands.study`); heavy imports stay inside them.
+Handlers only (registered by :mod:`reviewer.studies.verbs`); heavy imports stay inside them.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from reviewer.cli import CommandError, UsageError
 
 def run_packet(args: argparse.Namespace) -> int:
     """Write and sign one rater's packet."""
-    from reviewer.commands.signing import _load_key
     from reviewer.commands.store_cmds import open_store
+    from reviewer.signing.verbs import _load_key
     from reviewer.store import StoreError
     from reviewer.studies.packet import PacketError, write_packet
 

@@ -14,7 +14,7 @@ Checked here, beside :mod:`reviewer.store.integrity` (ratings, sheets, raters):
 - the blind submit and reveal times are those of the entries that recorded them.
 
 Ratings collected from another database are checked against their signed sheets instead
-(:mod:`reviewer.store.integrity_sheets`).
+(:mod:`reviewer.sheets.integrity`).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from reviewer.commands.store_cmds import add_db_option, open_store
 if TYPE_CHECKING:
     from reviewer.sheets import keys
     from reviewer.sheets.keys import RaterKey
-    from reviewer.sheets.signing import WrittenSheet
+    from reviewer.signing.service import WrittenSheet
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -301,11 +301,11 @@ def _report(written: WrittenSheet, *, renderer: bool) -> None:
 
 def run_sign(args: argparse.Namespace) -> int:
     """Sign one rating; exit 1 with the reason when it is refused."""
-    from reviewer.sheets.signing import SigningError, SigningService
+    from reviewer.signing.service import SigningError, SigningService
     from reviewer.store import StoreError
 
     if args.sign_all:
-        from reviewer.commands.sign_all import run_sign_all
+        from reviewer.signing.sign_all import run_sign_all
 
         return run_sign_all(args)
     renderer = getattr(args, "pdf_renderer", None)
@@ -340,7 +340,7 @@ def _find_run(store, run_id: str, rater: str) -> int:  # type: ignore[no-untyped
 
 def run_export(args: argparse.Namespace) -> int:
     """Write every signed sheet (of one rater) to the folder."""
-    from reviewer.sheets.signing import ExportError, SigningError, SigningService
+    from reviewer.signing.service import ExportError, SigningError, SigningService
     from reviewer.store import StoreError
 
     renderer = getattr(args, "pdf_renderer", None)

@@ -10,22 +10,10 @@ import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
-from reviewer.store import runs, studies
+from reviewer.store import runs
+from reviewer.store.exchange import STUDY_EXPORT_COLUMNS
 from reviewer.store.models import RunRow
-
-#: Columns the ratings export gains for studies and the blind protocol.
-STUDY_EXPORT_COLUMNS = (
-    "study",
-    "protocol",
-    "reveal_first",
-    "blind_outcome",
-    "blind_score",
-    "blind_comment",
-    "revision_reason",
-    "blind_submitted_at",
-    "revealed_at",
-    "collected_at",
-)
+from reviewer.studies import storage as studies
 
 
 def list_runs(

@@ -17,8 +17,8 @@ from reviewer.store.connection import write_transaction
 from reviewer.store.errors import NotFoundError, StoreError
 from reviewer.store.models import AssignmentRow
 from reviewer.store.rubrics import RubricRegistry
-from reviewer.store.study_integrity import assignments_sha256
 from reviewer.studies.assign import AssignmentError, extend
+from reviewer.studies.integrity import assignments_sha256
 from reviewer.studies.model import Assignment, Selection, Study, StudySpec
 
 _STUDY = (

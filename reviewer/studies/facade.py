@@ -1,54 +1,58 @@
-"""The study half of :class:`~reviewer.store.ReviewStore`: studies, assignments, the blind
-protocol, visibility and collected sheets (see :mod:`reviewer.studies`).
+"""``StudiesStore``: the core store with studies, assignments, the blind protocol and
+visibility (see :mod:`reviewer.studies`).
 
-A mixin so that ``store.py`` stays one screenful per concern; it uses the store's
-``_db`` and ``_rubrics`` and its ordinary lifecycle (``submit``, ``latest_decisions``).
+A subclass of :class:`~reviewer.store.core.CoreStore`, so it has the whole rating lifecycle
+(``submit``, ``latest_decisions``) and adds what a study adds; the SQL is in
+:mod:`reviewer.studies.storage`, :mod:`~reviewer.studies.blind`,
+:mod:`~reviewer.studies.phase_import` and :mod:`~reviewer.studies.views`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
-from reviewer.store import blind, collecting, exchange, phase_import, studies
+from reviewer.store import exchange
 from reviewer.store.connection import utcnow
-from reviewer.store.errors import RatingStateError, StoreError
+from reviewer.store.core import CoreStore
+from reviewer.store.errors import StoreError
 from reviewer.store.models import (
     AssignmentRow,
     BlindValues,
-    CollectResult,
     RaterRunState,
     Rating,
+    RunRow,
 )
+from reviewer.studies import blind, phase_import, views
+from reviewer.studies import storage as studies
 from reviewer.studies.model import Assignment, Selection, Study, StudySpec
 
-if TYPE_CHECKING:
-    import sqlite_utils
 
-    from reviewer.store.rubrics import RubricRegistry
+class StudiesStore(CoreStore):
+    """Studies, assignments, blind phases and visibility, on the core store."""
 
+    def list_runs(
+        self, *, rater: str | None = None, study: str | None = None, assigned_only: bool = True
+    ) -> list[RunRow]:
+        """Every run version, oldest import first, with ``rater``'s rating state.
 
-@contextlib.contextmanager
-def refused_as_state_error() -> Iterator[None]:
-    """A write a trigger refused (a frozen blind rating) as :class:`RatingStateError`."""
-    try:
-        yield
-    except sqlite3.IntegrityError as exc:
-        raise RatingStateError(str(exc)) from None
+        With ``study``: only its runs, each with ``per_run`` and ``ratings_in``; with a
+        rater too (and ``assigned_only``), that rater's queue in queue order, each row with
+        its ``position`` and ``reveal_first`` (control arm).
+        """
+        if study is not None:
+            return views.list_runs(
+                self._db.conn, study=study, rater=rater, assigned_only=assigned_only
+            )
+        return super().list_runs(rater=rater)
 
-
-class StudiesFacade:
-    """Studies, assignments, blind phases, visibility and collecting, on the store."""
-
-    # What the mixin uses of the store it is mixed into (ReviewStore): declared for the
-    # type checker only, so no placeholder body can ever shadow the real method.
-    _db: sqlite_utils.Database
-    _rubrics: RubricRegistry
-    submit: Callable[..., Rating]
-    latest_decisions: Callable[..., list[Rating]]
+    def _export_context(
+        self, viewer: str | None
+    ) -> tuple[set[tuple[int, str]], dict[tuple[int, str], dict[str, Any]]]:
+        # The export hides what ``viewer`` may not see yet and carries the study columns.
+        hidden = views.hidden_from(self._db.conn, viewer) if viewer is not None else set()
+        return hidden, dict(views.export_extras(self._db.conn))
 
     # -- studies (see reviewer.studies) ------------------------------------------------------
 
@@ -134,10 +138,6 @@ class StudiesFacade:
         if self.may_see_others(run_pk, viewer):
             return found
         return [r for r in found if r.rater == viewer]
-
-    def collect_sheet(self, sheet: collecting.CollectedRating) -> CollectResult:
-        """Store a verified sheet from another machine as its rater's signed rating."""
-        return collecting.collect(self._db, self._rubrics, sheet, at=utcnow())
 
     def import_phase(
         self,

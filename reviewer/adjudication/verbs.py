@@ -13,12 +13,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reviewer.adjudication.output import LIST_COLUMNS, list_rows, value_text
 from reviewer.cli import CommandError, UsageError, add_command, rater_name_option
-from reviewer.commands.adjudication_output import LIST_COLUMNS, list_rows, value_text
 
 if TYPE_CHECKING:
     from reviewer.adjudication.model import Adjudication
-    from reviewer.store import ReviewStore
+    from reviewer.workspace import ReviewStore
 
 OUTCOMES = ("applicable", "not_applicable", "not_observed")
 
@@ -207,7 +207,7 @@ def _live(store: ReviewStore, args: argparse.Namespace) -> Adjudication:
 
 
 def _errors() -> tuple[type[Exception], ...]:
-    from reviewer.sheets.signing import SigningError
+    from reviewer.signing.service import SigningError
     from reviewer.store import StoreError
 
     return (StoreError, SigningError)
@@ -313,7 +313,7 @@ def run_correct(args: argparse.Namespace) -> int:
 def run_sign(args: argparse.Namespace) -> int:
     """Sign the submitted adjudication and write its sheet."""
     from reviewer.adjudication.signing import AdjudicationSigner
-    from reviewer.commands.signing import _load_key
+    from reviewer.signing.verbs import _load_key
 
     with _open(args) as store:
         run_pk = run_pk_of(store, args.run_id)

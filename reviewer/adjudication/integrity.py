@@ -15,9 +15,9 @@ import sqlite3
 from collections import defaultdict
 
 from reviewer.adjudication.model import AdjudicationItem
+from reviewer.adjudication.storage import content_sha256
 from reviewer.sheets.adjudication import AdjudicationPayload
 from reviewer.sheets.verify import verify_sheet
-from reviewer.store.adjudications import content_sha256
 
 _CREATED = ("adjudication_start", "adjudication_supersede", "adjudication_collect")
 

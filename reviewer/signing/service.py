@@ -42,8 +42,8 @@ from reviewer.sheets.sheet import (
 
 if TYPE_CHECKING:
     from reviewer.rubric import Rubric
-    from reviewer.store import ReviewStore
     from reviewer.store.models import Rating
+    from reviewer.studies.facade import StudiesStore
 
 PdfRenderer = Callable[[SignedSheet, Path], None]
 Clock = Callable[[], datetime]
@@ -90,7 +90,7 @@ class WrittenSheet:
 class SigningService:
     """Signs ratings of one open store. ``clock`` and ``new_id`` are injectable for tests."""
 
-    store: ReviewStore
+    store: StudiesStore
     pdf_renderer: PdfRenderer | None = None
     clock: Clock = utc_now
     new_id: Callable[[], str] = field(default=lambda: str(uuid.uuid4()))

@@ -2,7 +2,7 @@
 
 Each sheet is verified (:func:`reviewer.sheets.sheet.verify_file`), checked against the
 trust list (:func:`trust_problem`, the one place that decides trust), reduced to a
-:class:`~reviewer.store.collecting.CollectedRating` and stored as its rater's signed,
+:class:`~reviewer.collecting.storage.CollectedRating` and stored as its rater's signed,
 read-only rating. Sheets are independent: a refused one is named with its reason and the
 others are still collected.
 """
@@ -15,17 +15,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reviewer.adjudication.model import AdjudicationItem
+from reviewer.collecting.adjudications import CollectedAdjudication
+from reviewer.collecting.storage import CollectedItem, CollectedRating
 from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
 from reviewer.sheets.adjudication import AdjudicationPayload
 from reviewer.sheets.sheet import SignedSheet, verify_file
 from reviewer.sheets.trust import load_trust_file
-from reviewer.store.adjudication_collect import CollectedAdjudication
-from reviewer.store.collecting import CollectedItem, CollectedRating
 from reviewer.store.models import CollectResult
 
 if TYPE_CHECKING:
-    from reviewer.store import ReviewStore
+    from reviewer.collecting.facade import CollectingStore
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ def sheet_files(paths: Iterable[Path]) -> list[Path]:
 
 
 def collect(
-    store: ReviewStore,
+    store: CollectingStore,
     paths: Iterable[Path],
     *,
     trust: TrustList | None = None,
@@ -163,7 +163,7 @@ def _depth(checked: list[tuple[Path, SignedSheet | None, str | None]], index: in
 
 
 def _sheet_fields(signed: SignedSheet, source: str) -> dict[str, str | None]:
-    """The fields of :class:`~reviewer.store.collecting.CollectedSheet`, read from any
+    """The fields of :class:`~reviewer.collecting.storage.CollectedSheet`, read from any
     verified sheet's payload (a rating's or an adjudication's)."""
     p = signed.payload
     return {

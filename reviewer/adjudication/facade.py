@@ -1,38 +1,26 @@
-"""The adjudication half of :class:`~reviewer.store.ReviewStore` (see :mod:`reviewer.adjudication`).
+"""``AdjudicationStore``: the studies' store with adjudication (see :mod:`reviewer.adjudication`).
 
-A mixin like :class:`~reviewer.store.study_facade.StudiesFacade`: what needs adjudication
-(:meth:`disputes`), the adjudication lifecycle, and the adjudications in force.
+What needs adjudication (:meth:`disputes`), the adjudication lifecycle, and the
+adjudications in force. Its SQL is in :mod:`reviewer.adjudication.storage` and
+:mod:`reviewer.adjudication.disputes`; it stands on :class:`~reviewer.studies.facade.StudiesStore`
+because a dispute is read within a study (its threshold, its raters).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
-from reviewer.adjudication import rule
+from reviewer.adjudication import disputes, rule
+from reviewer.adjudication import storage as adj
 from reviewer.adjudication.model import Adjudication, AdjudicationItem, MetricDispute
-from reviewer.store import adjudication_collect, audit, disputes
-from reviewer.store import adjudications as adj
+from reviewer.store import audit
 from reviewer.store.connection import read_transaction, utcnow, write_transaction
 from reviewer.store.errors import NotFoundError, StoreError
-from reviewer.store.models import CollectResult, Rating
-
-if TYPE_CHECKING:
-    import sqlite_utils
-
-    from reviewer.store.rubrics import RubricRegistry
-    from reviewer.studies.model import Study
+from reviewer.studies.facade import StudiesStore
 
 
-class AdjudicationFacade:
+class AdjudicationStore(StudiesStore):
     """Disagreements, adjudications and the values they resolve to, on the store."""
-
-    # What the mixin uses of the store it is mixed into (ReviewStore and StudiesFacade):
-    # declared for the type checker only, so no placeholder body can shadow the real one.
-    _db: sqlite_utils.Database
-    _rubrics: RubricRegistry
-    latest_decisions: Callable[..., list[Rating]]
-    get_study: Callable[[str], Study]
 
     # -- the threshold -------------------------------------------------------------------
 
@@ -249,9 +237,3 @@ class AdjudicationFacade:
         if adjudicator is not None:
             sql, params = sql + " WHERE ra.name = ?", (adjudicator,)
         return list(self._db.conn.execute(sql + " ORDER BY sh.signed_at, sh.sheet_id", params))
-
-    def collect_adjudication(
-        self, sheet: adjudication_collect.CollectedAdjudication
-    ) -> CollectResult:
-        """Store a verified adjudication sheet from another machine (signed, read-only)."""
-        return adjudication_collect.collect(self._db, self._rubrics, sheet, at=utcnow())

@@ -2,7 +2,7 @@
 
 A rater with many submitted runs should not type ``sign --run`` once per run. This walks the
 rater's live ratings, asks for the key's passphrase once, and signs each through the same
-:class:`~reviewer.sheets.signing.SigningService` as ``sign --run`` and the window, so there
+:class:`~reviewer.signing.service.SigningService` as ``sign --run`` and the window, so there
 is one signing path. A rating that cannot be signed is named with its reason and the others
 are still signed; the exit code is 1 when any failed. Progress goes to stderr, the sheets
 written to stdout.
@@ -18,9 +18,9 @@ from reviewer.cli import CommandError
 
 def run_sign_all(args: argparse.Namespace) -> int:
     """Sign every submitted, unsigned live rating of ``--rater``; 1 when any failed."""
-    from reviewer.commands.signing import _load_key, _report
     from reviewer.commands.store_cmds import open_store
-    from reviewer.sheets.signing import SigningError, SigningService
+    from reviewer.signing.service import SigningError, SigningService
+    from reviewer.signing.verbs import _load_key, _report
     from reviewer.store import StoreError
 
     renderer = getattr(args, "pdf_renderer", None)

@@ -1,0 +1,37 @@
+"""``JudgeStore``: the studies' store that also takes an LLM judge's checked answers.
+
+The answers become submitted ratings of a rater of kind ``judge``
+(:mod:`reviewer.judge.storage`); what to ask and how an answer is checked is the rest of
+:mod:`reviewer.judge`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reviewer.judge import storage
+from reviewer.store.connection import read_transaction, utcnow
+from reviewer.store.models import JudgeImportReport, JudgeRatingRow
+from reviewer.studies.facade import StudiesStore
+
+
+class JudgeStore(StudiesStore):
+    """The judge's ratings, on the store."""
+
+    def import_judge_answers(
+        self, answers: Sequence[storage.JudgeAnswerLike], *, judge: str, source: str
+    ) -> JudgeImportReport:
+        """Store checked judge answers as submitted ratings of the judge ``judge``.
+
+        Answers for unknown runs or another rubric are refused (with their ``custom_id``),
+        the same answer again is unchanged, a changed one supersedes. :class:`StoreError`
+        when ``judge`` names a human who has rated.
+        """
+        return storage.import_answers(
+            self._db, self._rubrics, answers, judge=judge, source=source, at=utcnow()
+        )
+
+    def judge_ratings(self, judge: str) -> list[JudgeRatingRow]:
+        """Model, prompt hash, tokens and cost of each of ``judge``'s live ratings."""
+        with read_transaction(self._db.conn):
+            return storage.live_judge_ratings(self._db.conn, judge)

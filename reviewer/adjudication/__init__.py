@@ -1,7 +1,11 @@
 """Adjudication: a third rater resolves the (run, metric) pairs the raters disagree on.
 
-:mod:`.rule` decides what needs adjudication and what value the benchmark reports (pure);
-:mod:`.model` holds the values; :mod:`.signing` turns a submitted adjudication into a signed
-adjudication sheet (:mod:`reviewer.sheets.adjudication`); :mod:`.resolved` checks the rating
-sheets an adjudication sheet names; :mod:`.consensus` reads the reported values from a store.
+Rules (pure): :mod:`.rule` decides what needs adjudication and what value the benchmark
+reports; :mod:`.model` holds the values. Storage (SQL over the core's connection):
+:mod:`.disputes` reads what needs adjudication and the studies' thresholds, :mod:`.storage`
+the adjudication lifecycle, :mod:`.integrity` its ``audit verify`` rules. Service:
+:mod:`.facade` (``AdjudicationStore``), :mod:`.signing` (a submitted adjudication becomes a
+signed sheet, :mod:`reviewer.sheets.adjudication`), :mod:`.consensus` (the reported values).
+Verbs: :mod:`.verbs` (``adjudicate``, ``adjudication``), :mod:`.consensus_verbs`
+(``consensus``), with :mod:`.output` for their tables.
 """

@@ -58,9 +58,7 @@ def consensus_rows(store: AdjudicationStore, *, study: str | None = None) -> lis
     """Every (run, metric) rated by a human (within ``study``), in run then rubric order."""
     runs = {
         pk: (scenario, model)
-        for pk, scenario, model in store.db.conn.execute(
-            "SELECT run_pk, scenario_id, model FROM runs"
-        )
+        for pk, scenario, model in store.run_table(("run_pk", "scenario_id", "model"))
     }
     out = []
     for d in store.disputes(study=study):

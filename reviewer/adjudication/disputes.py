@@ -13,9 +13,13 @@ import sqlite3
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
+import sqlite_utils
+
 from reviewer.adjudication import rule
 from reviewer.adjudication.model import Adjudication, MetricDispute, RatedValue
-from reviewer.store import ratings
+from reviewer.store import audit, ratings
+from reviewer.store.connection import write_transaction
+from reviewer.store.errors import NotFoundError
 
 _IN_FORCE = """
 FROM ratings g
@@ -164,3 +168,45 @@ def _pairs(
     for pk, metric, outcome, score in conn.execute(sql, params):
         pairs[(pk, metric)].append((outcome, score))
     return pairs
+
+
+def threshold(conn: sqlite3.Connection, study: str) -> int:
+    """The score gap at which the study's raters need adjudication."""
+    row = conn.execute(
+        "SELECT adjudication_threshold FROM studies WHERE name = ?", (study,)
+    ).fetchone()
+    if row is None:
+        raise NotFoundError(f"no study {study!r} in this database")
+    return int(row[0])
+
+
+def set_threshold(db: sqlite_utils.Database, study: str, threshold: int, *, at: str) -> None:
+    """Set the study's threshold (checked by the caller; audited)."""
+    with write_transaction(db):
+        cursor = db.conn.execute(
+            "UPDATE studies SET adjudication_threshold = ? WHERE name = ?", (threshold, study)
+        )
+        if cursor.rowcount != 1:
+            raise NotFoundError(f"no study {study!r} in this database")
+        details = {"study": study, "adjudication_threshold": threshold}
+        audit.append(db.conn, [("adjudication_threshold", None, details)], at=at)
+
+
+def run_thresholds(
+    conn: sqlite3.Connection, study: str | None
+) -> dict[int, tuple[str | None, int]]:
+    """Per run: the study it is judged in and that study's threshold (the strictest,
+    i.e. smallest, when a run is in several and none was named)."""
+    sql = (
+        "SELECT sr.run_pk, st.name, st.adjudication_threshold FROM study_runs sr"
+        " JOIN studies st ON st.study_pk = sr.study_pk"
+    )
+    rows = conn.execute(
+        sql + (" WHERE st.name = ?" if study else "") + " ORDER BY st.study_pk",
+        (study,) if study else (),
+    )
+    out: dict[int, tuple[str | None, int]] = {}
+    for run_pk, name, value in rows:
+        if run_pk not in out or value < out[run_pk][1]:
+            out[run_pk] = (name, int(value))
+    return out

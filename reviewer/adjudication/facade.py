@@ -13,9 +13,8 @@ from collections.abc import Sequence
 from reviewer.adjudication import disputes, rule
 from reviewer.adjudication import storage as adj
 from reviewer.adjudication.model import Adjudication, AdjudicationItem, MetricDispute
-from reviewer.store import audit
-from reviewer.store.connection import read_transaction, utcnow, write_transaction
-from reviewer.store.errors import NotFoundError, StoreError
+from reviewer.store.connection import read_transaction, utcnow
+from reviewer.store.errors import StoreError
 from reviewer.studies.facade import StudiesStore
 
 
@@ -26,12 +25,7 @@ class AdjudicationStore(StudiesStore):
 
     def adjudication_threshold(self, study: str) -> int:
         """The score gap at which the study's raters need adjudication."""
-        row = self._db.conn.execute(
-            "SELECT adjudication_threshold FROM studies WHERE name = ?", (study,)
-        ).fetchone()
-        if row is None:
-            raise NotFoundError(f"no study {study!r} in this database")
-        return int(row[0])
+        return disputes.threshold(self._db.conn, study)
 
     def set_adjudication_threshold(self, study: str, threshold: int) -> None:
         """Set the study's threshold (1–3; audited)."""
@@ -39,32 +33,12 @@ class AdjudicationStore(StudiesStore):
             rule.check_threshold(threshold)
         except ValueError as exc:
             raise StoreError(str(exc)) from None
-        at = utcnow()
-        with write_transaction(self._db):
-            cursor = self._db.conn.execute(
-                "UPDATE studies SET adjudication_threshold = ? WHERE name = ?", (threshold, study)
-            )
-            if cursor.rowcount != 1:
-                raise NotFoundError(f"no study {study!r} in this database")
-            details = {"study": study, "adjudication_threshold": threshold}
-            audit.append(self._db.conn, [("adjudication_threshold", None, details)], at=at)
+        disputes.set_threshold(self._db, study, threshold, at=utcnow())
 
     def _run_thresholds(self, study: str | None) -> dict[int, tuple[str | None, int]]:
         """Per run: the study it is judged in and that study's threshold (the strictest,
         i.e. smallest, when a run is in several and none was named)."""
-        sql = (
-            "SELECT sr.run_pk, st.name, st.adjudication_threshold FROM study_runs sr"
-            " JOIN studies st ON st.study_pk = sr.study_pk"
-        )
-        rows = self._db.conn.execute(
-            sql + (" WHERE st.name = ?" if study else "") + " ORDER BY st.study_pk",
-            (study,) if study else (),
-        )
-        out: dict[int, tuple[str | None, int]] = {}
-        for run_pk, name, threshold in rows:
-            if run_pk not in out or threshold < out[run_pk][1]:
-                out[run_pk] = (name, int(threshold))
-        return out
+        return disputes.run_thresholds(self._db.conn, study)
 
     # -- what needs adjudication -----------------------------------------------------------
 
@@ -228,12 +202,4 @@ class AdjudicationStore(StudiesStore):
 
     def adjudication_sheets(self, *, adjudicator: str | None = None) -> list[tuple[str, str]]:
         """``(sheet_id, sheet_json)`` of every signed adjudication (of one adjudicator)."""
-        sql = (
-            "SELECT sh.sheet_id, sh.sheet_json FROM adjudication_sheets sh"
-            " JOIN adjudications a ON a.adjudication_pk = sh.adjudication_pk"
-            " JOIN raters ra ON ra.rater_pk = a.rater_pk"
-        )
-        params: tuple[str, ...] = ()
-        if adjudicator is not None:
-            sql, params = sql + " WHERE ra.name = ?", (adjudicator,)
-        return list(self._db.conn.execute(sql + " ORDER BY sh.signed_at, sh.sheet_id", params))
+        return adj.signed_sheets(self._db.conn, adjudicator=adjudicator)

@@ -159,8 +159,7 @@ class AdjudicationSigner:
         return [out[r] for r in sorted(out)]
 
     def _rating_sheets(self) -> list[tuple[str, str]]:
-        rows = self.store.db.conn.execute("SELECT sheet_id, sheet_json FROM sheets")
-        return [(str(a), str(b)) for a, b in rows]
+        return self.store.sheet_texts()
 
     def _supersedes(self, adjudication: Adjudication) -> str | None:
         pk, seen = adjudication.supersedes_pk, set()

@@ -374,3 +374,16 @@ def mark_signed(
         details = {"adjudication_pk": pk, "sheet_id": sheet_id, "sheet_sha256": sha256}
         audit.append(conn, [("adjudication_sign", h.adjudicator, details)], at=at)
         return load(conn, pk)
+
+
+def signed_sheets(conn: sqlite3.Connection, *, adjudicator: str | None) -> list[tuple[str, str]]:
+    """``(sheet_id, sheet_json)`` of every signed adjudication (of one adjudicator)."""
+    sql = (
+        "SELECT sh.sheet_id, sh.sheet_json FROM adjudication_sheets sh"
+        " JOIN adjudications a ON a.adjudication_pk = sh.adjudication_pk"
+        " JOIN raters ra ON ra.rater_pk = a.rater_pk"
+    )
+    params: tuple[str, ...] = ()
+    if adjudicator is not None:
+        sql, params = sql + " WHERE ra.name = ?", (adjudicator,)
+    return list(conn.execute(sql + " ORDER BY sh.signed_at, sh.sheet_id", params))

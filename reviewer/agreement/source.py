@@ -20,14 +20,12 @@ from scoring.scorecard import VECTOR_FIELDS
 
 #: The ScoreCard fields a metric's counterpart may name (the vector but extraneous).
 _AUTOMATIC = tuple(f for f in VECTOR_FIELDS if f != "extraneous")
-_RUN_COLUMNS = ", ".join(
-    ("run_pk", "run_id", "scenario_id", "model", "scalar", *(f'"{n}"' for n in _AUTOMATIC))
-)
+_RUN_COLUMNS = ("run_pk", "run_id", "scenario_id", "model", "scalar", *_AUTOMATIC)
 
 
 def run_infos(store: CoreStore) -> dict[str, RunInfo]:
     """Every stored run by key (its ``run_pk`` as text), with what validity needs."""
-    rows = store.db.conn.execute(f"SELECT {_RUN_COLUMNS} FROM runs ORDER BY run_pk")
+    rows = store.run_table(_RUN_COLUMNS)
     out: dict[str, RunInfo] = {}
     for pk, run_id, scenario, model, scalar, *vector in rows:
         auto = dict(zip(_AUTOMATIC, vector, strict=True))

@@ -10,4 +10,7 @@ Qt-free. The round trip is plain files, so any provider (or none) fits:
 - :mod:`reviewer.judge.client` sends requests to an OpenAI-compatible endpoint (optional
   extra ``[judge]``: httpx), with retries and a cache on disk;
 - :mod:`reviewer.judge.calibration` measures the judge against the human consensus.
+- :mod:`reviewer.judge.storage` stores checked answers as a judge's ratings (SQL over the
+  core's connection), :mod:`reviewer.judge.facade` puts that on the store (``JudgeStore``)
+  and :mod:`reviewer.judge.verbs` is ``a320-review judge``.
 """

@@ -22,13 +22,12 @@ Progress = Callable[[int, int, str], None]
 
 # The newest version of each file only: an older version's numbers were replaced by a
 # re-import and would count the same run twice.
-_RUNS = """
-SELECT run_pk, run_id, scenario_id, model, status, scalar, coverage, "order", end_state,
-    all_passed, safety_dangerous, safety_anti_procedure, extraneous, unsafe, scorer_version
-FROM runs r
-WHERE NOT EXISTS (SELECT 1 FROM runs n WHERE n.path = r.path AND n.version > r.version)
-ORDER BY run_pk
-"""
+#: What the report reads of each run (its newest version).
+_RUNS = (
+    "run_pk", "run_id", "scenario_id", "model", "status", "scalar", "coverage", "order",
+    "end_state", "all_passed", "safety_dangerous", "safety_anti_procedure", "extraneous",
+    "unsafe", "scorer_version",
+)  # fmt: skip
 
 
 def _quiet(_step: int, _steps: int, _text: str) -> None:
@@ -42,7 +41,7 @@ def read_runs(
     wanted = set(scenarios)
     runs: list[RunPoint] = []
     versions: set[str] = set()
-    for row in store.db.conn.execute(_RUNS):
+    for row in store.run_table(_RUNS, newest_only=True):
         (pk, run_id, scenario, model, status, scalar, cov, order, end, passed, *rest) = row
         dangerous, anti, extraneous, unsafe, scorer_version = rest
         if wanted and scenario not in wanted:
@@ -71,10 +70,7 @@ def read_runs(
 
 def all_scenarios(store: StudiesStore) -> list[str]:
     """Every scenario id in the store, sorted (for the selector and ``--scenario`` checks)."""
-    rows = store.db.conn.execute(
-        "SELECT DISTINCT scenario_id FROM runs WHERE scenario_id IS NOT NULL"
-    )
-    return sorted(r[0] for r in rows)
+    return store.scenario_ids()
 
 
 def study_runs(store: StudiesStore, study: str, runs: list[RunPoint]) -> list[RunPoint]:

@@ -1,3 +1,6 @@
-"""Signed rating sheets: rater keys (:mod:`.keys`), the sheet format and its verification
-(:mod:`.sheet`), and the service that signs a rating and writes its files (:mod:`.signing`).
+"""Signed sheets, the format: rater keys (:mod:`.keys`) and trust lists (:mod:`.trust`), the
+rating sheet (:mod:`.sheet`) and the adjudication sheet (:mod:`.adjudication`), their
+verification (:mod:`.verify`, :mod:`.resolved`), and ``audit verify``'s rules for the signed
+sheets a database holds (:mod:`.integrity`). No store here: signing with one is
+:mod:`reviewer.signing`.
 """

@@ -5,7 +5,7 @@ Same envelope, signature and canonical form (RFC 8785) as the rating sheet
 :data:`ADJUDICATION_FORMAT`. It carries the decisions (outcome, score, reason, the raters it
 sides with, and the raters' values it resolved) and, under ``resolves``, the sheet id and
 SHA-256 of each rating sheet it resolves, so a reader holding those sheets can check that
-they are the ones the adjudicator saw (:mod:`reviewer.adjudication.resolved`).
+they are the ones the adjudicator saw (:mod:`reviewer.sheets.resolved`).
 ``docs/sheet-format.md`` describes it field by field.
 """
 

@@ -379,7 +379,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def _resolved_problems(result, folder: Path) -> list[str]:  # type: ignore[no-untyped-def]
     """Why an adjudication sheet does not resolve the rating sheets in ``folder``."""
-    from reviewer.adjudication.resolved import resolved_problems, sheets_at_hand
+    from reviewer.sheets.resolved import resolved_problems, sheets_at_hand
 
     if not folder.is_dir():
         raise UsageError(f"--with: {folder} is not a folder")

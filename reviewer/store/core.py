@@ -146,6 +146,17 @@ class CoreStore:
         """One run with its ScoreCard; :class:`NotFoundError` if absent."""
         return runs.get_run(self._db.conn, run_pk)
 
+    def run_table(
+        self, columns: Sequence[str], *, newest_only: bool = False
+    ) -> list[tuple[Any, ...]]:
+        """``columns`` of every run version (each path's newest only, with ``newest_only``),
+        by ``run_pk``; see :func:`reviewer.store.runs.run_table`."""
+        return runs.run_table(self._db.conn, columns, newest_only=newest_only)
+
+    def scenario_ids(self) -> list[str]:
+        """Every scenario id of a stored run, sorted."""
+        return runs.scenario_ids(self._db.conn)
+
     # -- raters and the rubric -----------------------------------------------------------
 
     def ensure_rater(self, name: str) -> Rater:
@@ -328,6 +339,11 @@ class CoreStore:
         fields = ("sheet_id", "rating_pk", "run_id", "rater", "sheet_json", "signed_at")
         rows = self._db.conn.execute(sql + " ORDER BY sh.signed_at, sh.rating_pk", params)
         return [SheetRow(**dict(zip(fields, row, strict=True))) for row in rows]
+
+    def sheet_texts(self) -> list[tuple[str, str]]:
+        """``(sheet_id, sheet_json)`` of every signed rating sheet, in no set order."""
+        rows = self._db.conn.execute("SELECT sheet_id, sheet_json FROM sheets")
+        return [(str(a), str(b)) for a, b in rows]
 
     def rating_history(self, run_pk: int, rater: str) -> list[Rating]:
         """All of ``rater``'s ratings of the run, oldest first, superseded ones included."""

@@ -304,3 +304,33 @@ def get_run(conn: sqlite3.Connection, run_pk: int, *, rater: str | None = None) 
         imported_at=imported_at,
         scorecard=ScoreCard.model_validate_json(scorecard),
     )
+
+
+#: The columns :func:`run_table` may read: identity, status and the ScoreCard's vector.
+TABLE_COLUMNS = frozenset(
+    ("run_pk", "run_id", "scenario_id", "model", "status", "scalar", "unsafe",
+     "scorer_version", *VECTOR_FIELDS)
+)  # fmt: skip
+
+
+def run_table(
+    conn: sqlite3.Connection, columns: Sequence[str], *, newest_only: bool = False
+) -> list[tuple[Any, ...]]:
+    """``columns`` of every run version (only each path's newest with ``newest_only``), by
+    ``run_pk``: what the statistics and the report read of the scorer's side."""
+    unknown = set(columns) - TABLE_COLUMNS
+    if unknown:
+        raise ValueError(f"not a run column: {', '.join(sorted(unknown))}")
+    where = (
+        " WHERE NOT EXISTS (SELECT 1 FROM runs n WHERE n.path = r.path AND n.version > r.version)"
+        if newest_only
+        else ""
+    )
+    names = ", ".join(f'"{c}"' for c in columns)
+    return conn.execute(f"SELECT {names} FROM runs r{where} ORDER BY run_pk").fetchall()
+
+
+def scenario_ids(conn: sqlite3.Connection) -> list[str]:
+    """Every scenario id of a stored run, sorted."""
+    rows = conn.execute("SELECT DISTINCT scenario_id FROM runs WHERE scenario_id IS NOT NULL")
+    return sorted(r[0] for r in rows)

@@ -1,7 +1,10 @@
-"""Rating teams: studies, their assignments, the blind protocol, packets and collecting sheets.
+"""Rating teams: studies, their assignments, the blind protocol and packets.
 
-Qt-free. The study model and the assignment algorithm are pure (:mod:`.model`,
-:mod:`.assign`); the store keeps studies in SQLite (:mod:`reviewer.studies.storage`); packets
-carry a rater's share of a study to their machine (:mod:`.packet`) and signed sheets come
-back through :mod:`.collect`.
+Rules (pure): the study model and the assignment algorithm (:mod:`.model`, :mod:`.assign`).
+Storage (SQL over the core's connection): :mod:`.storage` (studies and assignments),
+:mod:`.blind` (the blind protocol), :mod:`.phase_import` (``ratings import --phase``),
+:mod:`.views` (queues, visibility, export columns), :mod:`.integrity` (``audit verify``'s
+rules for studies). Service: :mod:`.facade` (``StudiesStore``), :mod:`.packet` (a rater's
+share of a study, carried to their machine). Verbs: :mod:`.verbs` (``study``) and
+:mod:`.packet_verbs`. Signed sheets come back through :mod:`reviewer.collecting`.
 """

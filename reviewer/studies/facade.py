@@ -195,10 +195,7 @@ class StudiesStore(CoreStore):
         if phase not in ("final", "blind"):
             raise ValueError(f"phase is 'final' or 'blind', not {phase!r}")
         study_pk = self.get_study(study).study_pk
-        pks = {
-            pk for (pk,) in self._db.conn.execute(
-                "SELECT rating_pk FROM ratings WHERE study_pk = ?", (study_pk,))
-        }  # fmt: skip
+        pks = studies.rating_pks(self._db.conn, study_pk)
         out = [r for r in self.latest_decisions() if r.rating_pk in pks]
         if phase == "final":
             return out

@@ -277,3 +277,11 @@ def join(
                    "definition": spec.model_dump(mode="json")}  # fmt: skip
         audit.append(conn, [("study_join", None, details)], at=at)
     return get(db.conn, spec.name)
+
+
+def rating_pks(conn: sqlite3.Connection, study_pk: int) -> set[int]:
+    """Every rating made within the study (any status, superseded ones included)."""
+    return {
+        pk
+        for (pk,) in conn.execute("SELECT rating_pk FROM ratings WHERE study_pk = ?", (study_pk,))
+    }

@@ -36,7 +36,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "reviewer.commands.score": ("score",),
     "reviewer.commands.aggregate": ("aggregate",),
     "reviewer.commands.store_cmds": ("import", "runs", "audit"),
-    "reviewer.commands.ratings": ("ratings",),
+    "reviewer.exchange.verbs": ("ratings",),
     "reviewer.signing.verbs": ("keygen", "whoami", "sign", "export", "verify"),
     "reviewer.agreement.verbs": ("agreement", "validity"),
     "reviewer.judge.verbs": ("judge",),

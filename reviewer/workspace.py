@@ -3,9 +3,9 @@
 The composition above the features. The persistence core
 (:class:`~reviewer.store.core.CoreStore`: runs, raters, the rating lifecycle, signed sheets,
 the audit log) knows no feature; each feature's store subclasses it and adds its own part
-(studies, then adjudication, then collecting; the judge beside them). ``ReviewStore`` is
-all of them at once, plus the one thing only the whole can do: ``audit verify`` with every
-feature's rules (:func:`integrity_checks`).
+(studies, then adjudication, then collecting; the judge and ratings files beside them).
+``ReviewStore`` is all of them at once, plus the one thing only the whole can do:
+``audit verify`` with every feature's rules (:func:`integrity_checks`).
 
 Feature code types its ``store`` argument with its own feature's store class, never with
 this one, so nothing below imports this module.
@@ -14,6 +14,7 @@ this one, so nothing below imports this module.
 from __future__ import annotations
 
 from reviewer.collecting.facade import CollectingStore
+from reviewer.exchange.facade import ExchangeStore
 from reviewer.judge.facade import JudgeStore
 from reviewer.store.integrity import Checks
 from reviewer.store.models import AuditReport
@@ -48,7 +49,7 @@ def integrity_checks() -> Checks:
     )
 
 
-class ReviewStore(CollectingStore, JudgeStore):
+class ReviewStore(CollectingStore, JudgeStore, ExchangeStore):
     """Runs, raters, ratings, signed sheets, studies, adjudications, collected sheets,
     judges and the audit log of one review database."""
 

@@ -16,12 +16,12 @@ from typing import Protocol
 import sqlite_utils
 
 from reviewer.evidence import Citation
+from reviewer.exchange.rating_import import StepLookup
 from reviewer.rubric import RatingItem
 from reviewer.store import audit, ratings
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import StoreError
 from reviewer.store.models import JudgeImportReport, JudgeRatingRow, Rater
-from reviewer.store.rating_import import StepLookup
 from reviewer.store.rubrics import RubricRegistry
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self, TextIO
+from typing import Any, Self
 
 import sqlite_utils
 
@@ -21,12 +21,10 @@ from reviewer.evidence import Citation
 from reviewer.rubric import Rubric
 from reviewer.store import (
     audit,
-    exchange,
     importer,
     integrity,
     lifecycle,
     opening,
-    rating_import,
     ratings,
     runs,
 )
@@ -328,22 +326,11 @@ class CoreStore:
 
     def signed_sheets(self, *, rater: str | None = None) -> list[SheetRow]:
         """Every signed sheet (of ``rater`` if given), in signing order."""
-        sql = (
-            "SELECT sh.sheet_id, sh.rating_pk, r.run_id, ra.name, sh.sheet_json, sh.signed_at"
-            " FROM sheets sh JOIN ratings g ON g.rating_pk = sh.rating_pk"
-            " JOIN runs r ON r.run_pk = g.run_pk JOIN raters ra ON ra.rater_pk = g.rater_pk"
-        )
-        params: tuple[Any, ...] = ()
-        if rater is not None:
-            sql, params = sql + " WHERE ra.name = ?", (rater,)
-        fields = ("sheet_id", "rating_pk", "run_id", "rater", "sheet_json", "signed_at")
-        rows = self._db.conn.execute(sql + " ORDER BY sh.signed_at, sh.rating_pk", params)
-        return [SheetRow(**dict(zip(fields, row, strict=True))) for row in rows]
+        return lifecycle.signed_sheets(self._db.conn, rater=rater)
 
     def sheet_texts(self) -> list[tuple[str, str]]:
         """``(sheet_id, sheet_json)`` of every signed rating sheet, in no set order."""
-        rows = self._db.conn.execute("SELECT sheet_id, sheet_json FROM sheets")
-        return [(str(a), str(b)) for a, b in rows]
+        return lifecycle.sheet_texts(self._db.conn)
 
     def rating_history(self, run_pk: int, rater: str) -> list[Rating]:
         """All of ``rater``'s ratings of the run, oldest first, superseded ones included."""
@@ -360,61 +347,19 @@ class CoreStore:
         ).fetchone()[0]
         return int(rated), self.count_runs()
 
-    # -- ratings files, export and audit ---------------------------------------------------
-
-    def import_ratings(self, path: Path, *, rater: str, fmt: str | None = None) -> list[int]:
-        """Import a long-format CSV/JSONL as submitted ratings of ``rater``: all or nothing.
-
-        :class:`RatingsFileError` carries every problem with its line.
-        """
-        rows = exchange.read_long(Path(path), fmt)
-        return rating_import.import_long(
-            self._db, self._rubrics, rows, rater=rater, source=str(path), at=utcnow()
-        )
+    # -- decisions, exports and audit ---------------------------------------------------
 
     def latest_decisions(self, *, rater: str | None = None) -> list[Rating]:
         """Each rater's latest submitted or signed rating of each run (of ``rater`` if given).
 
         While a correction is still a draft, the rating it corrects remains the rater's word.
         """
-        return exchange.latest_decisions(self._db.conn, self._rubrics, rater=rater)
+        return ratings.latest_decisions(self._db.conn, self._rubrics, rater=rater)
 
-    def decided_items(self) -> list[exchange.DecidedItem]:
+    def decided_items(self) -> list[ratings.DecidedItem]:
         """The items of :meth:`latest_decisions` as plain rows with their study context,
         in the same order (what the statistics read)."""
-        return exchange.decided_items(self._db.conn, self._rubrics)
-
-    def export_ratings(
-        self,
-        out: TextIO,
-        *,
-        fmt: str = "csv",
-        rater: str | None = None,
-        viewer: str | None = None,
-    ) -> int:
-        """Write :meth:`latest_decisions` in long format; audited. Returns the row count.
-
-        With ``viewer``, only what that rater may see (the studies' store says what that is).
-        """
-        with read_transaction(self._db.conn):
-            hidden, extras = self._export_context(viewer)
-            rows = list(
-                exchange.export_rows(
-                    self._db.conn, self._rubrics, rater=rater, hidden=hidden, extras=extras
-                )
-            )
-        count = exchange.write_long(iter(rows), fmt, out)
-        details = {"format": fmt, "rows": count, "rater": rater, "viewer": viewer}
-        self.record_export("ratings", details)
-        return count
-
-    def _export_context(
-        self, viewer: str | None
-    ) -> tuple[set[tuple[int, str]], dict[tuple[int, str], dict[str, Any]]]:
-        """What :meth:`export_ratings` hides from ``viewer`` and the study columns of each
-        item. The core knows no study: nothing hidden, no study columns (the studies' store
-        overrides this)."""
-        return set(), {}
+        return ratings.decided_items(self._db.conn, self._rubrics)
 
     def record_export(self, what: str, details: dict[str, Any]) -> None:
         """Add an ``export`` entry to the audit log (what left the database, and how).

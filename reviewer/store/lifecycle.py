@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
+from typing import Any
 
 import sqlite_utils
 
@@ -23,7 +25,7 @@ from reviewer.store.errors import (
     RatingStateError,
     RatingValidationError,
 )
-from reviewer.store.models import Rating
+from reviewer.store.models import Rating, SheetRow
 from reviewer.store.rubrics import RubricRegistry
 
 
@@ -244,3 +246,24 @@ def mark_signed(
         sheet_sha = hashlib.sha256(sheet_json.encode("utf-8")).hexdigest()
         details = {"rating_pk": rating_pk, "sheet_id": sheet_id, "sheet_sha256": sheet_sha}
         return record(db, rubrics, h, "sign", details, at=at, status="signed", signed_at=at)
+
+
+def signed_sheets(conn: sqlite3.Connection, *, rater: str | None = None) -> list[SheetRow]:
+    """Every signed sheet (of ``rater`` if given), in signing order."""
+    sql = (
+        "SELECT sh.sheet_id, sh.rating_pk, r.run_id, ra.name, sh.sheet_json, sh.signed_at"
+        " FROM sheets sh JOIN ratings g ON g.rating_pk = sh.rating_pk"
+        " JOIN runs r ON r.run_pk = g.run_pk JOIN raters ra ON ra.rater_pk = g.rater_pk"
+    )
+    params: tuple[Any, ...] = ()
+    if rater is not None:
+        sql, params = sql + " WHERE ra.name = ?", (rater,)
+    fields = ("sheet_id", "rating_pk", "run_id", "rater", "sheet_json", "signed_at")
+    rows = conn.execute(sql + " ORDER BY sh.signed_at, sh.rating_pk", params)
+    return [SheetRow(**dict(zip(fields, row, strict=True))) for row in rows]
+
+
+def sheet_texts(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """``(sheet_id, sheet_json)`` of every signed rating sheet, in no set order."""
+    rows = conn.execute("SELECT sheet_id, sheet_json FROM sheets")
+    return [(str(a), str(b)) for a, b in rows]

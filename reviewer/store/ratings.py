@@ -8,10 +8,12 @@ to hold the right transaction.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from reviewer import evidence
 from reviewer.evidence import Citation
@@ -289,3 +291,82 @@ def reasons_of(conn: sqlite3.Connection, rating_pk: int) -> dict[str, str]:
         )
         if r
     }
+
+
+def latest_decisions(
+    conn: sqlite3.Connection, rubrics: RubricRegistry, *, rater: str | None = None
+) -> list[Rating]:
+    """Each rater's latest submitted or signed rating per run (of ``rater`` if given).
+
+    While a correction is still a draft, the rating it corrects remains the rater's word.
+    """
+    where = (
+        "g.status <> 'draft' AND NOT EXISTS (SELECT 1 FROM ratings s"
+        " WHERE s.supersedes_pk = g.rating_pk AND s.status <> 'draft')"
+    )
+    params: list[object] = []
+    if rater is not None:
+        where += " AND ra.name = ?"
+        params.append(rater)
+    return load_where(conn, rubrics, where, params)
+
+
+#: One row per decided item: each rater's latest submitted or signed rating per run, as
+#: :func:`latest_decisions` selects them, with the study context of its items.
+_DECIDED_ITEMS = """
+SELECT g.rating_pk, g.rubric_pk, g.run_pk, ra.name, ra.kind, i.metric_id, i.outcome, i.score,
+       st.name, i.blind_outcome, i.blind_score,
+       (SELECT a.reveal_first FROM assignments a WHERE a.study_pk = g.study_pk
+          AND a.run_pk = g.run_pk AND a.rater_pk = g.rater_pk)
+FROM ratings g
+JOIN raters ra ON ra.rater_pk = g.rater_pk
+JOIN rating_items i ON i.rating_pk = g.rating_pk
+LEFT JOIN studies st ON st.study_pk = g.study_pk
+WHERE g.status <> 'draft' AND i.outcome IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM ratings s WHERE s.supersedes_pk = g.rating_pk
+                  AND s.status <> 'draft')
+ORDER BY g.rating_pk
+"""
+
+
+class DecidedItem(NamedTuple):
+    """One item of a rater's latest decision on a run, with its study context."""
+
+    run_pk: int
+    rater: str
+    is_judge: bool
+    metric_id: str
+    outcome: str
+    score: int | None
+    study: str | None
+    blind_outcome: str | None
+    blind_score: int | None
+    reveal_first: bool | None
+
+
+def decided_items(conn: sqlite3.Connection, rubrics: RubricRegistry) -> list[DecidedItem]:
+    """The items (with an outcome) of :func:`latest_decisions`, in the same order: by
+    rating, then its rubric's metric order (a metric the rubric lacks after, by id).
+
+    Plain rows from one query, for the statistics, which read every decided item of the
+    database: the whole ratings would cost ten times as much to build."""
+    with read_transaction(conn):
+        rows = conn.execute(_DECIDED_ITEMS).fetchall()
+    rank: dict[int, dict[str, int]] = {}
+    out: list[DecidedItem] = []
+    for _, group in itertools.groupby(rows, key=lambda row: row[0]):
+        items = list(group)
+        rubric_pk = items[0][1]
+        if rubric_pk not in rank:
+            ids = rubrics.get(rubric_pk).metric_ids
+            rank[rubric_pk] = {m: i for i, m in enumerate(ids)}
+        order = rank[rubric_pk]
+        items.sort(key=lambda row: (order.get(row[5], len(order)), row[5]))
+        for _, _, run_pk, rater, kind, metric, outcome, score, study, b_out, b_score, arm in items:
+            if study is None:  # outside a study there is no blind phase nor arm
+                b_out = b_score = arm = None
+            out.append(
+                DecidedItem(run_pk, rater, kind == "judge", metric, outcome, score, study,
+                            b_out, b_score, None if arm is None else bool(arm))
+            )  # fmt: skip
+    return out

@@ -334,3 +334,17 @@ def scenario_ids(conn: sqlite3.Connection) -> list[str]:
     """Every scenario id of a stored run, sorted."""
     rows = conn.execute("SELECT DISTINCT scenario_id FROM runs WHERE scenario_id IS NOT NULL")
     return sorted(r[0] for r in rows)
+
+
+def resolve_run(conn: sqlite3.Connection, run_id: str) -> tuple[int | None, str | None]:
+    """The newest version of the run ``run_id``: ``(run_pk, None)`` or ``(None, problem)``."""
+    found = conn.execute(
+        "SELECT r.run_pk FROM runs r WHERE r.run_id = ? AND NOT EXISTS"
+        " (SELECT 1 FROM runs n WHERE n.path = r.path AND n.version > r.version)",
+        (run_id,),
+    ).fetchall()
+    if not found:
+        return None, f"unknown run_id {run_id!r} (import the run first)"
+    if len(found) > 1:
+        return None, f"run_id {run_id!r} is ambiguous: {len(found)} files carry it"
+    return int(found[0][0]), None

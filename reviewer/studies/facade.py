@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from reviewer.store import exchange
+from reviewer.exchange import longformat as exchange
 from reviewer.store.connection import utcnow
 from reviewer.store.core import CoreStore
 from reviewer.store.errors import StoreError
@@ -46,13 +45,6 @@ class StudiesStore(CoreStore):
                 self._db.conn, study=study, rater=rater, assigned_only=assigned_only
             )
         return super().list_runs(rater=rater)
-
-    def _export_context(
-        self, viewer: str | None
-    ) -> tuple[set[tuple[int, str]], dict[tuple[int, str], dict[str, Any]]]:
-        # The export hides what ``viewer`` may not see yet and carries the study columns.
-        hidden = views.hidden_from(self._db.conn, viewer) if viewer is not None else set()
-        return hidden, dict(views.export_extras(self._db.conn))
 
     # -- studies (see reviewer.studies) ------------------------------------------------------
 

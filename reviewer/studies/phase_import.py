@@ -16,11 +16,12 @@ from typing import Literal
 import sqlite_utils
 
 from reviewer.evidence import Citation
+from reviewer.exchange import longformat as exchange
+from reviewer.exchange.rating_import import StepLookup
 from reviewer.rubric import RatingItem
-from reviewer.store import audit, exchange, ratings
+from reviewer.store import audit, ratings, runs
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import RatingsFileError
-from reviewer.store.rating_import import StepLookup
 from reviewer.store.rubrics import RubricRegistry
 
 Phase = Literal["open", "blind", "final"]
@@ -50,7 +51,7 @@ def import_phase(
         steps = StepLookup(db)
         cited: dict[int, list[Citation]] = {}
         for row in rows:
-            run_pk, problem = exchange.resolve_run(conn, row.run_id)
+            run_pk, problem = runs.resolve_run(conn, row.run_id)
             if problem:
                 errors.append((row.line, problem))
                 continue
@@ -228,6 +229,6 @@ def _write(conn, plan, group, cited, r, rubric_pk, phase, *, at) -> int:  # type
 
 
 def _run_pk(conn: sqlite3.Connection, run_id: str) -> int:
-    pk, _ = exchange.resolve_run(conn, run_id)
+    pk, _ = runs.resolve_run(conn, run_id)
     assert pk is not None  # checked while planning
     return pk

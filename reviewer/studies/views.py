@@ -1,17 +1,14 @@
-"""Read-side views of studies: a rater's queue, ratings in per run, what a rater may see.
+"""Read-side views of studies: a rater's queue and the ratings in per run.
 
-Visibility rule, held here for every reader that takes a rater: other raters' ratings of a
-run stay hidden from a rater until that rater has submitted their own rating of it.
+(What a rater may see of others' ratings is :func:`reviewer.studies.blind.may_see_others`;
+the ratings export applies the same rule, :func:`reviewer.exchange.export.hidden_from`.)
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
-from typing import Any
 
 from reviewer.store import runs
-from reviewer.store.exchange import STUDY_EXPORT_COLUMNS
 from reviewer.store.models import RunRow
 from reviewer.studies import storage as studies
 
@@ -50,42 +47,3 @@ def list_runs(
     if rater is not None and assigned_only:
         out.sort(key=lambda r: r.position or 0)
     return out
-
-
-def hidden_from(conn: sqlite3.Connection, viewer: str) -> set[tuple[int, str]]:
-    """``(run_pk, rater)`` pairs of other raters' ratings ``viewer`` may not see yet."""
-    seen = {
-        r[0]
-        for r in conn.execute(
-            "SELECT DISTINCT g.run_pk FROM ratings g JOIN raters ra ON ra.rater_pk = g.rater_pk"
-            " WHERE ra.name = ? AND g.status <> 'draft'",
-            (viewer,),
-        )
-    }
-    return {
-        (run_pk, name)
-        for run_pk, name in conn.execute(
-            "SELECT DISTINCT g.run_pk, ra.name FROM ratings g"
-            " JOIN raters ra ON ra.rater_pk = g.rater_pk WHERE ra.name <> ?",
-            (viewer,),
-        )
-        if run_pk not in seen
-    }
-
-
-def export_extras(conn: sqlite3.Connection) -> Iterator[tuple[tuple[int, str], dict[str, Any]]]:
-    """Per ``(rating_pk, metric_id)``: the study and blind-protocol columns of the export."""
-    rows = conn.execute(
-        "SELECT i.rating_pk, i.metric_id, s.name, s.protocol,"
-        " (SELECT a.reveal_first FROM assignments a WHERE a.study_pk = g.study_pk"
-        "  AND a.run_pk = g.run_pk AND a.rater_pk = g.rater_pk),"
-        " i.blind_outcome, i.blind_score, i.blind_comment, i.revision_reason,"
-        " g.blind_submitted_at, g.revealed_at, g.collected_at"
-        " FROM rating_items i JOIN ratings g ON g.rating_pk = i.rating_pk"
-        " LEFT JOIN studies s ON s.study_pk = g.study_pk WHERE g.status <> 'draft'"
-    )
-    for pk, metric, *values in rows:
-        extra = dict(zip(STUDY_EXPORT_COLUMNS, values, strict=True))
-        if extra["reveal_first"] is not None:
-            extra["reveal_first"] = bool(extra["reveal_first"])
-        yield (pk, metric), extra

@@ -16,8 +16,9 @@ from collections.abc import Sequence
 import sqlite_utils
 
 from reviewer.evidence import Citation
+from reviewer.exchange import longformat as exchange
 from reviewer.rubric import RatingItem
-from reviewer.store import audit, exchange, ratings, runs
+from reviewer.store import audit, ratings, runs
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import RatingsFileError
 from reviewer.store.rubrics import RubricRegistry
@@ -50,7 +51,7 @@ def import_long(
                 errors.append((row.line, "run_id and metric must not be empty"))
                 continue
             if row.run_id not in run_pks:
-                run_pks[row.run_id], problem = exchange.resolve_run(db.conn, row.run_id)
+                run_pks[row.run_id], problem = runs.resolve_run(db.conn, row.run_id)
                 if problem:
                     errors.append((row.line, problem))
             key = (row.run_id, row.metric)

@@ -3,7 +3,8 @@
 Import reads ``run_id, metric, outcome, score, comment`` (other columns are ignored, so an
 export can be read back), e.g. transcribed from paper forms. Every row is checked against
 the rubric and every problem is reported with its line; only a file with none is written,
-in one transaction. Export writes the live submitted and signed ratings with their context.
+in one transaction (:mod:`reviewer.exchange.rating_import`). Export writes the live
+submitted and signed ratings with their context (:mod:`reviewer.exchange.export`).
 
 The optional ``evidence`` column holds a metric's cited steps, ``3.0; GT:2 "note"``, as
 :func:`reviewer.evidence.format_evidence` writes them; import reads the same form.
@@ -12,25 +13,19 @@ The optional ``evidence`` column holds a metric's cited steps, ``3.0; GT:2 "note
 from __future__ import annotations
 
 import csv
-import itertools
 import json
-import sqlite3
-from collections.abc import Iterator, Mapping, Set
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO
+from typing import Any, TextIO
 
-from reviewer.evidence import format_evidence, parse_evidence
-from reviewer.store import ratings
-from reviewer.store.connection import read_transaction
+from reviewer.evidence import parse_evidence
 from reviewer.store.errors import RatingsFileError
-from reviewer.store.models import Rating
-from reviewer.store.rubrics import RubricRegistry
 from reviewer.tabular import csv_text, csv_writer
 from scoring.paths import shown
 
 #: Columns the ratings export gains for studies and the blind protocol (filled in by
-#: :func:`reviewer.studies.views.export_extras`).
+#: :func:`reviewer.exchange.export.export_extras`).
 STUDY_EXPORT_COLUMNS = (
     "study",
     "protocol",
@@ -235,156 +230,6 @@ def _row(line: int, record: dict[str, Any], errors: list[Problem]) -> LongRow:
     )
 
 
-def resolve_run(conn: sqlite3.Connection, run_id: str) -> tuple[int | None, str | None]:
-    """The newest version of the run ``run_id``: ``(run_pk, None)`` or ``(None, problem)``."""
-    found = conn.execute(
-        "SELECT r.run_pk FROM runs r WHERE r.run_id = ? AND NOT EXISTS"
-        " (SELECT 1 FROM runs n WHERE n.path = r.path AND n.version > r.version)",
-        (run_id,),
-    ).fetchall()
-    if not found:
-        return None, f"unknown run_id {run_id!r} (import the run first)"
-    if len(found) > 1:
-        return None, f"run_id {run_id!r} is ambiguous: {len(found)} files carry it"
-    return int(found[0][0]), None
-
-
-def latest_decisions(
-    conn: sqlite3.Connection, rubrics: RubricRegistry, *, rater: str | None = None
-) -> list[Rating]:
-    """Each rater's latest submitted or signed rating per run (of ``rater`` if given).
-
-    While a correction is still a draft, the rating it corrects remains the rater's word.
-    """
-    where = (
-        "g.status <> 'draft' AND NOT EXISTS (SELECT 1 FROM ratings s"
-        " WHERE s.supersedes_pk = g.rating_pk AND s.status <> 'draft')"
-    )
-    params: list[object] = []
-    if rater is not None:
-        where += " AND ra.name = ?"
-        params.append(rater)
-    return ratings.load_where(conn, rubrics, where, params)
-
-
-#: One row per decided item: each rater's latest submitted or signed rating per run, as
-#: :func:`latest_decisions` selects them, with the study context of its items.
-_DECIDED_ITEMS = """
-SELECT g.rating_pk, g.rubric_pk, g.run_pk, ra.name, ra.kind, i.metric_id, i.outcome, i.score,
-       st.name, i.blind_outcome, i.blind_score,
-       (SELECT a.reveal_first FROM assignments a WHERE a.study_pk = g.study_pk
-          AND a.run_pk = g.run_pk AND a.rater_pk = g.rater_pk)
-FROM ratings g
-JOIN raters ra ON ra.rater_pk = g.rater_pk
-JOIN rating_items i ON i.rating_pk = g.rating_pk
-LEFT JOIN studies st ON st.study_pk = g.study_pk
-WHERE g.status <> 'draft' AND i.outcome IS NOT NULL
-  AND NOT EXISTS (SELECT 1 FROM ratings s WHERE s.supersedes_pk = g.rating_pk
-                  AND s.status <> 'draft')
-ORDER BY g.rating_pk
-"""
-
-
-class DecidedItem(NamedTuple):
-    """One item of a rater's latest decision on a run, with its study context."""
-
-    run_pk: int
-    rater: str
-    is_judge: bool
-    metric_id: str
-    outcome: str
-    score: int | None
-    study: str | None
-    blind_outcome: str | None
-    blind_score: int | None
-    reveal_first: bool | None
-
-
-def decided_items(conn: sqlite3.Connection, rubrics: RubricRegistry) -> list[DecidedItem]:
-    """The items (with an outcome) of :func:`latest_decisions`, in the same order: by
-    rating, then its rubric's metric order (a metric the rubric lacks after, by id).
-
-    Plain rows from one query, for the statistics, which read every decided item of the
-    database: the whole ratings would cost ten times as much to build."""
-    with read_transaction(conn):
-        rows = conn.execute(_DECIDED_ITEMS).fetchall()
-    rank: dict[int, dict[str, int]] = {}
-    out: list[DecidedItem] = []
-    for _, group in itertools.groupby(rows, key=lambda row: row[0]):
-        items = list(group)
-        rubric_pk = items[0][1]
-        if rubric_pk not in rank:
-            ids = rubrics.get(rubric_pk).metric_ids
-            rank[rubric_pk] = {m: i for i, m in enumerate(ids)}
-        order = rank[rubric_pk]
-        items.sort(key=lambda row: (order.get(row[5], len(order)), row[5]))
-        for _, _, run_pk, rater, kind, metric, outcome, score, study, b_out, b_score, arm in items:
-            if study is None:  # outside a study there is no blind phase nor arm
-                b_out = b_score = arm = None
-            out.append(
-                DecidedItem(run_pk, rater, kind == "judge", metric, outcome, score, study,
-                            b_out, b_score, None if arm is None else bool(arm))
-            )  # fmt: skip
-    return out
-
-
-def export_rows(
-    conn: sqlite3.Connection,
-    rubrics: RubricRegistry,
-    *,
-    rater: str | None = None,
-    hidden: Set[tuple[int, str]] = frozenset(),
-    extras: Mapping[tuple[int, str], dict[str, Any]] | None = None,
-) -> Iterator[dict[str, Any]]:
-    """Long-format rows of :func:`latest_decisions`, one per rating and metric.
-
-    ``(run_pk, rater)`` pairs in ``hidden`` are left out (what a viewer may not see yet);
-    ``extras`` gives each ``(rating_pk, metric_id)`` its :data:`STUDY_EXPORT_COLUMNS` (the
-    studies' store reads them: blind values, revision reasons), blank where absent.
-    """
-    extras = extras or {}
-    blank = dict.fromkeys(STUDY_EXPORT_COLUMNS)
-    runs = {
-        row[0]: row[1:]
-        for row in conn.execute(
-            "SELECT run_pk, run_id, scenario_id, model, scorer_version, path FROM runs"
-        )
-    }
-    for rating in latest_decisions(conn, rubrics, rater=rater):
-        if (rating.run_pk, rating.rater) in hidden:
-            continue
-        # A rating whose run was deleted behind the store's back (``audit verify`` names
-        # it) is still exported: the rater's word is not dropped for a missing run.
-        orphan = (None, None, None, None, None)
-        run_id, scenario_id, model, scorer_version, path = runs.get(rating.run_pk, orphan)
-        for item in rating.items.values():
-            yield {
-                "rater": rating.rater,
-                "run_id": run_id,
-                "scenario_id": scenario_id,
-                "model": model,
-                "metric": item.metric_id,
-                "outcome": item.outcome,
-                "score": item.score,
-                "comment": item.comment,
-                "evidence": format_evidence(rating.cited(item.metric_id)),
-                "overall_comment": rating.overall_comment,
-                "rubric_id": rating.rubric_id,
-                "rubric_version": rating.rubric_version,
-                "rubric_sha256": rating.rubric_sha256,
-                "scorer_version": scorer_version,
-                "status": rating.status,
-                "rating_pk": rating.rating_pk,
-                "run_pk": rating.run_pk,
-                "path": path,
-                "created_at": _iso(rating.created_at),
-                "updated_at": _iso(rating.updated_at),
-                "submitted_at": _iso(rating.submitted_at),
-                "signed_at": _iso(rating.signed_at),
-                **extras.get((rating.rating_pk, item.metric_id), blank),
-            }
-
-
 def write_long(rows: Iterator[dict[str, Any]], fmt: str, out: TextIO) -> int:
     """Write rows as CSV (header first) or JSONL; returns how many rows."""
     count = 0
@@ -401,7 +246,3 @@ def write_long(rows: Iterator[dict[str, Any]], fmt: str, out: TextIO) -> int:
     else:
         raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
     return count
-
-
-def _iso(value: Any) -> str | None:
-    return None if value is None else value.isoformat()

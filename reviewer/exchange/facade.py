@@ -1,0 +1,50 @@
+"""``ExchangeStore``: the core store with ratings files in long format, in and out.
+
+Reading and writing the format is :mod:`reviewer.exchange.longformat`; storing a file's
+ratings :mod:`reviewer.exchange.rating_import`; the export's rows
+:mod:`reviewer.exchange.export`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TextIO
+
+from reviewer.exchange import export, longformat, rating_import
+from reviewer.store.connection import read_transaction, utcnow
+from reviewer.store.core import CoreStore
+
+
+class ExchangeStore(CoreStore):
+    """Ratings files (CSV or JSONL, one row per rating and metric), on the store."""
+
+    def import_ratings(self, path: Path, *, rater: str, fmt: str | None = None) -> list[int]:
+        """Import a long-format CSV/JSONL as submitted ratings of ``rater``: all or nothing.
+
+        :class:`RatingsFileError` carries every problem with its line.
+        """
+        rows = longformat.read_long(Path(path), fmt)
+        return rating_import.import_long(
+            self._db, self._rubrics, rows, rater=rater, source=str(path), at=utcnow()
+        )
+
+    def export_ratings(
+        self,
+        out: TextIO,
+        *,
+        fmt: str = "csv",
+        rater: str | None = None,
+        viewer: str | None = None,
+    ) -> int:
+        """Write :meth:`latest_decisions` in long format; audited. Returns the row count.
+
+        With ``viewer``, only what that rater may see (see :meth:`may_see_others`).
+        """
+        with read_transaction(self._db.conn):
+            rows = list(
+                export.export_rows(self._db.conn, self._rubrics, rater=rater, viewer=viewer)
+            )
+        count = longformat.write_long(iter(rows), fmt, out)
+        details = {"format": fmt, "rows": count, "rater": rater, "viewer": viewer}
+        self.record_export("ratings", details)
+        return count

@@ -39,7 +39,7 @@ def import_paths(
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
 ) -> ImportReport:
-    """Import files and folders; see :meth:`reviewer.store.ReviewStore.import_paths`."""
+    """Import files and folders; see :meth:`reviewer.store.core.CoreStore.import_paths`."""
     tally = runs.Tally()
     files = runs.discover_files([Path(p) for p in paths], tally)
     total = len(files)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from reviewer.adjudication.facade import AdjudicationStore
 from reviewer.agreement.records import Phase, RatingRecord, RunInfo, select
 from reviewer.rubric import Rubric
 from reviewer.store.core import CoreStore
@@ -93,7 +94,7 @@ class Inputs:
 
 
 def load_inputs(
-    store: CoreStore,
+    store: AdjudicationStore,
     *,
     study: str | None = None,
     phase: Phase = "final",
@@ -123,7 +124,7 @@ def load_inputs(
     )
 
 
-def _reported(store: CoreStore, study: str | None) -> dict[tuple[str, str], float | None]:
+def _reported(store: AdjudicationStore, study: str | None) -> dict[tuple[str, str], float | None]:
     """The adjudication-aware consensus; empty (the median then) for a study the store
     does not hold."""
     from reviewer.adjudication.consensus import reported_scores

@@ -8,10 +8,10 @@ import sys
 
 from reviewer import home
 from reviewer.cli import CommandError, UsageError, open_output
+from reviewer.judge.facade import JudgeStore
 from reviewer.judge.requests import RunRef
 from reviewer.judge.workflow import Progress, import_answers, requests_for
 from reviewer.store import StoreError
-from reviewer.store.core import CoreStore
 
 
 def cache_dir():
@@ -20,7 +20,7 @@ def cache_dir():
 
 
 def run_judge(
-    store: CoreStore, runs: list[RunRef], args: argparse.Namespace, *, api_key: str | None
+    store: JudgeStore, runs: list[RunRef], args: argparse.Namespace, *, api_key: str | None
 ) -> int:
     """Rate ``runs`` with ``args.model``; 0 when every run got a stored, valid answer."""
     try:

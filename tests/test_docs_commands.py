@@ -43,10 +43,6 @@ def command_lines(path: Path) -> list[tuple[int, str]]:
         pending = None
         for match in re.finditer(r"(?:^|[\s;&|(])a320-review(\s[^;&()`]*)?", text):
             out.append((number, "a320-review" + (match.group(1) or "").rstrip()))
-                (match.group(1) or "").split(" | ")[0]
-                if " | " not in text
-                else match.group(1) or ""
-            )
     return out
 
 

@@ -166,6 +166,12 @@ def run_import(args: argparse.Namespace) -> int:
     for path, line, reason in report.unreadable_at:
         print(unreadable_line(path, reason, line), file=sys.stderr)
     print(f"import: {report.summary()} ({shown(db_path)})")
+    if report.unreadable:
+        print(
+            f"import: exit code 1 because {len(report.unreadable)} file(s) could not be read (named"
+            " above); every readable file was imported",
+            file=sys.stderr,
+        )
     return 1 if report.unreadable else 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -50,7 +51,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Rows of run_id, metric, outcome, score, comment and, optionally, "
         "evidence (cited steps such as '3.0; GT:2 \"never isolated\"'); one submitted rating "
         "per run. Every row is checked against the rubric; on any error, every error is "
-        "listed with its line and nothing is imported.",
+        "listed with its line and nothing is imported. `ratings template` writes the file to "
+        "fill in. " + _rubric_help(),
         examples=["a320-review ratings import forms.csv --rater alice --db review.db"],
     )
     i.add_argument(
@@ -77,6 +79,37 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     i.add_argument("--study", metavar="NAME", help="the study (default: the one assigning it)")
     add_db_option(i)
     i.set_defaults(run=run_import)
+
+    t = add_verb(
+        sub,
+        "template",
+        help="write the rating file to fill in: one row per run still to rate and metric",
+        description="The runs of your queue that still need this phase, in queue order, one "
+        "row per metric, with the columns ratings import reads. A final-phase template has "
+        "every metric's blind value filled in: change what you revise and give its reason. "
+        + _rubric_help(),
+        examples=[
+            "a320-review ratings template --rater bob --study pilot --phase blind --out blind.csv",
+            "a320-review ratings template --rater bob --study pilot --phase final --out final.csv",
+        ],
+    )
+    t.add_argument(
+        "--rater", type=rater_name_option("--rater"), required=True, metavar="NAME",
+        help="whose queue",
+    )  # fmt: skip
+    t.add_argument("--study", metavar="NAME", help="the study (default: every run)")
+    t.add_argument(
+        "--phase",
+        choices=("open", "blind", "final"),
+        default="open",
+        help="which phase's file (default: open)",
+    )
+    t.add_argument(
+        "--format", choices=("csv", "jsonl"), default="csv", help="the file's format (default: csv)"
+    )
+    t.add_argument("--out", type=Path, metavar="FILE", help="write here (default: stdout)")
+    add_db_option(t)
+    t.set_defaults(run=run_template)
 
     e = add_verb(
         sub,
@@ -129,6 +162,53 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_db_option(s)
     s.set_defaults(run=run_summary)
+
+
+def _rubric_help() -> str:
+    from reviewer.rubric import default_rubric
+    from reviewer.studies.template import rubric_help
+
+    return rubric_help(default_rubric()) + " (A database may pin another rubric.)"
+
+
+def run_template(args: argparse.Namespace) -> int:
+    """The rating file for ``--rater``'s queue in ``--phase``; what it leaves out is said."""
+    from reviewer.store import StoreError
+    from reviewer.studies import template as ratings_template
+    from reviewer.tabular import write_rows
+
+    with open_store(args, create=False, readonly=True) as store:
+        try:
+            rows, other = ratings_template.template_rows(
+                store, rater=args.rater, study=args.study, phase=args.phase
+            )
+        except StoreError as exc:
+            raise CommandError(str(exc)) from None
+        rubric = store.rubric()
+    columns = ratings_template.columns(args.phase)
+    with open_output(args.out) as out:
+        if args.format == "csv":
+            write_rows(rows, columns, "csv", out)
+        else:
+            for row in rows:
+                out.write(json.dumps({c: row[c] for c in columns}, ensure_ascii=False) + "\n")
+    runs = len(rows) // max(1, len(rubric.metric_ids))
+    print(
+        f"ratings template: {runs} run(s) x {len(rubric.metric_ids)} metrics for {args.rater}"
+        f" ({args.phase} phase); fill in outcome, score and comment, then: a320-review ratings"
+        f" import FILE --rater {args.rater}"
+        + (f" --study {args.study} --phase {args.phase}" if args.study else ""),
+        file=sys.stderr,
+    )
+    if other:
+        instead = "blind" if args.phase == "open" else "open"
+        print(
+            f"ratings template: {len(other)} run(s) of the queue need the {instead} phase"
+            f" instead (e.g. {other[0].run_id}): write their file with --phase {instead}",
+            file=sys.stderr,
+        )
+    print(ratings_template.rubric_help(rubric), file=sys.stderr)
+    return 0
 
 
 def run_import(args: argparse.Namespace) -> int:

@@ -116,6 +116,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="who signs the study's packets (default: the last rater)",
     )
     _selection_options(c)
+    c.add_argument(
+        "--include-unratable",
+        action="store_true",
+        help="keep selected runs that have no step to cite (no event, no ground-truth action),"
+        " which the rubric's evidence rule keeps from being rated 0 or 1",
+    )
 
     _sub(
         sub,
@@ -247,6 +253,37 @@ def _store(args: argparse.Namespace, *, create: bool = False):  # type: ignore[n
     return open_store(args, create=create)
 
 
+def _without_unratable(store, spec):  # type: ignore[no-untyped-def]
+    """``spec`` narrowed to the selected runs a rater can rate under the evidence rule; the
+    runs left out are named on stderr (the narrowed selection is what the study records)."""
+    from reviewer.studies.ratable import unratable
+    from scoring.paths import shown
+
+    selection = spec.selection
+    chosen = [
+        r
+        for r in store.list_runs()
+        if not r.superseded_by_version
+        and selection.matches(
+            run_id=r.run_id, scenario=r.scenario_id, model=r.model, status=r.status
+        )
+    ]
+    left_out = unratable(store, chosen)
+    if not left_out:
+        return spec
+    rubric = store.rubric()
+    names = ", ".join(shown(r.run_id or r.path) for r in left_out)
+    print(
+        f"study {spec.name}: {len(left_out)} selected run(s) left out: {names}: no event and no"
+        f" ground-truth action to cite, so rubric {rubric.id} v{rubric.version} would not let a"
+        " rater give the scores that need evidence (--include-unratable keeps them)",
+        file=sys.stderr,
+    )
+    gone = {r.run_pk for r in left_out}
+    keep = tuple(r.run_id for r in chosen if r.run_pk not in gone and r.run_id is not None)
+    return spec.model_copy(update={"selection": selection.model_copy(update={"run_ids": keep})})
+
+
 def run_create(args: argparse.Namespace) -> int:
     """Create, assign, and print the loads."""
     from pydantic import ValidationError
@@ -277,6 +314,8 @@ def run_create(args: argparse.Namespace) -> int:
     if owner and keys.has_key(owner):
         fp = keys.parse_public_key_line(keys.key_paths(owner)[1].read_text("utf-8")).fingerprint
     with _store(args) as store:
+        if not args.include_unratable:
+            spec = _without_unratable(store, spec)
         try:
             study = store.create_study(spec, owner_fingerprint=fp)
         except StoreError as exc:

@@ -7,14 +7,17 @@ builder the demo runs and the benchmark corpus use.
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
 from reviewer.evidence import Citation
+from reviewer.sheets import schemas
 from reviewer.store import Rating
 from reviewer.workspace import ReviewStore
 from scoring import SCORER_VERSION, RequiredAction, ScoreCard
@@ -204,3 +207,36 @@ def tamper():
 def problems_of():
     """:func:`audit_problems`."""
     return audit_problems
+
+
+SCHEMAS = Path(__file__).resolve().parents[2] / "resources" / "schemas"
+
+
+def schema_validator(name: str) -> jsonschema.Draft202012Validator:
+    """A validator for the shipped schema file ``name`` (jsonschema, not our models)."""
+    schema = json.loads((SCHEMAS / name).read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+
+
+def check_sheet(path: Path) -> dict:
+    """Validate a sheet file against the shipped schemas, envelope then payload."""
+    envelope = json.loads(path.read_text(encoding="utf-8"))
+    schema_validator("sheet-envelope.schema.json").validate(envelope)
+    payload = json.loads(envelope["payload"])
+    schema_validator(schemas.file_name(envelope["sheet_format"])).validate(payload)
+    return payload
+
+
+@pytest.fixture
+def sheet_schema():
+    """:func:`check_sheet`."""
+    return check_sheet
+
+
+@pytest.fixture
+def schema_for():
+    """:func:`schema_validator`."""
+    return schema_validator

@@ -28,11 +28,12 @@ def _verify(capsys, *args: object) -> tuple[int, str]:
 
 
 def test_signing_names_the_rating_sheets_it_resolves(
-    disputed: ReviewStore, signed: Path, adjudicate, tmp_path: Path
+    disputed: ReviewStore, signed: Path, adjudicate, tmp_path: Path, sheet_schema
 ) -> None:
     adjudicate(disputed)
     path = _sign(disputed, tmp_path / "adj")
     assert path.name.endswith(".adjudication.sheet.json")
+    assert sheet_schema(path)["decisions"]  # meets the published schema
     result = verify_file(path)
     assert result.ok and result.is_adjudication
     payload = result.sheet.payload

@@ -1,10 +1,12 @@
-"""The analyst views: the query printed in docs/database.md agrees with ``ratings export``."""
+"""The analyst views and docs/database.md: every table, view and column is on the page, and
+its queries run and agree with ``ratings export``."""
 
 from __future__ import annotations
 
 import csv
 import io
 import re
+import sqlite3
 from collections import defaultdict
 from pathlib import Path
 
@@ -142,3 +144,68 @@ def test_every_documented_query_runs(seeded: ReviewStore) -> None:
     assert len(blocks) >= 3
     for sql in blocks:
         seeded.db.conn.execute(sql).fetchall()  # no unsafe fake run: the third may be empty
+
+
+_HEADING = re.compile(r"^### `(\w+)`", re.M)
+
+
+def documented() -> dict[str, set[str]]:
+    """Table or view name -> the column names its section lists."""
+    text = DOC.read_text(encoding="utf-8")
+    sections: dict[str, set[str]] = {}
+    starts = [(m.group(1), m.end()) for m in _HEADING.finditer(text)]
+    for i, (name, start) in enumerate(starts):
+        end = text.rfind("\n", 0, starts[i + 1][1]) if i + 1 < len(starts) else len(text)
+        body = text[start:end]
+        names: set[str] = set()
+        for line in body.splitlines():
+            if line.startswith("| `"):
+                first_cell = line.split("|")[1]
+                names |= {n.strip('"') for n in re.findall(r"`([^`]+)`", first_cell)}
+        sections[name] = names
+    return sections
+
+
+def actual(conn: sqlite3.Connection) -> dict[str, set[str]]:
+    rows = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')"
+        " AND name NOT LIKE 'sqlite_%'"
+    ).fetchall()
+    return {
+        name: {col[1] for col in conn.execute(f'PRAGMA table_info("{name}")')} for (name,) in rows
+    }
+
+
+def test_every_table_and_view_is_documented_with_exactly_its_columns(store: ReviewStore) -> None:
+    doc = documented()
+    schema = actual(store.db.conn)
+    assert set(schema) - set(doc) == set(), "tables or views missing from docs/database.md"
+    assert set(doc) - set(schema) == set(), "docs/database.md names tables that do not exist"
+    for name, columns in schema.items():
+        assert doc[name] == columns, (
+            f"{name}: undocumented {sorted(columns - doc[name])},"
+            f" documented but absent {sorted(doc[name] - columns)}"
+        )
+
+
+def test_the_mean_score_query_leaves_judges_out(seeded: ReviewStore) -> None:
+    _history(seeded)
+    conn = seeded.db.conn
+    query = doc_query("### Mean score per metric per model")
+    humans_only = conn.execute(query).fetchall()
+    # A judge rates run 1 with a 0 everywhere; the people's means must not move.
+    judged = _submit(seeded, seeded.start_rating(1, "judge-x"), [0] * 7)
+    conn.execute("UPDATE raters SET kind = 'judge' WHERE name = 'judge-x'")
+    kinds = dict(conn.execute("SELECT rater, rater_kind FROM current_ratings").fetchall())
+    assert kinds["judge-x"] == "judge" and judged.status == "submitted"
+    assert conn.execute(query).fetchall() == humans_only
+    # The naive mean over the view without the filter would have moved.
+    unfiltered = query.replace(" AND rater_kind = 'human'", "")
+    assert unfiltered != query
+    assert conn.execute(unfiltered).fetchall() != humans_only
+
+
+def test_the_relative_links_of_the_page_resolve() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
+        assert (DOC.parent / target).exists(), target

@@ -30,6 +30,16 @@ def _export(db: Path, capsys, *extra: str) -> list[dict]:
     return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
 
 
+def test_every_blind_study_sheet_meets_the_published_schema(team, sheet_schema) -> None:
+    sheets = sorted(Path(team["sheets-ann"]).glob("*.sheet.json"))
+    sheets += sorted(Path(team["sheets-bob"]).glob("*.sheet.json"))
+    assert len(sheets) == 8
+    for path in sheets:
+        payload = sheet_schema(path)
+        assert payload["sheet_format"] == "a320-review-sheet/2"
+        assert payload["items"][0]["blind"]["score"] == 2 and payload["items"][0]["reason"]
+
+
 def test_owner_collects_both_raters_with_blind_and_final_values(team, capsys) -> None:
     assert _run("collect", team["sheets-ann"], team["sheets-bob"], "--db", team["owner"]) == 0
     out = capsys.readouterr().out
@@ -109,7 +119,9 @@ def test_a_key_trusted_under_another_name_is_refused(team, tmp_path, capsys) -> 
     assert "is trusted as 'bob', but the sheet is by 'ann'" in capsys.readouterr().out
 
 
-def test_a_correction_collected_after_its_original_supersedes_it(team, tmp_path, capsys) -> None:
+def test_a_correction_collected_after_its_original_supersedes_it(
+    team, tmp_path, capsys, sheet_schema
+) -> None:
     assert _run("collect", team["sheets-ann"], "--db", team["owner"]) == 0
     with ReviewStore.open(team["ann"]) as store:
         run = store.list_runs(study="pilot", rater="ann")[0]
@@ -147,6 +159,11 @@ def test_a_correction_collected_after_its_original_supersedes_it(team, tmp_path,
     assert len(rows) == len(METRICS)  # only the correction is ann's word now
     assert by_metric[METRICS[1]]["score"] == 1 and by_metric[METRICS[1]]["blind_score"] == 2
     assert by_metric[METRICS[1]]["revision_reason"] == "second look"
+    # The correction (blind study, a reason, a citation, supersedes) meets the published schema.
+    (fixed,) = out.glob("*.sheet.json")
+    payload = sheet_schema(fixed)
+    assert payload["supersedes"] and payload["study"]["protocol"] == "blind"
+    assert payload["items"][1]["citations"] and payload["items"][1]["reason"] == "second look"
 
 
 def test_a_correction_collected_before_its_original_stays_live(team, tmp_path, capsys) -> None:

@@ -6,6 +6,6 @@ Storage (SQL over the core's connection): :mod:`.storage` (studies and assignmen
 :mod:`.views` (queues, visibility, export columns), :mod:`.integrity` (``audit verify``'s
 rules for studies). Service: :mod:`.facade` (``StudiesStore``), :mod:`.packet` (a rater's
 share of a study, carried to their machine), :mod:`.template` (the rating file a rater
-fills in for a phase), :mod:`.ratable` (runs that cannot be rated). Verbs: :mod:`.verbs` (``study``) and
-:mod:`.packet_verbs`. Signed sheets come back through :mod:`reviewer.collecting`.
+fills in for a phase), :mod:`.ratable` (runs that cannot be rated). Verbs: :mod:`.verbs`
+(``study``) and :mod:`.packet_verbs`. Signed sheets come back through :mod:`reviewer.collecting`.
 """

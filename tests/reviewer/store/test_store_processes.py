@@ -59,7 +59,7 @@ def _forkserver() -> multiprocessing.context.BaseContext:
     if "forkserver" not in multiprocessing.get_all_start_methods():
         pytest.skip("needs the forkserver start method")
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["reviewer.store"])
+    ctx.set_forkserver_preload(["reviewer.workspace"])
     return ctx
 
 

@@ -33,15 +33,12 @@ def columns(phase: Phase) -> tuple[str, ...]:
 
 
 def rubric_help(rubric: Rubric) -> str:
-    """The columns and metric ids, as ``ratings import --help`` and ``template`` show them."""
+    """The columns and metric ids of ``rubric``, as ``template`` prints them."""
     scores = ", ".join(str(s) for s in rubric.evidence_required_for_scores) or "none"
-    return (
-        "Columns: run_id, metric, outcome (applicable, not_applicable, not_observed), score "
-        "(0-3, only when applicable), comment (needed for a 0, a 3 and not_observed), "
-        f"evidence (cited steps such as '3.0; GT:2'; needed for a score of {scores}), "
-        "overall_comment (the whole run's comment, on any one of its rows), reason (final "
-        "phase: why a metric differs from its blind value). Metric ids of rubric "
-        f"{rubric.id} v{rubric.version}: {', '.join(rubric.metric_ids)}."
+    from reviewer.commands.ratings import COLUMNS_HELP
+
+    return COLUMNS_HELP.format(evidence=f"a score of {scores}") + (
+        f" Metric ids of rubric {rubric.id} v{rubric.version}: {', '.join(rubric.metric_ids)}."
     )
 
 

@@ -13,9 +13,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from reviewer.demo import mcp_text
 from reviewer.demo.agents import BANKS, MODELS, VOICES
 from reviewer.demo.aircraft import INITIAL_CONTROLS, LABELS, MOMENTARY, aircraft_response
-from reviewer.demo import mcp_text
 from reviewer.demo.synth import TrajectoryBuilder
 from reviewer.demo.synth_state import as_read
 from reviewer.demo.tool_catalog import CONTROL_NAMES

@@ -125,7 +125,11 @@ def test_builder_defaults_are_the_server_shapes():
     b = TrajectoryBuilder(bundled_scenario("elec-apu-gen-fault"), t0=84.0)
     b.turn().set("apu_gen", 0).advance(2).read("read_state", variables=["X"]).done()
     set_call, advance, read, done = [r for r in b.records() if r["type"] == "tool_call"]
-    assert set_call["result"] == {"result": "apu_gen <- 0 (call advance() for the aircraft to react)"}
+    assert set_call["result"] == {
+        "result": "apu_gen <- 0 (call advance() for the aircraft to react)"
+    }
     assert advance["result"] == {"result": "advanced 2s (t=86.0s)"}
     assert read["result"] == {"X": 0.0}
-    assert done["result"] == {"result": "Report recorded. The episode is over; make no further tool calls."}
+    assert done["result"] == {
+        "result": "Report recorded. The episode is over; make no further tool calls."
+    }

@@ -43,6 +43,31 @@ def result_line(name: str, result: Any, *, is_error: bool = False) -> str:
     return compact(inner)
 
 
+def args_line(name: str, args: Any, result: Any, *, is_error: bool = False) -> str:
+    """What the agent sent, on one line; empty when the answer already says it all.
+
+    A command reads ``control = value`` (the value exactly as sent, ``"1"`` and ``true``
+    included); a successful ``read_state`` or ``advance`` leaves its arguments out, since the
+    answer names every variable read, or the seconds advanced.
+    """
+    if not args:
+        return ""
+    if name == "set_control" and isinstance(args, dict) and "control" in args:
+        text = f"{args.get('control')} = {compact_json(args.get('value'))}"
+        extra = {k: v for k, v in args.items() if k not in ("control", "value")}
+        return f"{text}  {compact_json(extra)}" if extra else text
+    if not is_error and name == "read_state" and isinstance(_unwrapped(result), dict):
+        return ""
+    if not is_error and name == "advance" and isinstance(_unwrapped(result), str):
+        return ""
+    return compact(args)
+
+
+def compact_json(value: Any) -> str:
+    """``value`` as JSON on one line, strings quoted (so ``"1"`` and ``1`` differ)."""
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
 def result_detail(name: str, result: Any, *, is_error: bool = False) -> list[str]:
     """The result in full for the details pane, a line per message, error line or value."""
     if isinstance(result, str):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reviewer.demo.mcp_text import ecam_entries, missing_arguments
-from reviewer.event_text import NO_ECAM, result_detail, result_line, turn_line
+from reviewer.event_text import NO_ECAM, args_line, result_detail, result_line, turn_line
 
 ECAM = {"result": ecam_entries(["AC ESS BUS FAULT", "APU GEN FAULT"])}
 
@@ -67,3 +67,14 @@ def test_a_turn_without_text_says_which_tools_it_only_called():
         "(no text; only called read_ecam, read_state ×2)"
     )
     assert turn_line(None, []) == "(no text and no tool call)"
+
+
+def test_arguments_are_left_out_where_the_answer_says_them():
+    values = {"ELEC_AC_1_BUS_IS_POWERED": 1.0}
+    assert args_line("read_state", {"variables": ["ELEC_AC_1_BUS_IS_POWERED"]}, values) == ""
+    assert args_line("advance", {"seconds": 3}, {"result": "advanced 3s (t=78.0s)"}) == ""
+    refused = "Error executing tool advance: seconds must be positive, got -1"
+    assert args_line("advance", {"seconds": -1}, refused, is_error=True) == '{"seconds": -1}'
+    assert args_line("set_control", {"control": "gen_1", "value": "1"}, None) == 'gen_1 = "1"'
+    assert args_line("set_control", {"control": "g", "value": 1, "x": 2}, None) == 'g = 1  {"x": 2}'
+    assert args_line("set_control", {}, "Error …", is_error=True) == ""

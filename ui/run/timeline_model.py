@@ -6,7 +6,6 @@ Rows are built once per opened run as small tuples; every cell is computed on de
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -14,7 +13,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
-from reviewer.event_text import compact, result_line, turn_line
+from reviewer.event_text import args_line, compact, result_line, turn_line
 from scoring import CommandVerdict, ScoreCard, Trajectory
 from scoring.records import Assistant, Nudge, ProviderError, ToolCall
 from scoring.steps import event_step
@@ -235,13 +234,7 @@ def summary(row: Row) -> str:
     if row.kind == "turn":
         return turn_line(record.text, row.calls)
     if isinstance(record, ToolCall):
-        args = record.args
-        if record.name == "set_control" and isinstance(args, dict) and "control" in args:
-            text = f"{args.get('control')} = {json.dumps(args.get('value'))}"
-            extra = {k: v for k, v in args.items() if k not in ("control", "value")}
-            text += f"  {json.dumps(extra)}" if extra else ""
-        else:
-            text = compact(args) if args else ""
+        text = args_line(record.name, record.args, record.result, is_error=record.is_error)
         result = result_line(record.name, record.result, is_error=record.is_error)
         return f"{text}  →  {result}" if text else f"→  {result}"
     if isinstance(record, Nudge):

@@ -131,8 +131,9 @@ def _tokens(text: str) -> set[str]:
     return {w for w in words if w and not w.isdigit() and w not in _GENERIC_TOKENS}
 
 
-def _num(x: float) -> int | float:
-    return int(x) if float(x).is_integer() else round(x, 3)
+def _num(x: float) -> float:
+    # The simulator answers floats only (a switch reads 1.0), and the recorder keeps them so.
+    return float(round(x, 3))
 
 
 def initial_snapshot(n: int, rng: random.Random, scenario: dict) -> dict[str, Any]:
@@ -142,7 +143,7 @@ def initial_snapshot(n: int, rng: random.Random, scenario: dict) -> dict[str, An
     snap: dict[str, Any] = {}
     for name, kind in _POOL[:n]:
         if kind in ("on", "off"):
-            snap[name] = int((kind == "on") != (rng.random() < 0.04))
+            snap[name] = float((kind == "on") != (rng.random() < 0.04))
         else:
             low, high, dec = _RANGES[kind]
             snap[name] = _num(round(rng.uniform(low, high), dec))
@@ -160,25 +161,31 @@ def initial_snapshot(n: int, rng: random.Random, scenario: dict) -> dict[str, An
     return snap
 
 
-def observed_value(pred: dict, ok: bool, rng: random.Random) -> int | float:
+def observed_value(pred: dict, ok: bool, rng: random.Random) -> float:
     """A value of ``pred["var"]`` that satisfies the predicate, or plainly does not."""
     op = pred.get("op")
     if op == "between":
         low, high = float(pred.get("min", 0)), float(pred.get("max", 1))
         if ok:
             return _num(round(low + (high - low) * rng.uniform(0.3, 0.7), 1))
-        return 0 if low > 0 else _num(high + (high - low) + 1)
+        return 0.0 if low > 0 else _num(high + (high - low) + 1)
     v = float(pred.get("value", 0))
     passing = {"eq": v, "ne": v + 1, "gt": v + 1, "ge": v, "lt": v - 1, "le": v}
     failing = {"eq": 0.0 if v else 1.0, "ne": v, "gt": v, "ge": v - 1, "lt": v, "le": v + 1}
     return _num((passing if ok else failing).get(op, v))
 
 
+def _continuous(value: Any) -> bool:
+    # Whole values (switches at 1.0 / 0.0, round readings) stay put: the draws, and so every
+    # generated file, stay the same as when whole values were written as integers.
+    return isinstance(value, float) and not value.is_integer()
+
+
 def drift(snapshot: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """The snapshot as it reads at the end of the run."""
     # Continuous readings wander a little between t0 and the end; switches stay put.
     return {
-        k: _num(round(v + rng.uniform(-0.5, 0.5), 2)) if isinstance(v, float) else v
+        k: _num(round(v + rng.uniform(-0.5, 0.5), 2)) if _continuous(v) else v
         for k, v in snapshot.items()
     }
 

@@ -43,6 +43,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "reviewer.commands.report": ("report",),
     "reviewer.commands.adjudication": ("adjudicate", "adjudication"),
     "reviewer.commands.consensus": ("consensus",),
+    "reviewer.leaderboard.verbs": ("leaderboard",),
 }
 
 GuiRunner = Callable[[argparse.Namespace], int]

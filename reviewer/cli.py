@@ -46,6 +46,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "reviewer.results.verbs": ("report",),
     "reviewer.adjudication.verbs": ("adjudicate", "adjudication"),
     "reviewer.adjudication.consensus_verbs": ("consensus",),
+    "reviewer.leaderboard.verbs": ("leaderboard",),
 }
 
 GuiRunner = Callable[[argparse.Namespace], int]

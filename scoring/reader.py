@@ -34,6 +34,7 @@ from scoring.records import (
     Setup,
     ToolCall,
     UnknownRecord,
+    schema_problem,
 )
 from scoring.scenario import Scenario
 
@@ -185,7 +186,11 @@ def _build(
 
 
 def _scenario_of(meta: Meta, meta_line: int, path: str) -> Scenario:
-    """``meta.scenario`` validated (errors name the meta line)."""
+    """``meta.scenario`` validated (errors name the meta line), once the file's trajectory
+    schema is known to be one this release reads (both read paths pass here)."""
+    problem = schema_problem(meta)
+    if problem is not None:
+        raise TrajectoryError(path, meta_line, problem)
     try:
         return _validated_scenario(msgspec.json.encode(meta.scenario))
     except ValidationError as exc:

@@ -67,6 +67,37 @@ class Meta(_Record, tag="meta", kw_only=True):
     seed: Any = None
 
 
+#: The ``meta.versions.trajectory_schema`` values this release reads.  A file that records
+#: none was written before the benchmark recorded one: that is version 1.
+READABLE_SCHEMAS: tuple[str, ...] = ("1",)
+
+
+def schema_problem(meta: Meta) -> str | None:
+    """Why this release cannot read a file of ``meta``'s trajectory schema, or None.
+
+    A schema this release does not know is never read as another one: its records may mean
+    something else, and a card computed from them would look right and be wrong.
+    """
+    version = meta.versions.get("trajectory_schema", READABLE_SCHEMAS[0])
+    # The recorder writes the version as text; an integer 1 is the same version.
+    text = (
+        str(version) if isinstance(version, str | int) and not isinstance(version, bool) else None
+    )
+    if text in READABLE_SCHEMAS:
+        return None
+    readable = ", ".join(READABLE_SCHEMAS)
+    return (
+        f"trajectory schema version {json_text(version)} is not one this release reads "
+        f"(it reads version {readable}): update a320-review to read this file"
+    )
+
+
+def json_text(value: Any) -> str:
+    """``value`` as the file wrote it, short: for messages that quote a field."""
+    text = msgspec.json.encode(value).decode()
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
 class Setup(_Record, tag="setup", kw_only=True):
     """The simulator at t0."""
 

@@ -21,7 +21,7 @@ MODELS = {
 BANKS: dict[str, dict[str, str]] = {
     APU: {
         "look": "Before touching anything I want the ECAM and the AC bus states.",
-        "diag": "Two cautions: APU GEN FAULT and AC ESS BUS FAULT. The APU generator was the "
+        "diag": "Two cautions — APU GEN FAULT and AC ESS BUS FAULT. The APU generator was the "
         "only AC source, so AC 1, AC 2 and AC ESS are all unpowered and the batteries are "
         "carrying DC ESS. The GPU is available but not connected.",
         "reset_off": "The procedure starts with a reset attempt. APU GEN off first: that opens "
@@ -33,9 +33,9 @@ BANKS: dict[str, dict[str, str]] = {
         "verify": "Checking that the AC buses are powered again and the cautions have gone.",
         "tidy": "With the GPU carrying the aircraft the APU has no job left: bleed off, then "
         "the master switch off.",
-        "report": "AC 1, AC 2 and AC ESS are powered from the GPU and the ECAM is clear.",
+        "report": "AC 1, AC 2 and AC ESS are powered from the GPU ✓ and the ECAM is clear ✓.",
         "done": "APU generator failure while it was the only AC source (APU GEN FAULT, AC ESS "
-        "BUS FAULT): AC 1, AC 2 and AC ESS lost. Reset unsuccessful; aircraft on external power.",
+        "BUS FAULT) — AC 1, AC 2 and AC ESS lost. Reset unsuccessful → aircraft on external power.",
         "done_idle": "APU GEN FAULT with AC ESS BUS FAULT, most likely a transient. DC ESS is "
         "held by the batteries, so I left the configuration for maintenance to look at.",
         "done_blank": "The ECAM is clear after cycling the batteries; electrical fault resolved.",
@@ -53,10 +53,10 @@ BANKS: dict[str, dict[str, str]] = {
         "apu": "To get a second generator back I'll start the APU and put its generator on "
         "line, which the procedure allows.",
         "verify": "Checking the AC buses, both engines and the ECAM.",
-        "report": "GEN 1 is isolated after a failed reset, GEN 2 carries the network and both "
-        "engines are running.",
-        "done": "Engine 1 generator failure (ENG 1 GEN FAULT). AC network intact through the "
-        "bus tie from GEN 2. Reset unsuccessful; GEN 1 left off.",
+        "report": "GEN 1 is isolated after a failed reset ✓, GEN 2 carries the network ✓ and both "
+        "engines are running ✓.",
+        "done": "Engine 1 generator failure (ENG 1 GEN FAULT) — AC network intact through the "
+        "bus tie from GEN 2. Reset unsuccessful → GEN 1 left off.",
         "done_eng": "Generator 1 fault: engine 1 shut down to isolate the faulty generator.",
     },
     HYD: {
@@ -72,8 +72,8 @@ BANKS: dict[str, dict[str, str]] = {
         "verify": "Checking pressures and the ECAM after isolating the blue pump.",
         "report": "Blue pump isolated and override released; green and yellow are unaffected. "
         "Blue stays unpressurised on the ground, which is expected.",
-        "done": "Blue electric pump failure (HYD B ELEC PUMP LO PR, HYD B SYS LO PR). Reset "
-        "unsuccessful; pump off and override released; green and yellow normal.",
+        "done": "Blue electric pump failure (HYD B ELEC PUMP LO PR, HYD B SYS LO PR) — reset "
+        "unsuccessful → pump off and override released; green and yellow normal.",
         "done_rat": "Blue system pressure lost: RAT deployed to restore the blue system.",
     },
 }

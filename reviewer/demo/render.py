@@ -70,7 +70,7 @@ def render_run(
     """The file content of one scripted run; ``ending`` as in :func:`demo_runs`."""
     if ending == "harness":
         error = "setup failed: start state not reached within 300 s (simulator unresponsive)"
-        lines = [json.dumps(r, separators=(",", ":")) for r in harness_error_records(error)]
+        lines = [json.dumps(r, ensure_ascii=False) for r in harness_error_records(error)]
         return _file_text(lines, None)
     run = ScriptedRun(
         scenario, model, run_id=run_id, seed=seed, snapshot_vars=snapshot_vars, provider=provider

@@ -13,9 +13,12 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from reviewer.demo import mcp_text
 from reviewer.demo.agents import BANKS, MODELS, VOICES
 from reviewer.demo.aircraft import INITIAL_CONTROLS, LABELS, MOMENTARY, aircraft_response
 from reviewer.demo.synth import TrajectoryBuilder
+from reviewer.demo.synth_state import as_read
+from reviewer.demo.tool_catalog import CONTROL_NAMES
 from scoring.compliance import coerce_value
 
 
@@ -117,32 +120,29 @@ class ScriptedRun:
                 values[pred["var"]] = round((pred["min"] + pred["max"]) / 2 + 7.5, 1) if ok else 0
             else:
                 values[pred["var"]] = pred["value"] if ok else int(not pred["value"])
-        return {n: values.get(n, self.snap.get(n)) for n in names}
+        return {n: as_read(values.get(n, self.snap.get(n))) for n in names}
 
     def _op(self, token: str) -> None:
         b, wall = self.builder, 9 + self.rng.randrange(0, 35)
         if token == "E":
             ecam, _ = aircraft_response(self.sid, self.state)
-            b.call("read_ecam", {}, result={"messages": ecam, "sim_time": self.sim}, wall_ms=wall)
-        elif token.startswith("S:"):
-            names = [n for n in self.snap if n.startswith(token[2:])][:24]
-            b.call(
-                "read_state",
-                {"prefix": token[2:]},
-                result={"values": self._current(names)},
-                wall_ms=wall,
+            result = mcp_text.wrapped(mcp_text.ecam_entries(ecam))
+            b.call("read_ecam", {}, result=result, wall_ms=wall)
+        elif token.startswith(("S:", "V:")):
+            # The server reads named variables only: S:PREFIX is the agent naming the ones it
+            # knows under that prefix (up to 24), V: names them outright.
+            prefix = token[2:]
+            names = (
+                [n for n in self.snap if n.startswith(prefix)][:24]
+                if token.startswith("S:")
+                else prefix.split(",")
             )
-        elif token.startswith("V:"):
-            names = token[2:].split(",")
-            b.call(
-                "read_state",
-                {"names": names},
-                result={"values": self._current(names)},
-                wall_ms=wall,
-            )
-        elif token in ("LC", "LF", "SNAP"):
-            name = {"LC": "list_controls", "LF": "list_failures", "SNAP": "snapshot"}[token]
-            b.read(name)
+            b.call("read_state", {"variables": names}, result=self._current(names), wall_ms=wall)
+        elif token == "SNAP":
+            # Discovery by substring, as the server's snapshot tool takes it.
+            b.read("snapshot", contains="HYD" if self.sid.startswith("hyd") else "ELEC_AC")
+        elif token in ("LC", "LF"):
+            b.read({"LC": "list_controls", "LF": "list_failures"}[token])
         elif token.startswith("+"):
             seconds = json.loads(token[1:])  # as the agent wrote it: 5, not 5.0
             b.advance(seconds)
@@ -156,7 +156,7 @@ class ScriptedRun:
                 {},
                 is_error=True,
                 wall_ms=wall,
-                result="Invalid arguments for set_control: 'control' and 'value' are required",
+                result=mcp_text.missing_arguments("set_control", ["control", "value"], {}),
             )
         elif token.startswith("DONE"):
             key = "done" + (f"_{token[5:]}" if token[4:5] == ":" else "")
@@ -175,11 +175,10 @@ class ScriptedRun:
         rejected = raw.endswith("!")
         value = json.loads(raw.rstrip("!"))
         if rejected:
-            known = control in self.state
             error = (
-                f"Value out of range for {control}: {value!r} (expected 0 or 1)"
-                if known
-                else f"Unknown control: {control}"
+                mcp_text.out_of_range(control, value)
+                if control in CONTROL_NAMES
+                else mcp_text.unknown_control(control, CONTROL_NAMES)
             )
             self.builder.set(control, value, is_error=True, error=error)
             return
@@ -203,4 +202,4 @@ class ScriptedRun:
             f"{LABELS.get(c, c)} {'pressed' if c in MOMENTARY else ('ON' if v else 'OFF')}"
             for c, v in self.commands
         ]
-        return ", ".join(words) + "."
+        return " → ".join(words) + "."

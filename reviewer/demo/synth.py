@@ -12,6 +12,7 @@ Stdlib and PyYAML only: this module must import on a machine with no Qt and no p
 from __future__ import annotations
 
 import copy
+import hashlib
 import importlib.resources
 import json
 import random
@@ -22,7 +23,9 @@ from typing import Any
 
 import yaml
 
+from reviewer.demo import mcp_text
 from reviewer.demo.synth_state import drift, initial_snapshot, observed_value, tool_result
+from reviewer.demo.tool_catalog import CONTROL_NAMES
 from scoring import compliance
 from scoring.compliance import coerce_value
 
@@ -30,6 +33,14 @@ from scoring.compliance import coerce_value
 BENCHMARK_SURFACE: tuple[str, ...] = tuple(sorted(compliance.BENCHMARK_SURFACE))
 
 _RUN_ID_TS = re.compile(r"^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z")
+#: The package versions the harness records beside the trajectory schema version.
+VERSIONS = {
+    "trajectory_schema": "1",
+    "a320-sim": "0.5.0",
+    "a320-mcp": "0.5.0",
+    "a320-bench": "0.5.0",
+    "mcp": "1.12.4",
+}
 
 
 def load_scenario_yaml(path: str | Path) -> dict:
@@ -64,7 +75,9 @@ def _ts_from_run_id(run_id: str) -> str:
     if not match:
         return "2026-07-24T10:15:00+00:00"
     y, mo, d, h, mi, s = match.groups()
-    return f"{y}-{mo}-{d}T{h}:{mi}:{s}+00:00"
+    # The harness writes datetime.isoformat(): microseconds, drawn here from the id's suffix.
+    micro = int(hashlib.sha1(run_id.encode()).hexdigest()[:8], 16) % 1_000_000
+    return f"{y}-{mo}-{d}T{h}:{mi}:{s}.{micro:06d}+00:00"
 
 
 def _scenario_path(scenario: dict) -> str:
@@ -121,7 +134,7 @@ class TrajectoryBuilder:
                 "instructions_profile": instructions_profile,
                 "tool_surface": list(self.surface),
                 "vendor_pin": "13bce4b",
-                "versions": {"trajectory_schema": "1", "a320_bench": "0.6.2", "a320_core": "0.6.2"},
+                "versions": dict(VERSIONS),
                 "seed": None,
             }
         )
@@ -188,12 +201,13 @@ class TrajectoryBuilder:
         args = {} if args is None else args
         if name not in self.surface:
             # The harness refuses the call outright: nothing runs, the clock stays put.
-            is_error, result, advance_s = True, f"Unknown tool: {name}", 0.0
+            is_error, result, advance_s = True, mcp_text.unknown_tool(name), 0.0
         elif name == "advance" and not advance_s and not is_error:
             advance_s = coerce_value(args.get("seconds")) or 0.0
         before, self._sim = self._sim, self._sim + (0.0 if is_error else float(advance_s))
         if result is None:
-            result = f"Error: {name} failed" if is_error else self._result(name, args)
+            failed = mcp_text.tool_error(name, "the call failed")
+            result = failed if is_error else self._result(name, args)
         self._records.append(
             {
                 "type": "tool_call",
@@ -219,16 +233,20 @@ class TrajectoryBuilder:
     def set(
         self, control: str, value: Any, *, is_error: bool = False, error: str | None = None
     ) -> TrajectoryBuilder:
-        """``set_control`` with the value kept raw; a value the simulator cannot coerce fails."""
+        """``set_control`` with the value kept raw; a value the simulator cannot coerce fails.
+
+        A refused call records ``error`` (default: the server's answer to an unknown control
+        name); a value that is not a number is refused as the server's schema words it.
+        """
         coerced = coerce_value(value)
         if coerced is None and not is_error:
             is_error = True
-            error = error or f"Invalid value for {control}: {value!r} (expected a number)"
+            error = error or mcp_text.not_a_number(value)
         if is_error:
-            result = error or f"Unknown control: {control}"
+            result: Any = error or mcp_text.unknown_control(control, CONTROL_NAMES)
         else:
             # Same text whether or not the value changed anything, as the simulator answers.
-            result = f"OK: {control} set to {coerced:g}"
+            result = mcp_text.wrapped(mcp_text.set_text(control, coerced))
         return self.call(
             "set_control",
             {"control": control, "value": value},
@@ -248,7 +266,7 @@ class TrajectoryBuilder:
     ) -> TrajectoryBuilder:
         """The agent's ``report_done`` call."""
         args = {"diagnosis": diagnosis, "actions_summary": actions_summary}
-        return self.call("report_done", args, result="Report received. The episode ends.")
+        return self.call("report_done", args)
 
     # -- the harness's side -------------------------------------------------------------
 
@@ -332,7 +350,6 @@ class TrajectoryBuilder:
             {
                 "type": "final",
                 "reason": "invalid_scenario",
-                "done_payload": None,
                 "sim_time": self._sim,
                 "tool_calls_used": 0,
                 "success_eval": None,
@@ -348,11 +365,11 @@ class TrajectoryBuilder:
         return copy.deepcopy(self._records)
 
     def lines(self) -> list[str]:
-        """Each record as compact JSON (``allow_nan=False``: the harness writes NaN as text)."""
-        return [
-            json.dumps(r, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-            for r in self._records
-        ]
+        """Each record as the recorder writes it: ``json.dumps`` defaults, UTF-8 kept.
+
+        ``allow_nan=False``: the harness writes NaN as text, so a float NaN here is a bug.
+        """
+        return [json.dumps(r, ensure_ascii=False, allow_nan=False) for r in self._records]
 
     def text(self) -> str:
         """The file content: one record per line, newline-terminated."""

@@ -16,6 +16,9 @@ import random
 import re
 from typing import Any
 
+from reviewer.demo.mcp_text import REPORT_RECORDED, advance_text, ecam_entries, wrapped
+from reviewer.demo.tool_catalog import control_entries, failure_entries
+
 # One entry per family: a name pattern with {a,b} alternatives, then its value kind.  Order
 # matters: a small snapshot takes the first names, so the telling ones come first.
 _POOL_SPEC = """
@@ -128,8 +131,9 @@ def _tokens(text: str) -> set[str]:
     return {w for w in words if w and not w.isdigit() and w not in _GENERIC_TOKENS}
 
 
-def _num(x: float) -> int | float:
-    return int(x) if float(x).is_integer() else round(x, 3)
+def _num(x: float) -> float:
+    # The simulator answers floats only (a switch reads 1.0), and the recorder keeps them so.
+    return float(round(x, 3))
 
 
 def initial_snapshot(n: int, rng: random.Random, scenario: dict) -> dict[str, Any]:
@@ -139,7 +143,7 @@ def initial_snapshot(n: int, rng: random.Random, scenario: dict) -> dict[str, An
     snap: dict[str, Any] = {}
     for name, kind in _POOL[:n]:
         if kind in ("on", "off"):
-            snap[name] = int((kind == "on") != (rng.random() < 0.04))
+            snap[name] = float((kind == "on") != (rng.random() < 0.04))
         else:
             low, high, dec = _RANGES[kind]
             snap[name] = _num(round(rng.uniform(low, high), dec))
@@ -157,41 +161,33 @@ def initial_snapshot(n: int, rng: random.Random, scenario: dict) -> dict[str, An
     return snap
 
 
-def observed_value(pred: dict, ok: bool, rng: random.Random) -> int | float:
+def observed_value(pred: dict, ok: bool, rng: random.Random) -> float:
     """A value of ``pred["var"]`` that satisfies the predicate, or plainly does not."""
     op = pred.get("op")
     if op == "between":
         low, high = float(pred.get("min", 0)), float(pred.get("max", 1))
         if ok:
             return _num(round(low + (high - low) * rng.uniform(0.3, 0.7), 1))
-        return 0 if low > 0 else _num(high + (high - low) + 1)
+        return 0.0 if low > 0 else _num(high + (high - low) + 1)
     v = float(pred.get("value", 0))
     passing = {"eq": v, "ne": v + 1, "gt": v + 1, "ge": v, "lt": v - 1, "le": v}
     failing = {"eq": 0.0 if v else 1.0, "ne": v, "gt": v, "ge": v - 1, "lt": v, "le": v + 1}
     return _num((passing if ok else failing).get(op, v))
 
 
+def _continuous(value: Any) -> bool:
+    # Whole values (switches at 1.0 / 0.0, round readings) stay put: the draws, and so every
+    # generated file, stay the same as when whole values were written as integers.
+    return isinstance(value, float) and not value.is_integer()
+
+
 def drift(snapshot: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """The snapshot as it reads at the end of the run."""
     # Continuous readings wander a little between t0 and the end; switches stay put.
     return {
-        k: _num(round(v + rng.uniform(-0.5, 0.5), 2)) if isinstance(v, float) else v
+        k: _num(round(v + rng.uniform(-0.5, 0.5), 2)) if _continuous(v) else v
         for k, v in snapshot.items()
     }
-
-
-# Dense data tables below are kept unformatted on purpose: one item per line reads worse.
-_FAILURE_CATALOG = (
-    "elec.apu_gen.1", "elec.gen.1", "elec.gen.2", "elec.bat.1", "elec.tr.1", "hyd.blue_epump.1",
-    "hyd.yellow_epump.1", "hyd.green_edp.1", "hyd.ptu.1", "apu.auto_shutdown",
-    "bleed.eng_1_hp_valve", "fuel.l_tk_pump.1",
-)  # fmt: skip
-_GENERIC_CONTROLS = (
-    "bat_1", "bat_2", "gen_1", "gen_2", "apu_gen", "ext_pwr", "bus_tie", "ac_ess_feed",
-    "apu_master", "apu_start", "apu_bleed", "eng_master_1", "eng_master_2", "hyd_ptu",
-    "hyd_epump_blue", "hyd_epump_yellow", "hyd_epump_blue_ovrd", "hyd_rat_man_on",
-)  # fmt: skip
-_WORLD_CONTROLS = ("ext_pwr_avail", "fuel_qty_left", "fuel_qty_right", "unlimited_fuel")
 
 
 def tool_result(
@@ -203,24 +199,33 @@ def tool_result(
     snapshot: dict[str, Any],
     scenario: dict,
 ) -> Any:
-    """What a read (or advance, or report) returns when the caller does not say."""
+    """What a read (or advance, or report) returns when the caller does not say.
+
+    Worded as the benchmark's MCP server records it (:mod:`reviewer.demo.mcp_text`): a
+    mapping as itself, any other value wrapped as ``{"result": ...}``.
+    """
     if name == "read_ecam":
-        return {"messages": list(ecam), "sim_time": sim_time}
+        return wrapped(ecam_entries(ecam))
     if name == "read_state":
-        names = args.get("names") or args.get("vars")
-        if isinstance(names, list):
-            return {"values": {str(k): snapshot.get(str(k)) for k in names}}
-        prefix = str(args.get("prefix") or "ELEC_")
-        return {"values": {k: v for k, v in snapshot.items() if k.startswith(prefix)}}
-    if name == "list_controls":
-        return {
-            "controls": [{"name": c, "domain": "cockpit"} for c in _GENERIC_CONTROLS]
-            + [{"name": c, "domain": "world"} for c in _WORLD_CONTROLS]
-        }
-    if name == "list_failures":
-        return {"failures": list(_FAILURE_CATALOG)}
+        names = args.get("variables")
+        return {str(k): as_read(snapshot.get(str(k))) for k in names or ()}
     if name == "snapshot":
-        return {"sim_time": sim_time, "values": dict(snapshot)}
+        contains = str(args.get("contains") or "")
+        return {k: as_read(v) for k, v in snapshot.items() if contains in k}
+    if name == "list_controls":
+        return wrapped(control_entries())
+    if name == "list_failures":
+        return wrapped(failure_entries())
     if name == "advance":
-        return {"sim_time": sim_time}
-    return "OK"
+        return wrapped(advance_text(args.get("seconds") or 0, sim_time))
+    if name == "report_done":
+        return wrapped(REPORT_RECORDED)
+    return wrapped("ok")
+
+
+def as_read(value: Any) -> Any:
+    """A variable as ``read_state`` returns it: a float (switches read 1.0 / 0.0)."""
+    # The simulator answers floats only; a value it could not hold stays as the text it wrote.
+    if isinstance(value, bool | int | float):
+        return float(value)
+    return 0.0 if value is None else value

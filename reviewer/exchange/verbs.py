@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reviewer.cli import (
     CommandError,
@@ -17,6 +18,18 @@ from reviewer.cli import (
 )
 from reviewer.commands.store_cmds import add_db_option, open_store
 from reviewer.tabular import write_rows
+
+if TYPE_CHECKING:
+    from reviewer.rubric import Rubric
+
+#: What goes in each column of a rating file (``{evidence}``: which scores need evidence).
+COLUMNS_HELP = (
+    "Columns: run_id, metric, outcome (applicable, not_applicable, not_observed), score (0-3, "
+    "only when applicable), comment (needed for a 0, a 3 and not_observed), evidence (cited "
+    "steps such as '3.0; GT:2'; needed for {evidence}), overall_comment (the whole run's "
+    "comment, on any one of its rows), reason (final phase: why a metric differs from its "
+    "blind value)."
+)
 
 SUMMARY_COLUMNS = (
     "metric_id",
@@ -165,10 +178,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _rubric_help() -> str:
-    from reviewer.rubric import default_rubric
-    from reviewer.studies.template import rubric_help
+    """The columns and the bundled rubric's metric ids, for ``--help``: read from the YAML
+    as text, so that building the parser loads no model (see test_cli_conventions)."""
+    import yaml
 
-    return rubric_help(default_rubric()) + " (A database may pin another rubric.)"
+    from reviewer import assets
+
+    rubric = yaml.safe_load(assets.read_text("rubrics", "default.yaml"))
+    ids = ", ".join(str(m["id"]) for m in rubric["metrics"])
+    return COLUMNS_HELP.format(evidence="the scores the rubric names, 0 and 1 by default") + (
+        f" Metric ids of the bundled rubric {rubric['id']} v{rubric['version']}: {ids} (a"
+        " database may pin another rubric: ratings template prints its ids)."
+    )
+
+
+def _template_rubric_help(rubric: Rubric) -> str:
+    """The columns and metric ids of ``rubric``, as ``template`` prints them."""
+    scores = ", ".join(str(s) for s in rubric.evidence_required_for_scores) or "none"
+    return COLUMNS_HELP.format(evidence=f"a score of {scores}") + (
+        f" Metric ids of rubric {rubric.id} v{rubric.version}: {', '.join(rubric.metric_ids)}."
+    )
 
 
 def run_template(args: argparse.Namespace) -> int:
@@ -207,7 +236,7 @@ def run_template(args: argparse.Namespace) -> int:
             f" instead (e.g. {other[0].run_id}): write their file with --phase {instead}",
             file=sys.stderr,
         )
-    print(ratings_template.rubric_help(rubric), file=sys.stderr)
+    print(_template_rubric_help(rubric), file=sys.stderr)
     return 0
 
 

@@ -35,3 +35,11 @@ class JudgeStore(StudiesStore):
         """Model, prompt hash, tokens and cost of each of ``judge``'s live ratings."""
         with read_transaction(self._db.conn):
             return storage.live_judge_ratings(self._db.conn, judge)
+
+    def judge_scores(self, judge: str) -> list[tuple[int, str, int]]:
+        """``(run_pk, metric_id, score)`` of every scored item of ``judge``'s live ratings."""
+        return storage.judge_scores(self._db.conn, judge)
+
+    def judges(self) -> list[str]:
+        """The judges with a live rating, by name."""
+        return storage.judges(self._db.conn)

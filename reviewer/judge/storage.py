@@ -236,3 +236,21 @@ def live_judge_ratings(conn: sqlite3.Connection, judge: str) -> list[JudgeRating
         values["cited_steps"] = json.loads(values["cited_steps"])
         out.append(JudgeRatingRow(**values))
     return out
+
+
+def judge_scores(conn: sqlite3.Connection, judge: str) -> list[tuple[int, str, int]]:
+    """``(run_pk, metric_id, score)`` of every scored item of ``judge``'s live ratings."""
+    rows = conn.execute(
+        "SELECT run_pk, metric, score FROM current_rating_items"
+        " WHERE rater = ? AND rater_kind = 'judge' AND score IS NOT NULL",
+        (judge,),
+    )
+    return [(int(pk), str(metric), int(score)) for pk, metric, score in rows]
+
+
+def judges(conn: sqlite3.Connection) -> list[str]:
+    """The judges with a live rating, by name."""
+    rows = conn.execute(
+        "SELECT DISTINCT rater FROM current_ratings WHERE rater_kind = 'judge' ORDER BY rater"
+    )
+    return [r[0] for r in rows]

@@ -21,6 +21,7 @@ from reviewer.outfile import open_binary
 from reviewer.results.charts import CHARTS, new_figure
 from reviewer.results.data import ResultsData
 from reviewer.results.tables import Table, tables_for
+from scoring.scorecard import UNSAFE_MEANING
 
 Progress = Callable[[int, int, str], None]
 FORMATS = ("pdf", "html")
@@ -42,6 +43,7 @@ def facts(data: ResultsData) -> list[tuple[str, str]]:
         ("Scenarios", ", ".join(m.scenario_filter) or "all"),
         ("Runs", str(m.n_runs)),
         ("Ratings", f"{m.n_ratings} by {m.n_raters} raters"),
+        ("Unsafe", UNSAFE_MEANING.removeprefix("unsafe: ")),
     ]
 
 

@@ -16,6 +16,8 @@ from reviewer.agreement.report import agreement_report
 from reviewer.agreement.source import load_inputs
 from reviewer.agreement.validity import rubric_validity
 from reviewer.results.data import MetricInfo, ResultsData, ResultsMeta, RunPoint
+from reviewer.store.core import CoreStore
+from reviewer.studies.facade import StudiesStore
 
 #: ``progress(step, steps, text)``; the report prints it on stderr, the window in a bar.
 Progress = Callable[[int, int, str], None]
@@ -34,9 +36,7 @@ def _quiet(_step: int, _steps: int, _text: str) -> None:
     pass
 
 
-def read_runs(
-    store: AdjudicationStore, scenarios: Sequence[str] = ()
-) -> tuple[list[RunPoint], set[str]]:
+def read_runs(store: CoreStore, scenarios: Sequence[str] = ()) -> tuple[list[RunPoint], set[str]]:
     """The newest run versions (of ``scenarios`` when given) and their scorer versions."""
     wanted = set(scenarios)
     runs: list[RunPoint] = []
@@ -68,12 +68,12 @@ def read_runs(
     return runs, versions
 
 
-def all_scenarios(store: AdjudicationStore) -> list[str]:
+def all_scenarios(store: CoreStore) -> list[str]:
     """Every scenario id in the store, sorted (for the selector and ``--scenario`` checks)."""
     return store.scenario_ids()
 
 
-def study_runs(store: AdjudicationStore, study: str, runs: list[RunPoint]) -> list[RunPoint]:
+def study_runs(store: StudiesStore, study: str, runs: list[RunPoint]) -> list[RunPoint]:
     """The runs the study assigns (by run id, so a newer version of a run stays in), or
     ``runs`` unchanged when this database does not hold the study's definition (its ratings
     came in through ``collect`` alone): then the study selects ratings only."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from reviewer.rubric import Rubric
 from reviewer.store import RunRow
 from reviewer.studies.facade import StudiesStore
 
@@ -31,19 +30,6 @@ _TODO: dict[Phase, frozenset[str]] = {
 def columns(phase: Phase) -> tuple[str, ...]:
     """The template's columns for ``phase``."""
     return FINAL_COLUMNS if phase == "final" else COLUMNS
-
-
-def rubric_help(rubric: Rubric) -> str:
-    """The columns and metric ids, as ``ratings import --help`` and ``template`` show them."""
-    scores = ", ".join(str(s) for s in rubric.evidence_required_for_scores) or "none"
-    return (
-        "Columns: run_id, metric, outcome (applicable, not_applicable, not_observed), score "
-        "(0-3, only when applicable), comment (needed for a 0, a 3 and not_observed), "
-        f"evidence (cited steps such as '3.0; GT:2'; needed for a score of {scores}), "
-        "overall_comment (the whole run's comment, on any one of its rows), reason (final "
-        "phase: why a metric differs from its blind value). Metric ids of rubric "
-        f"{rubric.id} v{rubric.version}: {', '.join(rubric.metric_ids)}."
-    )
 
 
 def template_rows(

@@ -20,6 +20,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFont
 
+from scoring.scorecard import UNSAFE_MEANING
 from ui.theme import plain_tooltip
 
 RunRowRole: Final = Qt.ItemDataRole.UserRole + 1
@@ -56,7 +57,7 @@ RATING_LABELS: Final = {
 }
 #: States every queue offers in its Rating filter; the others only when a run is in them.
 BASE_RATING_STATES: Final = ("unrated", "draft", "submitted", "signed")
-UNSAFE_TIP: Final = "a dangerous command was executed: scalar floored to 0"
+UNSAFE_TIP: Final = UNSAFE_MEANING
 HIDDEN_TIP: Final = "Hidden until you submit your blind rating of this run"
 IN_TIP: Final = "{n} of the {k} ratings this study wants for the run are in"
 _UNSAFE_COLOUR = QColor("#c62828")

@@ -1,8 +1,8 @@
 """What the run view's details pane says about the selected timeline row.
 
-A call in full (step, sim time, arguments, result, and why the scorer classed it so), an
-agent turn's text, or the simulator snapshot at the start or the end, read from the file
-only when asked for.
+A call in full (step, sim time, arguments, its result as a person reads it and as recorded,
+and why the scorer classed it so), an agent turn's text, or the simulator snapshot at the
+start or the end, read from the file only when asked for.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import json
 
 from PySide6.QtCore import QModelIndex
 
+from reviewer.event_text import result_detail, turn_line
 from scoring import ScoreCard, Trajectory
 from scoring.reader import read_snapshot
 from scoring.records import ToolCall
@@ -31,12 +32,13 @@ def describe(
             f"{record.name}   step {record.step}.{record.call_index}   "
             f"sim {record.sim_time_before} → {record.sim_time_after} s   {record.wall_ms} ms",
             "args: " + json.dumps(record.args, indent=2, ensure_ascii=False),
-            "result: "
-            + (
-                record.result
-                if isinstance(record.result, str)
-                else json.dumps(record.result, indent=2, ensure_ascii=False)
+            "result:",
+            *(
+                "  " + line
+                for line in result_detail(record.name, record.result, is_error=record.is_error)
             ),
+            # The raw record stays one click away: the text above is how it reads.
+            "raw result: " + json.dumps(record.result, indent=2, ensure_ascii=False),
         ]
         if record.is_error:
             lines.insert(1, "ERROR: the call failed")
@@ -50,7 +52,7 @@ def describe(
         return "\n".join(lines)
     kind = model.data(index, KindRole)
     if kind == "turn":
-        return record.text or "(the model wrote no text in this turn)"
+        return record.text or turn_line(None, row.calls)
     if kind in ("setup", "final") and traj is not None:
         return summary(row) + "\n\n" + _snapshot_text(traj, kind)
     return summary(row)

@@ -6,7 +6,6 @@ Rows are built once per opened run as small tuples; every cell is computed on de
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -14,6 +13,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
+from reviewer.event_text import args_line, compact, result_line, turn_line
 from scoring import CommandVerdict, ScoreCard, Trajectory
 from scoring.records import Assistant, Nudge, ProviderError, ToolCall
 from scoring.steps import event_step
@@ -40,6 +40,7 @@ class Row:
     call_position: int | None = None
     style: str | None = None  # a ui.theme.STYLES key, for classified or flagged rows
     event_index: int | None = None  # position in Trajectory.events: what a citation names
+    calls: tuple[str, ...] = ()  # a turn's tool calls, by name (a turn without text shows them)
 
 
 class TimelineModel(QAbstractTableModel):
@@ -101,7 +102,7 @@ class TimelineModel(QAbstractTableModel):
                 self._row_of_call[position] = len(self._rows)
                 position += 1
             elif isinstance(event, Assistant):
-                row = Row("turn", event)
+                row = Row("turn", event, calls=_calls_of_turn(traj.events, index))
             elif isinstance(event, Nudge):
                 row = Row("nudge", event)
             else:
@@ -231,16 +232,10 @@ def summary(row: Row) -> str:
     """One line describing the row (the Details cell before truncation)."""
     record = row.record
     if row.kind == "turn":
-        return " ".join((record.text or "(no text)").split())
+        return turn_line(record.text, row.calls)
     if isinstance(record, ToolCall):
-        args = record.args
-        if record.name == "set_control" and isinstance(args, dict):
-            text = f"{args.get('control')} = {json.dumps(args.get('value'))}"
-            extra = {k: v for k, v in args.items() if k not in ("control", "value")}
-            text += f"  {json.dumps(extra)}" if extra else ""
-        else:
-            text = compact(args) if args else ""
-        result = compact(record.result)
+        text = args_line(record.name, record.args, record.result, is_error=record.is_error)
+        result = result_line(record.name, record.result, is_error=record.is_error)
         return f"{text}  →  {result}" if text else f"→  {result}"
     if isinstance(record, Nudge):
         return record.text or ""
@@ -259,13 +254,18 @@ def summary(row: Row) -> str:
     return ""
 
 
-def compact(value: Any) -> str:
-    """A value on one line: strings as they are, the rest as compact JSON."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return " ".join(value.split())
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+def _calls_of_turn(events: Any, index: int) -> tuple[str, ...]:
+    # The turn's calls follow it up to the next turn; only a turn without text needs them,
+    # so the look-ahead stops at once for the usual turn.
+    if events[index].text:
+        return ()
+    names = []
+    for event in events[index + 1 :]:
+        if isinstance(event, Assistant):
+            break
+        if isinstance(event, ToolCall):
+            names.append(event.name)
+    return tuple(names)
 
 
 def _tooltip(row: Row) -> str | None:

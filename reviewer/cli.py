@@ -44,6 +44,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "reviewer.commands.adjudication": ("adjudicate", "adjudication"),
     "reviewer.commands.consensus": ("consensus",),
     "reviewer.leaderboard.verbs": ("leaderboard",),
+    "reviewer.quality.verbs": ("raters",),
 }
 
 GuiRunner = Callable[[argparse.Namespace], int]

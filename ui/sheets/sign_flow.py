@@ -128,8 +128,10 @@ class SignFlow(QObject):
         # File names, and the folder by its name: the machine's absolute paths say nothing
         # to a rater and would leak into screenshots (the folder is the one just chosen).
         folder_name = written.json_path.parent.name
+        # The window's service renders a PDF: it is there whenever the sheet is.
+        pdf_name = written.pdf_path.name if written.pdf_path is not None else "no PDF"
         say(
-            f"Signed {run_id}. Wrote {written.json_path.name} and {written.pdf_path.name} "
+            f"Signed {run_id}. Wrote {written.json_path.name} and {pdf_name} "
             f"in the folder '{folder_name}'."
         )
         return written

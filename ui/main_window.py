@@ -2,9 +2,9 @@
 
 The window is the composition root of its parts: it builds the panes, then each part with
 what it needs (:mod:`ui.window`: menus and shortcuts, status bar, import, rater and signing,
-studies, results dashboard; :mod:`ui.adjudication_wiring`), and connects them. It wires
-the rating pane's intents to the controller's slots and the controller's facts to the
-panes; it holds no review state of its own and never calls the store directly.
+studies, results dashboard, adjudication), and connects them. It wires the rating pane's
+intents to the controller's slots and the controller's facts to the panes; it holds no
+review state of its own and never calls the store directly.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer.store import Rating
-from ui.adjudication_wiring import AdjudicationWiring
 from ui.controller import ReviewController
 from ui.layout_state import WindowLayout, initial_size
 from ui.opened_run import OpenedRun
@@ -34,6 +33,7 @@ from ui.rating.rubric_form import RubricForm
 from ui.run.import_problems import ImportProblemsDock
 from ui.run.run_view import RunView
 from ui.run.scorecard_panel import ScorecardPanel
+from ui.window.adjudication import AdjudicationWiring
 from ui.window.dashboard import ResultsDashboard
 from ui.window.identity import RaterIdentity, WindowAction
 from ui.window.importing import ImportFlow

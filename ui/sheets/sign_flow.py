@@ -138,7 +138,7 @@ class SignFlow(QObject):
 
     def rater_key(self, window: QWidget) -> keys.RaterKey | None:
         """The rater's key, unlocked (asking the passphrase) or created; None if declined.
-        Adjudication signing (ui/adjudication_wiring.py) asks for it the same way."""
+        Adjudication signing (ui/window/adjudication.py) asks for it the same way."""
         return self._key(window)
 
     def _key(self, window: QWidget) -> keys.RaterKey | None:

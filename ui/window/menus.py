@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 
-from ui.adjudication_wiring import SHORTCUT_HELP as ADJUDICATION_SHORTCUT
+from ui.window.adjudication import SHORTCUT_HELP as ADJUDICATION_SHORTCUT
 
 #: (keys, what they do) for the help dialog; the actions below are built from the same keys.
 SHORTCUTS: tuple[tuple[str, str], ...] = (

@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer.sheets.keys import KeyStoreError
-from reviewer.sheets.sheet import VerifyResult, verify_file
 from reviewer.sheets.trust import load_trust_file
+from reviewer.sheets.verify import VerifyResult, verify_file
 from ui.sheets.path_field import PathField
 from ui.theme import plain_tooltip
 

@@ -299,7 +299,7 @@ class RunQueueModel(QAbstractTableModel):
             return IN_TIP.format(n=row.ratings_in or 0, k=row.per_run)
         if column in (Column.SCENARIO, Column.MODEL):
             # Narrow columns are cut: the whole run in one tooltip (and Status/Model may be
-            # hidden on a small screen, see QueuePanel._layout_columns).
+            # hidden on a small screen, see QueueColumns.layout_columns).
             status = STATUS_LABELS.get(row.status, row.status)
             return plain_tooltip(f"{row.scenario_id}\n{row.model or '—'}\n{row.run_id}\n{status}")
         return None

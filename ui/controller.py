@@ -22,7 +22,7 @@ from reviewer.store.models import RunRow
 from scoring import ScoreCard, Trajectory
 from ui.background_jobs import BackgroundJobs
 from ui.citation_flow import CitationFlow
-from ui.opened_run import OpenedRun, RunRequest, is_empty, load_run
+from ui.opened_run import OpenedRun, RunRequest, load_run
 from ui.study_flow import BLIND_SUBMITTED, StudyFlow, problems_text
 from ui.worker import TaskRunner
 
@@ -337,9 +337,6 @@ class ReviewController(QObject):
         self._set_current_rating(self.rating, editable=self.current.warning is None)
         self.rating_changed.emit(self.rating)
         self.message_posted.emit("Correction started: a new draft that supersedes the old rating.")
-
-    #: A draft with nothing in it (every edit undone): shown as not rated.
-    is_empty = staticmethod(is_empty)
 
     def rating_history(self) -> list[Rating]:
         """Every version of the open run's rating by this rater, oldest first."""

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from reviewer.store import Rating
 from ui.controller import ReviewController
 from ui.layout_state import WindowLayout, initial_size
-from ui.opened_run import OpenedRun
+from ui.opened_run import OpenedRun, is_empty
 from ui.queue.queue_panel import QueuePanel
 from ui.rating.history_dialog import HistoryDialog
 from ui.rating.rubric_form import RubricForm
@@ -212,7 +212,7 @@ class MainWindow(QMainWindow):
         self.rubric.mark_saved(rating)
         self._show_evidence()
         # An emptied draft is not a draft: the queue lists the run as still to rate.
-        state = "unrated" if self.controller.is_empty(rating) else rating.status
+        state = "unrated" if is_empty(rating) else rating.status
         self.queue.update_rating_state(rating.run_pk, state)
 
     def _rating_changed(self, rating: Rating | None) -> None:

@@ -1,15 +1,17 @@
 """What a scenario's ground truth fixes for every run of it, worked out once per scenario.
 
 The reader hands the runs of one scenario the same (frozen) :class:`Scenario` object, and
-``Scenario.plan`` is a cached property of it, so the flattened procedure, the forbidden and
-optional pairs, the order constraints and the checks' expectations are computed for the
-first run and shared by the rest, model instances included: scoring a file then builds
-only what depends on that file.
+:func:`plan_of` remembers the plan of each scenario object it was given, so the flattened
+procedure, the forbidden and optional pairs, the order constraints and the checks'
+expectations are computed for the first run and shared by the rest, model instances
+included: scoring a file then builds only what depends on that file.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -86,8 +88,34 @@ class Plan:
             return value
 
 
+#: Scenario objects whose plan is remembered: as many as the reader keeps validated
+#: scenarios (``scoring.reader._validated_scenario``), the oldest forgotten first.
+PLAN_CACHE_SIZE = 256
+
+# id(scenario) -> its plan.  A plan holds its scenario, so an id here is never reused by
+# another object while its entry lives; the lock keeps the LRU order sound across threads.
+_plans: OrderedDict[int, Plan] = OrderedDict()
+_plans_lock = threading.Lock()
+
+
+def plan_of(scenario: Scenario) -> Plan:
+    """The plan of ``scenario``, worked out once per scenario object and then shared."""
+    key = id(scenario)
+    with _plans_lock:
+        plan = _plans.get(key)
+        if plan is not None and plan.scenario is scenario:
+            _plans.move_to_end(key)
+            return plan
+    plan = make_plan(scenario)
+    with _plans_lock:
+        _plans[key] = plan
+        while len(_plans) > PLAN_CACHE_SIZE:
+            _plans.popitem(last=False)
+    return plan
+
+
 def make_plan(scenario: Scenario) -> Plan:
-    """The plan of ``scenario``: read it as ``scenario.plan``, worked out once per scenario."""
+    """The plan of ``scenario``, worked out afresh (:func:`plan_of` remembers it)."""
     required: list[RequiredAction] = []
     for block_index, block in enumerate(scenario.ground_truth.procedure):
         for action in block.actions:

@@ -198,7 +198,8 @@ def _validated_scenario(text: bytes) -> Scenario:
     """A scenario from its JSON, validated once per exact JSON: the runs of one scenario
     embed the same one, and validating it was a tenth of reading a file.  Keyed by the
     JSON, not the dict (1, 1.0 and true are equal in Python and validate differently);
-    sharing is safe, a Scenario is frozen (its ``plan`` is worked out once, too)."""
+    sharing is safe, a Scenario is frozen (and :func:`scoring.plan.plan_of` works its plan
+    out once, too)."""
     return Scenario.model_validate_json(text)
 
 

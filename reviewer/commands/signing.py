@@ -388,16 +388,16 @@ def _resolved_problems(result, folder: Path) -> list[str]:  # type: ignore[no-un
 
 def run_verify(args: argparse.Namespace) -> int:
     """One line per sheet; 1 when any sheet failed."""
-    from reviewer.sheets import keys
     from reviewer.sheets.keys import KeyStoreError
-    from reviewer.sheets.sheet import verify_file
+    from reviewer.sheets.trust import load_trust_file
+    from reviewer.sheets.verify import verify_file
 
     if args.require_trusted and args.trust is None:
         raise UsageError("--require-trusted needs --trust FILE")
     trusted = None
     if args.trust is not None:
         try:
-            trusted = keys.load_trust_file(args.trust)
+            trusted = load_trust_file(args.trust)
         except KeyStoreError as exc:
             raise CommandError(str(exc)) from None
     if args.trajectory is not None and not args.trajectory.is_file():

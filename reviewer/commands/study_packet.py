@@ -33,7 +33,8 @@ def run_packet(args: argparse.Namespace) -> int:
 def run_join(args: argparse.Namespace) -> int:
     """Verify, import, and show the rater's queue."""
     from reviewer.commands.store_cmds import open_store
-    from reviewer.sheets.keys import KeyStoreError, load_trust_file
+    from reviewer.sheets.keys import KeyStoreError
+    from reviewer.sheets.trust import load_trust_file
     from reviewer.store import StoreError
     from reviewer.studies.packet import PacketError, join_packet
 

@@ -231,16 +231,6 @@ class SignedSheet:
         }
         return json.dumps(envelope, indent=2, ensure_ascii=False) + "\n"
 
-    @classmethod
-    def from_json(cls, data: str | bytes) -> SignedSheet:
-        """Read a sheet that is known to be good (e.g. from the store): verifies it too."""
-        from reviewer.sheets.verify import verify_sheet
-
-        result = verify_sheet(data)
-        if not result.ok or result.sheet is None:
-            raise SheetError(result.reason or "sheet does not verify")
-        return result.sheet
-
 
 def sheet_file_bytes(sheet: SignedSheet) -> bytes:
     """Exactly the bytes written to the ``.sheet.json`` file (the PDF prints their SHA-256)."""
@@ -286,16 +276,3 @@ def sign_payload(payload: SheetPayload, key: RaterKey) -> SignedSheet:
         raise SheetError("the payload names another key than the one signing it")
     data = payload.canonical_bytes()
     return SignedSheet(payload, data.decode("utf-8"), key.sign(data))
-
-
-_VERIFY_NAMES = frozenset({"VerifyResult", "file_sha256", "verify_file", "verify_sheet"})
-
-
-def __getattr__(name: str) -> Any:
-    # Verification lives in reviewer.sheets.verify (which imports this module); its names
-    # stay importable from here, resolved on first use so neither import order breaks.
-    if name in _VERIFY_NAMES:
-        from reviewer.sheets import verify
-
-        return getattr(verify, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

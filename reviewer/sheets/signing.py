@@ -39,6 +39,7 @@ from reviewer.sheets.sheet import (
     sheet_file_name,
     sign_payload,
 )
+from reviewer.sheets.verify import read_sheet
 
 if TYPE_CHECKING:
     from reviewer.rubric import Rubric
@@ -182,7 +183,7 @@ class SigningService:
         others: :class:`ExportError` then names each failure and lists what was written.
         """
         rows = self.store.signed_sheets(rater=rater)
-        sheets = [SignedSheet.from_json(row.sheet_json) for row in rows]
+        sheets = [read_sheet(row.sheet_json) for row in rows]
         names = _export_names(sheets)
         out_dir = _folder(out_dir)
         written: list[WrittenSheet] = []

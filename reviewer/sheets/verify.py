@@ -30,6 +30,7 @@ from reviewer.sheets.keys import (
 from reviewer.sheets.sheet import (
     ALGORITHM,
     SHEET_FORMATS,
+    SheetError,
     SheetPayload,
     SignedSheet,
     canonical_bytes,
@@ -275,3 +276,15 @@ def verify_file(
     return verify_sheet(
         data, trajectory_sha256=traj_sha, trusted=trusted, require_trusted=require_trusted
     )
+
+
+def read_sheet(data: str | bytes) -> SignedSheet:
+    """A sheet that is known to be good (e.g. from the store), read and verified again.
+
+    Raises :class:`~reviewer.sheets.sheet.SheetError` with the reason when it does not
+    verify: unlike :func:`verify_sheet`, a bad sheet here is a fault, not a finding.
+    """
+    result = verify_sheet(data)
+    if not result.ok or result.sheet is None:
+        raise SheetError(result.reason or "sheet does not verify")
+    return result.sheet

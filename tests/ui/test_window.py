@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication
 
 from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
 from reviewer.sheets import keys
-from reviewer.sheets.sheet import verify_file
+from reviewer.sheets.verify import verify_file
 from ui.sheets.sign_flow import SignFlow
 
 

@@ -40,12 +40,16 @@ class DiscoveryError(ValueError):
 Problem = tuple[str, str]
 
 
+def file_problem(path: object, line: int | None, reason: str) -> str:
+    """The one shape of a problem in an input file: ``FILE:LINE: reason`` (``FILE: reason``
+    when no line applies), as compilers print it and editors jump to it."""
+    return f"{path}:{line}: {reason}" if line else f"{path}: {reason}"
+
+
 def unreadable_line(path: str | Path, reason: str | None, line: int | None = None) -> str:
     """The line every verb prints for a file it could not use, whether discovery met it or
     the parser refused it: ``unreadable: FILE:LINE: reason``, FILE in one form
     (:func:`scoring.paths.shown_from_here`)."""
-    from reviewer.cli import file_problem  # light; cli imports no scorer
-
     return f"unreadable: {file_problem(shown_from_here(path), line, reason or 'unreadable')}"
 
 

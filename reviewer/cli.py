@@ -108,12 +108,6 @@ def rater_names_option(option: str) -> Callable[[str], str]:
     return check_all
 
 
-def file_problem(path: object, line: int | None, reason: str) -> str:
-    """The one shape of a problem in an input file: ``FILE:LINE: reason`` (``FILE: reason``
-    when no line applies), as compilers print it and editors jump to it."""
-    return f"{path}:{line}: {reason}" if line else f"{path}: {reason}"
-
-
 @contextlib.contextmanager
 def open_output(path: Path | None) -> Iterator[TextIO]:
     """``--out FILE`` for writing, or stdout when no file is given.

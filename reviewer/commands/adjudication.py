@@ -313,11 +313,11 @@ def run_correct(args: argparse.Namespace) -> int:
 def run_sign(args: argparse.Namespace) -> int:
     """Sign the submitted adjudication and write its sheet."""
     from reviewer.adjudication.signing import AdjudicationSigner
-    from reviewer.commands.signing import _load_key
+    from reviewer.commands.key_verbs import load_key
 
     with _open(args) as store:
         run_pk = run_pk_of(store, args.run_id)
-        key = _load_key(args.rater, args.passphrase_file)
+        key = load_key(args.rater, args.passphrase_file)
         try:
             written = AdjudicationSigner(store).sign(run_pk, key, args.out)
         except _errors() as exc:

@@ -9,7 +9,6 @@ from pathlib import Path
 from reviewer.cli import (
     CommandError,
     add_verb,
-    file_problem,
     input_path,
     open_output,
     rater_name_option,
@@ -133,6 +132,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_import(args: argparse.Namespace) -> int:
     """All rows or none; each error on its own line as ``FILE:LINE: reason``."""
+    from reviewer.batch import file_problem
     from reviewer.store import RatingsFileError, StoreError
     from scoring.paths import shown
 

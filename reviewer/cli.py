@@ -20,7 +20,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeAlias
 
 from reviewer.installation import shadowing_problem
 
@@ -46,6 +46,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
 }
 
 GuiRunner = Callable[[argparse.Namespace], int]
+#: What every verb module's ``register`` receives: the subparsers to add its verbs to.
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 #: ``(signed_sheet, pdf_path) -> None``; Qt draws PDFs, so the entry point supplies it.
 PdfRenderer = Callable[[object, Path], None]
 
@@ -161,28 +163,27 @@ class VerbHelpFormatter(argparse.HelpFormatter):
 
 
 def add_verb(
-    subparsers: argparse._SubParsersAction,
+    subparsers: Subparsers,
     name: str,
     *,
     help: str,
     description: str | None = None,
     examples: Sequence[str],
 ) -> argparse.ArgumentParser:
-    """A verb's parser whose ``--help`` ends with ``examples`` (one or two command lines).
+    """The one way to add a verb or a sub-verb: its parser, formatted by
+    :class:`VerbHelpFormatter`, whose ``--help`` ends with ``examples``.
 
-    RawDescriptionHelpFormatter keeps the examples as the shell lines a user can paste; it
-    does not wrap the description either, so that is wrapped here.
+    The description (by default ``help`` as a sentence) wraps to the terminal, 88 columns
+    at most; the examples are kept line for line, as shell lines a user can paste (an
+    example may go on over lines that end in a backslash).
     """
-    import textwrap  # cheap, and only the verbs' parsers need it
-
-    lines = "\n".join(f"  {example}" for example in examples)
     text = description or help[:1].upper() + help[1:] + "."
     return subparsers.add_parser(
         name,
         help=help,
-        description=textwrap.fill(text, width=88),
-        epilog=f"{EXAMPLES_HEADING}\n{lines}",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=text,
+        formatter_class=VerbHelpFormatter,
+        epilog=EXAMPLES_HEADING + "".join(f"\n  {example}" for example in examples),
     )
 
 
@@ -329,24 +330,3 @@ def describe_os_error(exc: OSError) -> str:
     if exc.errno == errno.ENOSPC:
         return f"cannot write{where}: the disk is full ({exc.strerror})"
     return f"cannot complete{where}: {exc.strerror or exc}"
-
-
-def add_command(
-    subparsers: argparse._SubParsersAction,
-    name: str,
-    *,
-    help: str,
-    description: str,
-    examples: Sequence[str],
-) -> argparse.ArgumentParser:
-    """A verb or subcommand parser formatted by :class:`VerbHelpFormatter`: the description
-    wraps to the terminal (88 columns at most) and ``--help`` ends with ``examples``, kept
-    line for line (an example may go on over lines that end in a backslash).
-    """
-    return subparsers.add_parser(
-        name,
-        help=help,
-        description=description,
-        formatter_class=VerbHelpFormatter,
-        epilog=EXAMPLES_HEADING + "".join(f"\n  {example}" for example in examples),
-    )

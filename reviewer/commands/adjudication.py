@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import CommandError, UsageError, add_command, rater_name_option
+from reviewer.cli import CommandError, UsageError, add_verb, rater_name_option
 from reviewer.commands.adjudication_output import LIST_COLUMNS, list_rows, value_text
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ OUTCOMES = ("applicable", "not_applicable", "not_observed")
 def _parser(sub, name, help_, description, examples, run):  # type: ignore[no-untyped-def]
     from reviewer.commands.store_cmds import add_db_option
 
-    p = add_command(sub, name, help=help_, description=description, examples=examples)
+    p = add_verb(sub, name, help=help_, description=description, examples=examples)
     add_db_option(p)
     p.set_defaults(run=run)
     return p
@@ -75,7 +75,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--study", metavar="NAME", help="the study the run is adjudicated in")
 
-    a = add_command(
+    a = add_verb(
         subparsers,
         "adjudication",
         help="list disagreements; submit, sign, correct and export adjudications",

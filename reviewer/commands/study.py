@@ -10,7 +10,7 @@ from pathlib import Path
 from reviewer.cli import (
     CommandError,
     UsageError,
-    add_command,
+    add_verb,
     rater_name_option,
     rater_names_option,
 )
@@ -19,7 +19,7 @@ from reviewer.commands import study_packet
 
 def _sub(sub, name, help_, description, example, run, *, named=True):  # type: ignore[no-untyped-def]
     """One subcommand: its help and example, the study NAME (unless not ``named``), --db."""
-    p = add_command(sub, name, help=help_, description=description, examples=[example])
+    p = add_verb(sub, name, help=help_, description=description, examples=[example])
     if named:
         p.add_argument("name", metavar="NAME", help="the study")
     _db(p)
@@ -62,7 +62,7 @@ def _selection_options(p: argparse.ArgumentParser) -> None:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``study`` verb and its subcommands."""
-    p = add_command(
+    p = add_verb(
         subparsers,
         "study",
         help="rating studies: raters, assignments, blind protocol, packets",

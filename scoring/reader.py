@@ -12,9 +12,8 @@ import functools
 import hashlib
 import json
 import os
-import re
 import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 from pathlib import Path
@@ -23,10 +22,9 @@ from typing import Any
 import msgspec
 from pydantic import ValidationError
 
+from scoring.lines import BadJSON, decode_line
 from scoring.records import (
     FILE_DECODER,
-    KNOWN_TYPES,
-    RECORD_DECODER,
     Event,
     Final,
     HarnessError,
@@ -228,8 +226,8 @@ def _parse_by_line(
     torn = False
     for position, (number, raw) in enumerate(numbered):
         try:
-            record = _decode_line(raw)
-        except _BadJSON as exc:
+            record = decode_line(raw)
+        except BadJSON as exc:
             if position == len(numbered) - 1:
                 torn = True  # a crash mid-write: drop it, as the format says
                 break
@@ -238,71 +236,6 @@ def _parse_by_line(
             raise TrajectoryError(path, number, str(exc)) from None
         builder.add(number, record)  # in file order: the first fault met is the one named
     return builder.build(sha256=sha, torn=torn, line_count=line_count)
-
-
-class _BadJSON(ValueError):
-    """A line that is not JSON at all (on the last line: torn by a crash mid-write)."""
-
-
-def _decode_line(raw: bytes) -> object:
-    """The record of one line, an :class:`UnknownRecord` for a type this scorer does not
-    know; raises :class:`_BadJSON`, or ValueError with the reason a line is no record."""
-    try:
-        return _decoded(RECORD_DECODER.decode, raw)
-    except msgspec.ValidationError as exc:
-        problem = str(exc)
-    # Not a record of a known type: the line as plain JSON says which case it is.
-    value = _decoded(msgspec.json.decode, raw)
-    if not isinstance(value, dict):
-        raise ValueError("not a JSON object: each line must hold one record")
-    if "type" not in value:
-        raise ValueError("the record has no 'type'")
-    kind = value["type"]
-    if not isinstance(kind, str):
-        raise ValueError("the record's 'type' must be a string")
-    if kind not in KNOWN_TYPES:
-        return UnknownRecord(type=kind)
-    raise ValueError(_field_reason(problem))
-
-
-def _decoded(decode: Callable[[bytes], Any], raw: bytes) -> Any:
-    """``decode(raw)``, a line that is not JSON as :class:`_BadJSON` (a validation error,
-    msgspec's subclass of its decode error, goes on to the caller)."""
-    try:
-        return decode(raw)
-    except msgspec.ValidationError:
-        raise
-    except msgspec.DecodeError as exc:
-        raise _BadJSON(_json_reason(exc, raw)) from None
-    except RecursionError:
-        raise _BadJSON(_TOO_DEEP) from None
-
-
-#: Nesting past the interpreter's recursion limit is where the JSON reader gives up, as a
-#: truncated line makes it give up (on the last line it reads as torn).
-_TOO_DEEP = "invalid JSON: nested too deeply to read"
-
-
-def _json_reason(exc: msgspec.DecodeError, raw: bytes) -> str:
-    """``invalid JSON: …`` with the column of the line where it went wrong."""
-    detail = str(exc)
-    if detail == "Input data was truncated":
-        end = len(raw.decode("utf-8", "replace"))
-        return f"invalid JSON: the line ends (column {end}) before its record does"
-    # msgspec says "JSON is malformed: invalid character (byte 37)", a 0-based byte offset;
-    # an editor shows columns, 1-based, in characters.
-    found = re.fullmatch(r"JSON is malformed: (.*) \(byte (\d+)\)", detail)
-    if found:
-        column = len(raw[: int(found[2])].decode("utf-8", "replace")) + 1
-        return f"invalid JSON: {found[1]} at column {column}"
-    return f"invalid JSON: {detail[:1].lower()}{detail[1:]}"
-
-
-def _field_reason(message: str) -> str:
-    """``step: Expected `int`, got `str``` from msgspec's ``… - at `$.step```."""
-    text, _, where = message.partition(" - at `")
-    field = where.removesuffix("`").removeprefix("$").removeprefix(".")
-    return f"{field}: {text}" if field else text
 
 
 def _describe(error: dict) -> str:

@@ -14,7 +14,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 from scoring.scenario import Scenario
 from scoring.scorecard import OrderConstraint, RequiredAction
@@ -80,7 +80,8 @@ class Plan:
     def remember(self, key: Hashable, make: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """``make(*args, **kwargs)``, made once per ``key`` while the memo has room."""
         try:
-            return self.memo[key]
+            # The memo holds what make() returned for this key.
+            return cast(T, self.memo[key])
         except KeyError:
             value = make(*args, **kwargs)
             if len(self.memo) < MEMO_LIMIT:
@@ -152,6 +153,7 @@ def _constraints(
 ) -> tuple[tuple[int, int, OrderConstraint, OrderConstraint, OrderConstraint], ...]:
     """Every (a before b) constraint of the procedure, in its three possible states."""
     out = []
+    kind: Literal["block", "ordered_block"]
     for a in required:
         for b in required[a.index + 1 :]:
             if a.block_index < b.block_index:
@@ -160,11 +162,11 @@ def _constraints(
                 kind = "ordered_block"
             else:
                 continue  # same unordered block: no constraint
-            states = (
+            not_applicable, satisfied, violated = (
                 OrderConstraint(
                     before=a.index, after=b.index, kind=kind, applicable=applicable, satisfied=ok
                 )
                 for applicable, ok in ((False, None), (True, True), (True, False))
             )
-            out.append((a.index, b.index, *states))
+            out.append((a.index, b.index, not_applicable, satisfied, violated))
     return tuple(out)

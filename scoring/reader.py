@@ -17,10 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from scoring.lines import BadJSON, decode_line
 from scoring.records import (
@@ -238,7 +239,7 @@ def _parse_by_line(
     return builder.build(sha256=sha, torn=torn, line_count=line_count)
 
 
-def _describe(error: dict) -> str:
+def _describe(error: ErrorDetails) -> str:
     """A pydantic error (of the embedded scenario) as ``field.path: message``."""
     text = ".".join(str(part) for part in error["loc"])
     return f"{text}: {error['msg']}" if text else error["msg"]
@@ -284,27 +285,27 @@ class _Builder:
         elif self.final is not None:
             raise self.fail(line, f"record '{kind}' after final")
 
-        # Dispatch on the tag the union already resolved; the timeline records come first
-        # because they are nearly every line of a file.
+        # Dispatch on the tag the union already resolved (cast, not isinstance: the tag says
+        # which record it is); the timeline records come first, they are nearly every line.
         if kind in _EVENT_TYPES:
-            self.events.append(record)
+            self.events.append(cast(Event, record))
             self.lines.append(line)
         elif isinstance(record, UnknownRecord):
             self.unknown += 1
         elif kind == "meta":
             if self.meta is not None:
                 raise self.fail(line, "second meta record")
-            self.meta, self.meta_line = record, line
+            self.meta, self.meta_line = cast(Meta, record), line
         elif kind == "harness_error":
             if self.meta is not None:
                 raise self.fail(line, "harness_error after meta (it must be the only record)")
-            self.harness_error = record
+            self.harness_error = cast(HarnessError, record)
         elif kind == "setup":
             if self.setup is not None:
                 raise self.fail(line, "second setup record")
-            self.setup, self.setup_line = record, line
+            self.setup, self.setup_line = cast(Setup, record), line
         elif kind == "final":
-            self.final, self.final_line = record, line
+            self.final, self.final_line = cast(Final, record), line
 
     def build(self, *, sha256: str, torn: bool, line_count: int) -> Trajectory:
         """The Trajectory, its embedded scenario validated (errors name the meta line)."""
@@ -337,7 +338,7 @@ class _Builder:
         )
 
 
-def read_snapshot(path: str | Path, line: int) -> dict:
+def read_snapshot(path: str | Path, line: int) -> dict[str, Any]:
     """The ``snapshot`` of the record at ``line`` (1-based) of ``path``, or ``{}``.
 
     Snapshots are left out of the parsed records for speed; a reviewer who wants to see the

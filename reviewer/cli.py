@@ -20,7 +20,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TextIO, TypeAlias
+from typing import Any, TextIO, TypeAlias
 
 from reviewer.installation import shadowing_problem
 
@@ -134,11 +134,11 @@ def open_output(path: Path | None) -> Iterator[TextIO]:
         return
     try:
         stream = outfile.open_text(path)
-        fh = stream.__enter__()
+        text = stream.__enter__()
     except OSError as exc:
         raise UsageError(str(exc)) from None
     try:
-        yield fh
+        yield text
     except outfile.OutputError as exc:
         stream.__exit__(*sys.exc_info())
         raise CommandError(f"{exc}; {path} was left as it was") from None
@@ -193,7 +193,13 @@ class _VersionAction(argparse.Action):
     def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
         super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
 
-    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
         print(f"a320-review {version()}")
         parser.exit()
 

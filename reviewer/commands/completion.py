@@ -11,12 +11,12 @@ import argparse
 from collections.abc import Iterator
 from pathlib import Path
 
-from reviewer.cli import UsageError, add_verb, input_path
+from reviewer.cli import Subparsers, UsageError, add_verb, input_path
 
 SHELLS = ("bash", "zsh")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``completion`` verb."""
     p = add_verb(
         subparsers,
@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
     parser = build_parser()
     for action in _actions(parser):
         if action.type in (Path, input_path):
+            # shtab reads a `complete` attribute it asks callers to set on the action.
             action.complete = shtab.DIRECTORY if action.metavar == "DIR" else shtab.FILE  # type: ignore[attr-defined]
     print(shtab.complete(parser, shell=args.shell), end="")
     return 0

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from reviewer.cli import (
     CommandError,
+    Subparsers,
     add_verb,
     input_path,
     open_output,
@@ -27,7 +28,7 @@ SUMMARY_COLUMNS = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``ratings`` verb and its subcommands."""
     p = add_verb(
         subparsers,

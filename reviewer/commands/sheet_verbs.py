@@ -18,6 +18,8 @@ from reviewer.commands.store_cmds import open_store
 
 if TYPE_CHECKING:
     from reviewer.sheets.signing import WrittenSheet
+    from reviewer.sheets.verify import VerifyResult
+    from reviewer.store import ReviewStore
 
 
 def report_written(written: WrittenSheet, *, renderer: bool) -> None:
@@ -52,7 +54,7 @@ def run_sign(args: argparse.Namespace) -> int:
     return 0
 
 
-def _find_run(store, run_id: str, rater: str) -> int:  # type: ignore[no-untyped-def]
+def _find_run(store: ReviewStore, run_id: str, rater: str) -> int:
     """The run_pk of ``run_id``; when the file was re-imported, the version the rater rated."""
     rows = [r for r in store.list_runs(rater=rater) if r.run_id == run_id]
     if not rows:
@@ -101,13 +103,17 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _resolved_problems(result, folder: Path) -> list[str]:  # type: ignore[no-untyped-def]
+def _resolved_problems(result: VerifyResult, folder: Path) -> list[str]:
     """Why an adjudication sheet does not resolve the rating sheets in ``folder``."""
     from reviewer.adjudication.resolved import resolved_problems, sheets_at_hand
+    from reviewer.sheets.adjudication import AdjudicationPayload
 
     if not folder.is_dir():
         raise UsageError(f"--with: {folder} is not a folder")
-    return resolved_problems(result.sheet.payload, sheets_at_hand(folder))
+    payload = result.sheet.payload if result.sheet is not None else None
+    if not isinstance(payload, AdjudicationPayload):
+        return []  # only an adjudication sheet names the rating sheets it resolves
+    return resolved_problems(payload, sheets_at_hand(folder))
 
 
 def run_verify(args: argparse.Namespace) -> int:
@@ -134,13 +140,13 @@ def run_verify(args: argparse.Namespace) -> int:
             trusted=trusted,
             require_trusted=args.require_trusted,
         )
-        summary = result.summary()
+        summary, ok = result.summary(), result.ok
         if result.ok and result.is_adjudication and args.with_dir is not None:
             problems = _resolved_problems(result, args.with_dir)
             if problems:
-                result, summary = None, "FAILED: " + "; ".join(problems)
+                summary, ok = "FAILED: " + "; ".join(problems), False
             else:
                 summary += f", resolves the rating sheets in {args.with_dir}"
-        failed += result is None or not result.ok
+        failed += not ok
         print(f"{path}: {summary}")
     return 1 if failed else 0

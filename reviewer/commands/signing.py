@@ -10,14 +10,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from reviewer.cli import add_verb, input_path, rater_name_option
+from reviewer.cli import Subparsers, add_verb, input_path, rater_name_option
 from reviewer.commands.key_verbs import run_keygen, run_whoami
 from reviewer.commands.sheet_verbs import run_export, run_sign, run_verify
 from reviewer.commands.sign_all import run_sign_all
 from reviewer.commands.store_cmds import add_db_option
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the five signing verbs."""
     p = add_verb(
         subparsers,

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 def rating_payload(
     run: RunDetail,
+    run_id: str,
     rating: Rating,
     rubric: Rubric,
     state: RaterRunState,
@@ -42,7 +43,8 @@ def rating_payload(
     supersedes: str | None,
     signed_at: datetime,
 ) -> SheetPayload:
-    """The sheet of ``rating`` (of ``run``, under ``rubric``) as ``key`` signs it.
+    """The sheet of ``rating`` (of ``run``, known as ``run_id``, under ``rubric``) as
+    ``key`` signs it.
 
     In a study, ``state`` holds the blind values and reasons beside the final ones: each
     item carries both, and the payload names the study and when the blind phase ended.
@@ -75,7 +77,7 @@ def rating_payload(
         sheet_id=sheet_id,
         supersedes=supersedes,
         signed_at=signed_at,
-        run=SheetRun.of(run.run_id, card),
+        run=SheetRun.of(run_id, card),
         scorer=SheetScorer(version=card.scorer_version, vector=card.vector()),
         rubric=SheetRubric(id=rubric.id, version=rubric.version, sha256=rubric.sha256),
         items=items,

@@ -22,10 +22,10 @@ import hashlib
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import rfc8785
-from pydantic import BaseModel, ConfigDict, Field, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from reviewer.sheets.keys import RaterKey, file_stem
 
@@ -121,7 +121,7 @@ class SheetItem(_Frozen):
     reason: str | None = Field(default=None, description="why the final differs from blind")
 
     @model_serializer(mode="wrap")
-    def _omit_absent(self, handler):  # type: ignore[no-untyped-def]
+    def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data = _omit_none(handler(self), ("blind", "reason"))
         if not data.get("citations"):  # no evidence cited: the bytes of an older sheet
             data.pop("citations", None)
@@ -184,7 +184,7 @@ class SheetPayload(_Frozen):
     )
 
     @model_serializer(mode="wrap")
-    def _omit_absent(self, handler):  # type: ignore[no-untyped-def]
+    def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         # Format 1 had neither field: an absent one is left out, never written as null.
         return _omit_none(handler(self), ("study", "audit_head"))
 
@@ -237,7 +237,18 @@ def sheet_file_bytes(sheet: SignedSheet) -> bytes:
     return sheet.to_json().encode("utf-8")
 
 
-def sheet_file_name(payload: SheetPayload, suffix: str = ".json") -> str:
+class NamedPayload(Protocol):
+    """What a sheet's file name is made of: a rating's or an adjudication's payload."""
+
+    @property
+    def sheet_id(self) -> str: ...
+    @property
+    def run(self) -> SheetRun: ...
+    @property
+    def rater(self) -> SheetRater: ...
+
+
+def sheet_file_name(payload: NamedPayload, suffix: str = ".json") -> str:
     """``<run_id>.<rater>.<short sheet id>.sheet.json`` (or ``.pdf``), safe on every platform.
 
     The short sheet id keeps every sheet's file apart (a correction never overwrites the

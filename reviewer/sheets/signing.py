@@ -290,6 +290,7 @@ class SigningService:
         entries, last_hash = self.store.audit_head()
         return rating_payload(
             run,
+            run.run_id,
             rating,
             rubric,
             state,

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import CommandError, UsageError, add_verb, rater_name_option
+from reviewer.cli import CommandError, Subparsers, UsageError, add_verb, rater_name_option
 from reviewer.commands.adjudication_output import LIST_COLUMNS, list_rows, value_text
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def _run_rater(p: argparse.ArgumentParser, who: str) -> None:
     )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``adjudicate`` and ``adjudication`` verbs."""
     p = _parser(
         subparsers,

@@ -8,7 +8,7 @@ import argparse
 import sys
 from typing import Any
 
-from reviewer.cli import CommandError, UsageError, add_verb, rater_name_option
+from reviewer.cli import CommandError, Subparsers, UsageError, add_verb, rater_name_option
 from reviewer.commands.store_cmds import add_db_option, open_store
 
 _AGREEMENT_EXAMPLES = (
@@ -40,7 +40,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     add_db_option(p)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``agreement`` and ``validity`` verbs."""
     a = add_verb(
         subparsers,

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from reviewer.cli import CommandError, UsageError, add_verb
+from reviewer.cli import CommandError, Subparsers, UsageError, add_verb
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``collect`` verb."""
     p = add_verb(
         subparsers,

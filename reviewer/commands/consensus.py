@@ -6,10 +6,10 @@ import argparse
 import json
 from pathlib import Path
 
-from reviewer.cli import UsageError, add_verb
+from reviewer.cli import Subparsers, UsageError, add_verb
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``consensus`` verb."""
     from reviewer.commands.store_cmds import add_db_option
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from reviewer.cli import (
     CommandError,
+    Subparsers,
     UsageError,
     add_verb,
     open_output,
@@ -19,7 +20,7 @@ from reviewer.commands.store_cmds import add_db_option, open_store
 DEFAULT_MODEL = "gpt-4o-mini"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``judge`` verb and its subcommands."""
     p = add_verb(
         subparsers,

@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from reviewer.cli import CommandError, UsageError, add_verb
+from reviewer.cli import CommandError, Subparsers, UsageError, add_verb
 from reviewer.commands.store_cmds import add_db_option, open_store
 
 _EXAMPLES = (
@@ -18,7 +18,7 @@ _EXAMPLES = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``report`` verb."""
     p = add_verb(
         subparsers,

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from reviewer.cli import (
     CommandError,
+    Subparsers,
     UsageError,
     add_verb,
     rater_name_option,
@@ -60,7 +61,7 @@ def _selection_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``study`` verb and its subcommands."""
     p = add_verb(
         subparsers,

@@ -202,6 +202,8 @@ def _verify(
             fingerprint=key_fp,
         )
 
+    # SignedSheet.payload is typed as the rating sheet's payload (sheet.py cannot name the
+    # adjudication payload, which builds on it); an adjudication sheet shares the envelope.
     sheet = SignedSheet(payload, envelope["payload"], signature)  # type: ignore[arg-type]
     if trajectory_sha256 is not None and trajectory_sha256 != payload.run.trajectory_sha256:
         return _failed(

@@ -13,8 +13,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import CommandError, Subparsers, UsageError, add_verb, rater_name_option
 from reviewer.commands.adjudication_output import LIST_COLUMNS, list_rows, value_text
+from reviewer.commands.verbs import (
+    CommandError,
+    Subparsers,
+    UsageError,
+    add_verb,
+    rater_name_option,
+)
 
 if TYPE_CHECKING:
     from reviewer.adjudication.model import Adjudication

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import Subparsers, UsageError, add_verb, input_path
+from reviewer.commands.verbs import Subparsers, UsageError, add_verb, input_path
 from reviewer.tabular import FORMATS, write_rows
 
 if TYPE_CHECKING:

@@ -8,8 +8,14 @@ import argparse
 import sys
 from typing import Any
 
-from reviewer.cli import CommandError, Subparsers, UsageError, add_verb, rater_name_option
 from reviewer.commands.store_cmds import add_db_option, open_store
+from reviewer.commands.verbs import (
+    CommandError,
+    Subparsers,
+    UsageError,
+    add_verb,
+    rater_name_option,
+)
 
 _AGREEMENT_EXAMPLES = (
     "a320-review agreement",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from reviewer.cli import CommandError, Subparsers, UsageError, add_verb
+from reviewer.commands.verbs import CommandError, Subparsers, UsageError, add_verb
 
 
 def register(subparsers: Subparsers) -> None:

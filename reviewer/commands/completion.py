@@ -8,10 +8,10 @@ paths; a ``DIR`` metavar completes folders only.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from reviewer.cli import Subparsers, UsageError, add_verb, input_path
+from reviewer.commands.verbs import Subparsers, UsageError, add_verb, input_path
 
 SHELLS = ("bash", "zsh")
 
@@ -39,8 +39,7 @@ def run(args: argparse.Namespace) -> int:
         import shtab
     except ImportError:  # a dependency; only a broken installation lacks it
         raise UsageError("shell completion needs the shtab package: pip install shtab") from None
-    from reviewer.cli import build_parser
-
+    build_parser: Callable[[], argparse.ArgumentParser] = args.build_parser
     parser = build_parser()
     for action in _actions(parser):
         if action.type in (Path, input_path):

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from reviewer.cli import Subparsers, UsageError, add_verb
+from reviewer.commands.verbs import Subparsers, UsageError, add_verb
 
 
 def register(subparsers: Subparsers) -> None:
@@ -50,8 +50,8 @@ def register(subparsers: Subparsers) -> None:
 def run_export(args: argparse.Namespace) -> int:
     """Write the consensus rows (audited as an export)."""
     from reviewer.adjudication.consensus import CONSENSUS_COLUMNS, consensus_rows
-    from reviewer.cli import open_output
     from reviewer.commands.store_cmds import open_store
+    from reviewer.commands.verbs import open_output
     from reviewer.store import StoreError
     from reviewer.tabular import write_rows
 

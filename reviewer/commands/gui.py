@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from reviewer.cli import (
+from reviewer.commands.verbs import (
     CommandError,
     GuiRunner,
     Subparsers,

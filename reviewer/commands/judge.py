@@ -7,7 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from reviewer.cli import (
+from reviewer.commands.store_cmds import add_db_option, open_store
+from reviewer.commands.verbs import (
     CommandError,
     Subparsers,
     UsageError,
@@ -15,7 +16,6 @@ from reviewer.cli import (
     open_output,
     rater_name_option,
 )
-from reviewer.commands.store_cmds import add_db_option, open_store
 
 DEFAULT_MODEL = "gpt-4o-mini"
 

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import CommandError
+from reviewer.commands.verbs import CommandError
 
 if TYPE_CHECKING:
     from reviewer.sheets import keys

@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from reviewer.cli import (
+from reviewer.commands.store_cmds import add_db_option, open_store
+from reviewer.commands.verbs import (
     CommandError,
     Subparsers,
     add_verb,
@@ -14,7 +15,6 @@ from reviewer.cli import (
     open_output,
     rater_name_option,
 )
-from reviewer.commands.store_cmds import add_db_option, open_store
 from reviewer.tabular import write_rows
 
 SUMMARY_COLUMNS = (

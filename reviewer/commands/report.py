@@ -9,8 +9,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from reviewer.cli import CommandError, Subparsers, UsageError, add_verb
 from reviewer.commands.store_cmds import add_db_option, open_store
+from reviewer.commands.verbs import CommandError, Subparsers, UsageError, add_verb
 
 _EXAMPLES = (
     "a320-review report --out results.pdf",

@@ -9,7 +9,7 @@ from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
-from reviewer.cli import Subparsers, UsageError, add_verb, input_path, open_output
+from reviewer.commands.verbs import Subparsers, UsageError, add_verb, input_path, open_output
 from reviewer.tabular import csv_writer, write_rows
 
 if TYPE_CHECKING:

@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import CommandError, UsageError
 from reviewer.commands.key_verbs import load_key
 from reviewer.commands.store_cmds import open_store
+from reviewer.commands.verbs import CommandError, UsageError
 
 if TYPE_CHECKING:
     from reviewer.sheets.signing import WrittenSheet

@@ -13,10 +13,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from reviewer.cli import CommandError
 from reviewer.commands.key_verbs import load_key
 from reviewer.commands.sheet_verbs import report_written
 from reviewer.commands.store_cmds import open_store
+from reviewer.commands.verbs import CommandError
 
 
 def run_sign_all(args: argparse.Namespace) -> int:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from reviewer.cli import Subparsers, add_verb, input_path, rater_name_option
 from reviewer.commands.key_verbs import run_keygen, run_whoami
 from reviewer.commands.sheet_verbs import run_export, run_sign, run_verify
 from reviewer.commands.sign_all import run_sign_all
 from reviewer.commands.store_cmds import add_db_option
+from reviewer.commands.verbs import Subparsers, add_verb, input_path, rater_name_option
 
 
 def register(subparsers: Subparsers) -> None:

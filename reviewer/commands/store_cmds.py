@@ -10,7 +10,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import CommandError, Subparsers, add_verb, input_path, rater_name_option
+from reviewer.commands.verbs import (
+    CommandError,
+    Subparsers,
+    add_verb,
+    input_path,
+    rater_name_option,
+)
 from reviewer.tabular import write_rows
 
 if TYPE_CHECKING:

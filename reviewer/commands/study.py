@@ -7,7 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from reviewer.cli import (
+from reviewer.commands import study_packet
+from reviewer.commands.verbs import (
     CommandError,
     Subparsers,
     UsageError,
@@ -15,7 +16,6 @@ from reviewer.cli import (
     rater_name_option,
     rater_names_option,
 )
-from reviewer.commands import study_packet
 
 
 def _sub(sub, name, help_, description, example, run, *, named=True):  # type: ignore[no-untyped-def]

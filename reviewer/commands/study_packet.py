@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from reviewer.cli import CommandError, UsageError
+from reviewer.commands.verbs import CommandError, UsageError
 
 
 def run_packet(args: argparse.Namespace) -> int:

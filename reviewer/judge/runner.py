@@ -7,7 +7,7 @@ import json
 import sys
 
 from reviewer import home
-from reviewer.cli import CommandError, UsageError, open_output
+from reviewer.commands.verbs import CommandError, UsageError, open_output
 from reviewer.judge.requests import RunRef
 from reviewer.judge.workflow import Progress, import_answers, requests_for
 from reviewer.store import ReviewStore, StoreError

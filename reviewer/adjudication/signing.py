@@ -39,6 +39,7 @@ from reviewer.sheets.sheet import (
     sign_payload,
 )
 from reviewer.sheets.signing import SigningError, SigningService, sheet_folder, utc_now
+from reviewer.sheets.verify import read_sheet
 
 if TYPE_CHECKING:
     from reviewer.adjudication.model import Adjudication
@@ -207,7 +208,7 @@ class AdjudicationSigner:
         folder = sheet_folder(out_dir)
         written = []
         for _sheet_id, text in self.store.adjudication_sheets(adjudicator=adjudicator):
-            signed = SignedSheet.from_json(text)
+            signed = read_sheet(text)
             target = folder / adjudication_file_name(signed.payload)  # type: ignore[arg-type]
             try:
                 write_bytes(target, sheet_file_bytes(signed))

@@ -13,13 +13,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from reviewer.cli import CommandError
+from reviewer.commands.key_verbs import load_key
+from reviewer.commands.sheet_verbs import report_written
+from reviewer.commands.store_cmds import open_store
+from reviewer.commands.verbs import CommandError
 
 
 def run_sign_all(args: argparse.Namespace) -> int:
     """Sign every submitted, unsigned live rating of ``--rater``; 1 when any failed."""
-    from reviewer.commands.signing import _load_key, _report
-    from reviewer.commands.store_cmds import open_store
     from reviewer.sheets.signing import SigningError, SigningService
     from reviewer.store import StoreError
 
@@ -32,7 +33,7 @@ def run_sign_all(args: argparse.Namespace) -> int:
             print(f"nothing to sign: {args.rater} has no submitted, unsigned rating")
             return 0
         # One prompt for the whole batch, and only when there is something to sign.
-        key = _load_key(args.rater, args.passphrase_file)
+        key = load_key(args.rater, args.passphrase_file)
         service = SigningService(store, pdf_renderer=renderer)
         for index, row in enumerate(todo, start=1):
             name = row.run_id or row.path
@@ -47,7 +48,7 @@ def run_sign_all(args: argparse.Namespace) -> int:
             signed += 1
             sheet = written.sheet.payload
             print(f"signed {sheet.run.run_id} for {sheet.rater.name}: sheet {sheet.sheet_id}")
-            _report(written, renderer=renderer is not None)
+            report_written(written, renderer=renderer is not None)
     print(f"signed {signed} of {len(todo)} rating(s) by {args.rater} into {args.out}")
     if failed:
         raise CommandError(f"{len(failed)} rating(s) not signed: {', '.join(failed)}")

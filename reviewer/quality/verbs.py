@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from reviewer.cli import CommandError, UsageError, add_verb, open_output
+from reviewer.commands.verbs import CommandError, Subparsers, UsageError, add_verb, open_output
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: Subparsers) -> None:
     """Add the ``raters`` verb and its subcommands."""
     from reviewer.commands.store_cmds import add_db_option
 

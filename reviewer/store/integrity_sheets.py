@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
-from reviewer.sheets.sheet import SheetPayload, verify_sheet
+from reviewer.sheets.sheet import SheetPayload
+from reviewer.sheets.verify import verify_sheet
 from reviewer.store import audit
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 The rater picks sheet files, and optionally the trajectory they rate and a trust list; each
 sheet gets a row saying OK or FAILED with the reason. Checking is a pure function of the
-files (``reviewer.sheets.sheet.verify_file``) and takes milliseconds, so it runs again whenever an
+files (``reviewer.sheets.verify.verify_file``) and takes milliseconds, so it runs again whenever an
 input changes; there is no database involved.
 """
 

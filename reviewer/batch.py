@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from scoring import ScoreCard, score_file
 from scoring.paths import shown, shown_from_here
@@ -40,12 +40,16 @@ class DiscoveryError(ValueError):
 Problem = tuple[str, str]
 
 
+def file_problem(path: object, line: int | None, reason: str) -> str:
+    """The one shape of a problem in an input file: ``FILE:LINE: reason`` (``FILE: reason``
+    when no line applies), as compilers print it and editors jump to it."""
+    return f"{path}:{line}: {reason}" if line else f"{path}: {reason}"
+
+
 def unreadable_line(path: str | Path, reason: str | None, line: int | None = None) -> str:
     """The line every verb prints for a file it could not use, whether discovery met it or
     the parser refused it: ``unreadable: FILE:LINE: reason``, FILE in one form
     (:func:`scoring.paths.shown_from_here`)."""
-    from reviewer.cli import file_problem  # light; cli imports no scorer
-
     return f"unreadable: {file_problem(shown_from_here(path), line, reason or 'unreadable')}"
 
 
@@ -91,7 +95,9 @@ def path_order(path: str | Path) -> list[str]:
     return parts
 
 
-def _walk(folder: Path, found: set[Path], met: list[Problem], visited: set) -> None:
+def _walk(
+    folder: Path, found: set[Path], met: list[Problem], visited: set[tuple[int, int]]
+) -> None:
     """``*.jsonl`` under ``folder``; symlinked folders followed once (``visited`` stops
     loops), every failure recorded in ``met``."""
     try:
@@ -248,7 +254,10 @@ def _score(
 
 
 def _score_chunk(
-    paths: Sequence[Path], *, with_judge_bundle: bool, render_chunk: Callable[[list], Any]
+    paths: Sequence[Path],
+    *,
+    with_judge_bundle: bool,
+    render_chunk: Callable[[list[ScoreCard]], Any],
 ) -> Any:
     return render_chunk([score_file(p, with_judge_bundle=with_judge_bundle) for p in paths])
 
@@ -278,7 +287,14 @@ def read_scorecards(path: Path) -> Iterator[ScoreCard]:
 class StderrProgress:
     """Throttled progress lines on stderr: at most one a second, and a last one at the end."""
 
-    def __init__(self, verb: str, *, stream=None, min_total: int = 20, interval: float = 1.0):
+    def __init__(
+        self,
+        verb: str,
+        *,
+        stream: TextIO | None = None,
+        min_total: int = 20,
+        interval: float = 1.0,
+    ) -> None:
         self.verb = verb
         self.stream = stream or sys.stderr
         self.min_total = min_total

@@ -16,15 +16,21 @@ completion answer at once (tests/reviewer/test_cli_conventions.py checks the imp
 from __future__ import annotations
 
 import argparse
-import contextlib
 import errno
 import importlib
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any
 
+from reviewer.commands.verbs import (
+    EXAMPLES_HEADING,
+    CommandError,
+    GuiRunner,
+    PdfRenderer,
+    UsageError,
+)
 from reviewer.installation import shadowing_problem
 
 #: Verb modules, in the order ``--help`` lists them.
@@ -47,153 +53,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "reviewer.adjudication.verbs": ("adjudicate", "adjudication"),
     "reviewer.adjudication.consensus_verbs": ("consensus",),
     "reviewer.leaderboard.verbs": ("leaderboard",),
+    "reviewer.quality.verbs": ("raters",),
 }
-
-GuiRunner = Callable[[argparse.Namespace], int]
-#: ``(signed_sheet, pdf_path) -> None``; Qt draws PDFs, so the entry point supplies it.
-PdfRenderer = Callable[[object, Path], None]
-
-
-#: The shape every verb's ``--help`` ends with; see :func:`add_verb`.
-EXAMPLES_HEADING = "examples:"
-
-
-class UsageError(Exception):
-    """Bad command-line input: printed without a traceback, exit code 2."""
-
-
-class CommandError(Exception):
-    """The command could not do its work (bad file, refused operation): exit code 1."""
-
-
-def input_path(value: str) -> Path:
-    """``type=`` of every input file or folder argument: a missing one is a usage error.
-
-    Raised as :class:`UsageError` (argparse lets it through), so it is reported before any
-    work starts and the same way in every verb:
-    ``a320-review VERB: error: no such file or folder: X``, exit code 2.
-    """
-    path = Path(value)
-    # lexists: a symlink that leads nowhere (or to itself) is there; the verb's own reading
-    # reports it as an unreadable file with its reason, not as a missing one.
-    if not os.path.lexists(path):
-        raise UsageError(f"no such file or folder: {value}")
-    return path
-
-
-def rater_name_option(option: str) -> Callable[[str], str]:
-    """``type=`` of an option that takes a rater name: the one rule for names
-    (:mod:`reviewer.raters`), checked while parsing, so every verb refuses a bad name the
-    same way, ``a320-review VERB: error: OPTION: reason`` and exit code 2, before any work
-    and before the name is ever printed back."""
-
-    def check(value: str) -> str:
-        from reviewer.raters import RaterNameError, check_rater_name  # light: unicodedata
-
-        try:
-            return check_rater_name(value)
-        except RaterNameError as exc:
-            raise UsageError(f"{option}: {exc}") from None
-
-    return check
-
-
-def rater_names_option(option: str) -> Callable[[str], str]:
-    """Like :func:`rater_name_option` for a comma-separated list (``--raters A,B``); the
-    text is returned as given, for the verb to split."""
-    check = rater_name_option(option)
-
-    def check_all(value: str) -> str:
-        for name in value.split(","):
-            if name.strip():
-                check(name.strip())
-        return value
-
-    return check_all
-
-
-def file_problem(path: object, line: int | None, reason: str) -> str:
-    """The one shape of a problem in an input file: ``FILE:LINE: reason`` (``FILE: reason``
-    when no line applies), as compilers print it and editors jump to it."""
-    return f"{path}:{line}: {reason}" if line else f"{path}: {reason}"
-
-
-@contextlib.contextmanager
-def open_output(path: Path | None) -> Iterator[TextIO]:
-    """``--out FILE`` for writing, or stdout when no file is given.
-
-    The file is written through :mod:`reviewer.outfile` (a temporary file renamed into
-    place): a file that cannot be created is a usage error, a write that fails (full disk)
-    is a :class:`CommandError`, and either way ``FILE`` keeps its earlier content.
-    """
-    if path is None:
-        yield sys.stdout
-        return
-    from reviewer import outfile
-
-    if outfile.is_stream(path):
-        # /dev/stdout, /dev/null or a named pipe: written as a stream, never replaced.
-        try:
-            fh = path.open("w", encoding="utf-8", newline="")
-        except OSError as exc:
-            raise UsageError(f"cannot write {path}: {exc.strerror}") from None
-        with fh:
-            yield fh
-        return
-    try:
-        stream = outfile.open_text(path)
-        fh = stream.__enter__()
-    except OSError as exc:
-        raise UsageError(str(exc)) from None
-    try:
-        yield fh
-    except outfile.OutputError as exc:
-        stream.__exit__(*sys.exc_info())
-        raise CommandError(f"{exc}; {path} was left as it was") from None
-    except BaseException:
-        stream.__exit__(*sys.exc_info())
-        raise
-    try:
-        stream.__exit__(None, None, None)
-    except OSError as exc:
-        raise CommandError(f"{exc}; {path} was left as it was") from None
-
-
-class VerbHelpFormatter(argparse.HelpFormatter):
-    """Wraps the description to the terminal like argparse does, but keeps an epilog that
-    starts with :data:`EXAMPLES_HEADING` line for line: the examples are shell lines a
-    user pastes."""
-
-    def _fill_text(self, text: str, width: int, indent: str) -> str:
-        if text.startswith(EXAMPLES_HEADING):
-            return "".join(indent + line for line in text.splitlines(keepends=True))
-        return super()._fill_text(text, min(width, 88), indent)
-
-
-def add_verb(
-    subparsers: argparse._SubParsersAction,
-    name: str,
-    *,
-    help: str,
-    description: str | None = None,
-    examples: Sequence[str],
-) -> argparse.ArgumentParser:
-    """A verb's parser whose ``--help`` ends with ``examples`` (one or two command lines).
-
-    RawDescriptionHelpFormatter keeps the examples as the shell lines a user can paste; it
-    does not wrap the description either, so that is wrapped here.
-    """
-    import textwrap  # cheap, and only the verbs' parsers need it
-
-    lines = "\n".join(f"  {example}" for example in examples)
-    text = description or help[:1].upper() + help[1:] + "."
-    return subparsers.add_parser(
-        name,
-        help=help,
-        description=textwrap.fill(text, width=88),
-        epilog=f"{EXAMPLES_HEADING}\n{lines}",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
 
 
 class _VersionAction(argparse.Action):
@@ -202,7 +63,13 @@ class _VersionAction(argparse.Action):
     def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
         super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
 
-    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
         print(f"a320-review {version()}")
         parser.exit()
 
@@ -293,6 +160,8 @@ def main(
         verb_parser(parser, args_list).error(f"unrecognized arguments: {' '.join(extras)}")
     args.gui_runner = gui
     args.pdf_renderer = pdf_renderer
+    # `completion` describes every verb: it gets the full parser's builder, not this module.
+    args.build_parser = build_parser
     # The full path of the verb that ran ("a320-review ratings import"), so every message
     # names the sub-verb a user typed, not only its group.
     prog = verb_parser(parser, args_list).prog
@@ -339,24 +208,3 @@ def describe_os_error(exc: OSError) -> str:
     if exc.errno == errno.ENOSPC:
         return f"cannot write{where}: the disk is full ({exc.strerror})"
     return f"cannot complete{where}: {exc.strerror or exc}"
-
-
-def add_command(
-    subparsers: argparse._SubParsersAction,
-    name: str,
-    *,
-    help: str,
-    description: str,
-    examples: Sequence[str],
-) -> argparse.ArgumentParser:
-    """A verb or subcommand parser formatted by :class:`VerbHelpFormatter`: the description
-    wraps to the terminal (88 columns at most) and ``--help`` ends with ``examples``, kept
-    line for line (an example may go on over lines that end in a backslash).
-    """
-    return subparsers.add_parser(
-        name,
-        help=help,
-        description=description,
-        formatter_class=VerbHelpFormatter,
-        epilog=EXAMPLES_HEADING + "".join(f"\n  {example}" for example in examples),
-    )

@@ -161,7 +161,7 @@ def _ecam_detail(entry: dict[str, Any]) -> str:
     return f"{entry['message']}" + (f" — {', '.join(extra)}" if extra else "") + source
 
 
-def _list_line(items: list) -> str:
+def _list_line(items: list[Any]) -> str:
     names = [
         (i.get("name") or i.get("id")) if isinstance(i, dict) else i for i in items[:LIST_NAMES]
     ]

@@ -22,7 +22,7 @@ PACKAGES: tuple[str, ...] = ("scoring", "reviewer", "ui", "resources")
 def package_dir(name: str) -> Path | None:
     """The folder the import system would load package ``name`` from (None: not found)."""
     module = sys.modules.get(name)
-    if module is not None and getattr(module, "__file__", None):
+    if module is not None and module.__file__:
         return Path(module.__file__).resolve().parent
     try:
         spec = importlib.util.find_spec(name)

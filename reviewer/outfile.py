@@ -20,7 +20,10 @@ import secrets
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer  # collections.abc.Buffer from Python 3.12
 
 # O_NOFOLLOW does not exist on Windows; O_EXCL already refuses an existing link there.
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -140,9 +143,9 @@ class _FdWriter(io.RawIOBase):
     def fileno(self) -> int:
         return self._fd
 
-    def write(self, data) -> int:  # type: ignore[no-untyped-def, override]
+    def write(self, data: Buffer) -> int:
         if self.discarding:
-            return len(data)
+            return memoryview(data).nbytes
         try:
             return os.write(self._fd, data)
         except OSError as exc:

@@ -31,6 +31,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    ModelWrapValidatorHandler,
     ValidationError,
     computed_field,
     field_validator,
@@ -128,7 +129,7 @@ class Rubric(_Frozen):
 
     @model_validator(mode="wrap")
     @classmethod
-    def _check_claimed_hash(cls, data: Any, handler: Any) -> Rubric:
+    def _check_claimed_hash(cls, data: Any, handler: ModelWrapValidatorHandler[Rubric]) -> Rubric:
         # A dumped rubric carries its sha256; reading it back must reproduce that hash, so a
         # stored rubric whose text was altered is refused rather than silently re-hashed.
         claimed = None
@@ -168,6 +169,7 @@ class Rubric(_Frozen):
             del data["max_comment_chars"]
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
+    # mypy does not accept a decorator over a property; pydantic documents this pairing.
     @computed_field  # type: ignore[prop-decorator]
     @cached_property
     def sha256(self) -> str:

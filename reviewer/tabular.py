@@ -37,7 +37,7 @@ def csv_text(cell_text: str) -> str:
     return cell_text[1:] if cell_text.startswith("'") else cell_text
 
 
-def csv_writer(out: TextIO):
+def csv_writer(out: TextIO) -> _SafeWriter:
     """A ``csv.writer`` whose ``writerow`` passes every value through :func:`csv_cell`."""
     return _SafeWriter(csv.writer(out, lineterminator="\n"))
 

@@ -3,7 +3,8 @@
 The composition above the features. The persistence core
 (:class:`~reviewer.store.core.CoreStore`: runs, raters, the rating lifecycle, signed sheets,
 the audit log) knows no feature; each feature's store subclasses it and adds its own part
-(studies, then adjudication, then collecting; the judge and ratings files beside them).
+(studies, then adjudication, then collecting; the judge, ratings files and the raters'
+quality beside them).
 ``ReviewStore`` is all of them at once, plus the one thing only the whole can do:
 ``audit verify`` with every feature's rules (:func:`integrity_checks`).
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 from reviewer.collecting.facade import CollectingStore
 from reviewer.exchange.facade import ExchangeStore
 from reviewer.judge.facade import JudgeStore
+from reviewer.quality.facade import QualityStore
 from reviewer.store.integrity import Checks
 from reviewer.store.models import AuditReport
 
@@ -49,7 +51,7 @@ def integrity_checks() -> Checks:
     )
 
 
-class ReviewStore(CollectingStore, JudgeStore, ExchangeStore):
+class ReviewStore(CollectingStore, JudgeStore, ExchangeStore, QualityStore):
     """Runs, raters, ratings, signed sheets, studies, adjudications, collected sheets,
     judges and the audit log of one review database."""
 

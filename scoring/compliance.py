@@ -12,7 +12,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.plan import Key, Plan
+from scoring.plan import Key, Plan, plan_of
 from scoring.records import ToolCall
 from scoring.scenario import Scenario
 from scoring.scorecard import CommandVerdict, OrderConstraint, RequiredAction
@@ -120,7 +120,7 @@ class Compliance:
 
 def assess(scenario: Scenario, commands: list[Command]) -> Compliance:
     """Match, classify and check order for one run."""
-    plan = scenario.plan
+    plan = plan_of(scenario)
     # Commands by (control, value), each queue in trajectory order: popleft is "the first
     # still-unassigned command with exactly that pair".
     pools: dict[Key, deque[int]] = {}

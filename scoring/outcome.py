@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.plan import Plan
+from scoring.plan import Plan, plan_of
 from scoring.records import SuccessEval
 from scoring.scenario import Scenario
 from scoring.scorecard import SuccessCheck
@@ -39,7 +39,7 @@ def success_checks(
     """The harness's checks, expected beside observed, for the rater."""
     if success_eval is None:
         return []
-    plan = scenario.plan if scenario is not None else None
+    plan = plan_of(scenario) if scenario is not None else None
     expected = plan.expected if plan is not None else {}
     out = [
         _check(

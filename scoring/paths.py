@@ -21,7 +21,7 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def shown(path: str | PurePath) -> str:
+def shown(path: str | bytes | PurePath) -> str:
     """``path`` for a message or an output cell: non-UTF-8 bytes as ``\\xNN``, control
     characters as ``\\xNN`` (a backslash in the name itself is left as is)."""
     text = os.fspath(path)

@@ -1,18 +1,20 @@
 """What a scenario's ground truth fixes for every run of it, worked out once per scenario.
 
 The reader hands the runs of one scenario the same (frozen) :class:`Scenario` object, and
-``Scenario.plan`` is a cached property of it, so the flattened procedure, the forbidden and
-optional pairs, the order constraints and the checks' expectations are computed for the
-first run and shared by the rest, model instances included: scoring a file then builds
-only what depends on that file.
+:func:`plan_of` remembers the plan of each scenario object it was given, so the flattened
+procedure, the forbidden and optional pairs, the order constraints and the checks'
+expectations are computed for the first run and shared by the rest, model instances
+included: scoring a file then builds only what depends on that file.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 from scoring.scenario import Scenario
 from scoring.scorecard import OrderConstraint, RequiredAction
@@ -78,7 +80,8 @@ class Plan:
     def remember(self, key: Hashable, make: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """``make(*args, **kwargs)``, made once per ``key`` while the memo has room."""
         try:
-            return self.memo[key]
+            # The memo holds what make() returned for this key.
+            return cast(T, self.memo[key])
         except KeyError:
             value = make(*args, **kwargs)
             if len(self.memo) < MEMO_LIMIT:
@@ -86,8 +89,34 @@ class Plan:
             return value
 
 
+#: Scenario objects whose plan is remembered: as many as the reader keeps validated
+#: scenarios (``scoring.reader._validated_scenario``), the oldest forgotten first.
+PLAN_CACHE_SIZE = 256
+
+# id(scenario) -> its plan.  A plan holds its scenario, so an id here is never reused by
+# another object while its entry lives; the lock keeps the LRU order sound across threads.
+_plans: OrderedDict[int, Plan] = OrderedDict()
+_plans_lock = threading.Lock()
+
+
+def plan_of(scenario: Scenario) -> Plan:
+    """The plan of ``scenario``, worked out once per scenario object and then shared."""
+    key = id(scenario)
+    with _plans_lock:
+        plan = _plans.get(key)
+        if plan is not None and plan.scenario is scenario:
+            _plans.move_to_end(key)
+            return plan
+    plan = make_plan(scenario)
+    with _plans_lock:
+        _plans[key] = plan
+        while len(_plans) > PLAN_CACHE_SIZE:
+            _plans.popitem(last=False)
+    return plan
+
+
 def make_plan(scenario: Scenario) -> Plan:
-    """The plan of ``scenario``: read it as ``scenario.plan``, worked out once per scenario."""
+    """The plan of ``scenario``, worked out afresh (:func:`plan_of` remembers it)."""
     required: list[RequiredAction] = []
     for block_index, block in enumerate(scenario.ground_truth.procedure):
         for action in block.actions:
@@ -124,6 +153,7 @@ def _constraints(
 ) -> tuple[tuple[int, int, OrderConstraint, OrderConstraint, OrderConstraint], ...]:
     """Every (a before b) constraint of the procedure, in its three possible states."""
     out = []
+    kind: Literal["block", "ordered_block"]
     for a in required:
         for b in required[a.index + 1 :]:
             if a.block_index < b.block_index:
@@ -132,11 +162,11 @@ def _constraints(
                 kind = "ordered_block"
             else:
                 continue  # same unordered block: no constraint
-            states = (
+            not_applicable, satisfied, violated = (
                 OrderConstraint(
                     before=a.index, after=b.index, kind=kind, applicable=applicable, satisfied=ok
                 )
                 for applicable, ok in ((False, None), (True, True), (True, False))
             )
-            out.append((a.index, b.index, *states))
+            out.append((a.index, b.index, not_applicable, satisfied, violated))
     return tuple(out)

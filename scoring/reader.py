@@ -12,21 +12,20 @@ import functools
 import hashlib
 import json
 import os
-import re
 import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
+from scoring.lines import BadJSON, decode_line
 from scoring.records import (
     FILE_DECODER,
-    KNOWN_TYPES,
-    RECORD_DECODER,
     Event,
     Final,
     HarnessError,
@@ -203,7 +202,8 @@ def _validated_scenario(text: bytes) -> Scenario:
     """A scenario from its JSON, validated once per exact JSON: the runs of one scenario
     embed the same one, and validating it was a tenth of reading a file.  Keyed by the
     JSON, not the dict (1, 1.0 and true are equal in Python and validate differently);
-    sharing is safe, a Scenario is frozen (its ``plan`` is worked out once, too)."""
+    sharing is safe, a Scenario is frozen (and :func:`scoring.plan.plan_of` works its plan
+    out once, too)."""
     return Scenario.model_validate_json(text)
 
 
@@ -232,8 +232,8 @@ def _parse_by_line(
     torn = False
     for position, (number, raw) in enumerate(numbered):
         try:
-            record = _decode_line(raw)
-        except _BadJSON as exc:
+            record = decode_line(raw)
+        except BadJSON as exc:
             if position == len(numbered) - 1:
                 torn = True  # a crash mid-write: drop it, as the format says
                 break
@@ -244,72 +244,7 @@ def _parse_by_line(
     return builder.build(sha256=sha, torn=torn, line_count=line_count)
 
 
-class _BadJSON(ValueError):
-    """A line that is not JSON at all (on the last line: torn by a crash mid-write)."""
-
-
-def _decode_line(raw: bytes) -> object:
-    """The record of one line, an :class:`UnknownRecord` for a type this scorer does not
-    know; raises :class:`_BadJSON`, or ValueError with the reason a line is no record."""
-    try:
-        return _decoded(RECORD_DECODER.decode, raw)
-    except msgspec.ValidationError as exc:
-        problem = str(exc)
-    # Not a record of a known type: the line as plain JSON says which case it is.
-    value = _decoded(msgspec.json.decode, raw)
-    if not isinstance(value, dict):
-        raise ValueError("not a JSON object: each line must hold one record")
-    if "type" not in value:
-        raise ValueError("the record has no 'type'")
-    kind = value["type"]
-    if not isinstance(kind, str):
-        raise ValueError("the record's 'type' must be a string")
-    if kind not in KNOWN_TYPES:
-        return UnknownRecord(type=kind)
-    raise ValueError(_field_reason(problem))
-
-
-def _decoded(decode: Callable[[bytes], Any], raw: bytes) -> Any:
-    """``decode(raw)``, a line that is not JSON as :class:`_BadJSON` (a validation error,
-    msgspec's subclass of its decode error, goes on to the caller)."""
-    try:
-        return decode(raw)
-    except msgspec.ValidationError:
-        raise
-    except msgspec.DecodeError as exc:
-        raise _BadJSON(_json_reason(exc, raw)) from None
-    except RecursionError:
-        raise _BadJSON(_TOO_DEEP) from None
-
-
-#: Nesting past the interpreter's recursion limit is where the JSON reader gives up, as a
-#: truncated line makes it give up (on the last line it reads as torn).
-_TOO_DEEP = "invalid JSON: nested too deeply to read"
-
-
-def _json_reason(exc: msgspec.DecodeError, raw: bytes) -> str:
-    """``invalid JSON: …`` with the column of the line where it went wrong."""
-    detail = str(exc)
-    if detail == "Input data was truncated":
-        end = len(raw.decode("utf-8", "replace"))
-        return f"invalid JSON: the line ends (column {end}) before its record does"
-    # msgspec says "JSON is malformed: invalid character (byte 37)", a 0-based byte offset;
-    # an editor shows columns, 1-based, in characters.
-    found = re.fullmatch(r"JSON is malformed: (.*) \(byte (\d+)\)", detail)
-    if found:
-        column = len(raw[: int(found[2])].decode("utf-8", "replace")) + 1
-        return f"invalid JSON: {found[1]} at column {column}"
-    return f"invalid JSON: {detail[:1].lower()}{detail[1:]}"
-
-
-def _field_reason(message: str) -> str:
-    """``step: Expected `int`, got `str``` from msgspec's ``… - at `$.step```."""
-    text, _, where = message.partition(" - at `")
-    field = where.removesuffix("`").removeprefix("$").removeprefix(".")
-    return f"{field}: {text}" if field else text
-
-
-def _describe(error: dict) -> str:
+def _describe(error: ErrorDetails) -> str:
     """A pydantic error (of the embedded scenario) as ``field.path: message``."""
     text = ".".join(str(part) for part in error["loc"])
     return f"{text}: {error['msg']}" if text else error["msg"]
@@ -355,27 +290,27 @@ class _Builder:
         elif self.final is not None:
             raise self.fail(line, f"record '{kind}' after final")
 
-        # Dispatch on the tag the union already resolved; the timeline records come first
-        # because they are nearly every line of a file.
+        # Dispatch on the tag the union already resolved (cast, not isinstance: the tag says
+        # which record it is); the timeline records come first, they are nearly every line.
         if kind in _EVENT_TYPES:
-            self.events.append(record)
+            self.events.append(cast(Event, record))
             self.lines.append(line)
         elif isinstance(record, UnknownRecord):
             self.unknown += 1
         elif kind == "meta":
             if self.meta is not None:
                 raise self.fail(line, "second meta record")
-            self.meta, self.meta_line = record, line
+            self.meta, self.meta_line = cast(Meta, record), line
         elif kind == "harness_error":
             if self.meta is not None:
                 raise self.fail(line, "harness_error after meta (it must be the only record)")
-            self.harness_error = record
+            self.harness_error = cast(HarnessError, record)
         elif kind == "setup":
             if self.setup is not None:
                 raise self.fail(line, "second setup record")
-            self.setup, self.setup_line = record, line
+            self.setup, self.setup_line = cast(Setup, record), line
         elif kind == "final":
-            self.final, self.final_line = record, line
+            self.final, self.final_line = cast(Final, record), line
 
     def build(self, *, sha256: str, torn: bool, line_count: int) -> Trajectory:
         """The Trajectory, its embedded scenario validated (errors name the meta line)."""
@@ -408,7 +343,7 @@ class _Builder:
         )
 
 
-def read_snapshot(path: str | Path, line: int) -> dict:
+def read_snapshot(path: str | Path, line: int) -> dict[str, Any]:
     """The ``snapshot`` of the record at ``line`` (1-based) of ``path``, or ``{}``.
 
     Snapshots are left out of the parsed records for speed; a reviewer who wants to see the

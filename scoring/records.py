@@ -35,24 +35,25 @@ FinalReason = Literal[
 
 class _Struct(msgspec.Struct, frozen=True):
     """Immutable.  Each struct says ``kw_only=True`` (it is not inherited): its fields then
-    keep their declaration order, required ones after optional ones included."""
+    keep their declaration order, required ones after optional ones included.  Each says
+    ``frozen=True`` too: msgspec inherits it, but a type checker reads every class alone."""
 
 
-class _Record(_Struct, tag_field="type"):
+class _Record(_Struct, tag_field="type", frozen=True):
     """A record of the file: its ``type`` is its msgspec tag, also kept as a class
     attribute (set below for each record) so that code dispatches on ``record.type``."""
 
     type: ClassVar[str]
 
 
-class Adapter(_Struct, kw_only=True):
+class Adapter(_Struct, kw_only=True, frozen=True):
     """Which model ran the episode."""
 
     provider: str | None = None
     model: str = "unknown"
 
 
-class Meta(_Record, tag="meta", kw_only=True):
+class Meta(_Record, tag="meta", kw_only=True, frozen=True):
     """Identity and provenance; ``scenario`` is the raw YAML as parsed."""
 
     run_id: str
@@ -98,7 +99,7 @@ def json_text(value: Any) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-class Setup(_Record, tag="setup", kw_only=True):
+class Setup(_Record, tag="setup", kw_only=True, frozen=True):
     """The simulator at t0."""
 
     sim_time: float | None = None
@@ -106,14 +107,14 @@ class Setup(_Record, tag="setup", kw_only=True):
     active_failures: Any = None
 
 
-class ProviderRaw(_Struct, kw_only=True):
+class ProviderRaw(_Struct, kw_only=True, frozen=True):
     """What the scorer reads of a turn's raw provider response; the rest of it (usage, ids,
     the provider's own message) is skipped like the snapshots."""
 
     malformed_tool_arguments: Any = None
 
 
-class Assistant(_Record, tag="assistant", kw_only=True):
+class Assistant(_Record, tag="assistant", kw_only=True, frozen=True):
     """One model turn."""
 
     step: int
@@ -128,7 +129,7 @@ class Assistant(_Record, tag="assistant", kw_only=True):
         return list(raw) if isinstance(raw, list) else [raw]
 
 
-class ToolCall(_Record, tag="tool_call", kw_only=True):
+class ToolCall(_Record, tag="tool_call", kw_only=True, frozen=True):
     """One tool call and its result."""
 
     step: int
@@ -142,28 +143,28 @@ class ToolCall(_Record, tag="tool_call", kw_only=True):
     wall_ms: float | None = None
 
 
-class Nudge(_Record, tag="nudge", kw_only=True):
+class Nudge(_Record, tag="nudge", kw_only=True, frozen=True):
     """The harness's reminder after a turn with no tool call."""
 
     step: int | None = None
     text: str | None = None
 
 
-class ProviderError(_Record, tag="provider_error", kw_only=True):
+class ProviderError(_Record, tag="provider_error", kw_only=True, frozen=True):
     """The model provider failed."""
 
     step: int | None = None
     error: Any = None
 
 
-class HarnessError(_Record, tag="harness_error", kw_only=True):
+class HarnessError(_Record, tag="harness_error", kw_only=True, frozen=True):
     """Setup crashed; the only record of the file."""
 
     stage: str | None = None
     error: Any = None
 
 
-class FinalStateCheck(_Struct, kw_only=True):
+class FinalStateCheck(_Struct, kw_only=True, frozen=True):
     """One evaluated predicate; ``error`` instead of ``value`` when the var was unreadable."""
 
     var: str
@@ -173,14 +174,14 @@ class FinalStateCheck(_Struct, kw_only=True):
     passed: bool
 
 
-class EcamClearCheck(_Struct, kw_only=True):
+class EcamClearCheck(_Struct, kw_only=True, frozen=True):
     """One ECAM message that had to be gone."""
 
     message: str
     clear: bool
 
 
-class SuccessEval(_Struct, kw_only=True):
+class SuccessEval(_Struct, kw_only=True, frozen=True):
     """The harness's own verdict."""
 
     final_state: list[FinalStateCheck] = []
@@ -188,7 +189,7 @@ class SuccessEval(_Struct, kw_only=True):
     all_passed: bool
 
 
-class Final(_Record, tag="final", kw_only=True):
+class Final(_Record, tag="final", kw_only=True, frozen=True):
     """How the episode ended and the end state."""
 
     reason: FinalReason
@@ -200,7 +201,7 @@ class Final(_Record, tag="final", kw_only=True):
     success_eval: SuccessEval | None = None
 
 
-class UnknownRecord(_Struct, kw_only=True):
+class UnknownRecord(_Struct, kw_only=True, frozen=True):
     """A record type this scorer does not know: tolerated and counted."""
 
     type: str

@@ -8,13 +8,9 @@ Unknown keys are ignored: a newer benchmark may add fields the scorer does not n
 
 from __future__ import annotations
 
-from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-if TYPE_CHECKING:
-    from scoring.plan import Plan
 
 
 class _Model(BaseModel):
@@ -130,14 +126,6 @@ class Scenario(_Model):
         if controls is not None and not isinstance(controls, dict):
             raise ValueError("world_controls must be an object of control: value")
         return value
-
-    @cached_property
-    def plan(self) -> Plan:
-        """What the ground truth fixes for every run of this scenario (:mod:`scoring.plan`),
-        worked out on first use; pydantic leaves it out of equality and dumps."""
-        from scoring.plan import make_plan  # scoring.plan builds on this module
-
-        return make_plan(self)
 
     @property
     def world_controls(self) -> frozenset[str]:

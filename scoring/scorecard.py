@@ -161,6 +161,7 @@ class ScoreCard(_Frozen):
     signals: Signals = Field(default_factory=Signals)
     judge_bundle: dict[str, Any] | None = None
 
+    # mypy does not accept a decorator over a property; pydantic documents this pairing.
     @computed_field  # type: ignore[prop-decorator]
     @property
     def unmatched_required(self) -> list[int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from scoring.compliance import BENCHMARK_SURFACE, assess, effective_commands
 from scoring.outcome import end_state, scalar, success_checks
@@ -31,7 +32,7 @@ def status_of(traj: Trajectory) -> Status:
 def score_trajectory(traj: Trajectory, *, with_judge_bundle: bool = True) -> ScoreCard:
     """Score one trajectory.  Pure: everything it needs is inside ``traj``."""
     status = status_of(traj)
-    identity = {
+    identity: dict[str, Any] = {
         "path": traj.path,
         "run_id": traj.run_id or Path(traj.path).stem,
         "scenario_id": traj.scenario.id if traj.scenario else _scenario_from_path(traj.path),
@@ -52,7 +53,7 @@ def score_trajectory(traj: Trajectory, *, with_judge_bundle: bool = True) -> Sco
 
     compliance = assess(traj.scenario, effective_commands(traj.tool_calls, surface))
     success_eval = traj.final.success_eval if traj.final else None
-    fields = {
+    fields: dict[str, Any] = {
         "coverage": compliance.coverage,
         "order": compliance.order,
         "end_state": end_state(success_eval),

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
 from scoring.compliance import NON_READ_TOOLS, Compliance
 from scoring.reader import Trajectory
-from scoring.records import Event, ToolCall
+from scoring.records import Assistant, Event, Nudge, ProviderError, ToolCall
 from scoring.scorecard import CallNote, Signals
 
 #: Results longer than this are cut in the judge bundle: it must stay compact.
@@ -78,26 +78,29 @@ def judge_bundle(traj: Trajectory, vector: dict[str, Any]) -> dict[str, Any]:
     # Dispatch on the record's tag, not isinstance: this runs for every event of every file.
     for event in traj.events:
         kind = event.type
+        # cast(), not isinstance: the tag already says which record it is.
         if kind == "assistant":
+            turn = cast(Assistant, event)
             calls = []
-            turns.append({"step": event.step, "text": event.text or "", "calls": calls})
+            turns.append({"step": turn.step, "text": turn.text or "", "calls": calls})
             continue
         if not turns:  # a call before any turn: give it a turn of its own
             calls = []
             turns.append({"step": getattr(event, "step", 0), "text": "", "calls": calls})
         if kind == "tool_call":
+            call = cast(ToolCall, event)
             calls.append(
                 {
-                    "name": event.name,
-                    "args": event.args,
-                    "result": _short(event.result),
-                    "is_error": event.is_error,
+                    "name": call.name,
+                    "args": call.args,
+                    "result": _short(call.result),
+                    "is_error": call.is_error,
                 }
             )
         elif kind == "nudge":
-            turns[-1]["nudge"] = event.text
+            turns[-1]["nudge"] = cast(Nudge, event).text
         elif kind == "provider_error":
-            turns[-1]["provider_error"] = _short(event.error)
+            turns[-1]["provider_error"] = _short(cast(ProviderError, event).error)
     final = traj.final
     return {
         "task_prompt": scenario.task_prompt if scenario else None,
@@ -128,12 +131,11 @@ def _ground_truth(traj: Trajectory) -> dict[str, Any] | None:
 def _malformed(events: tuple[Event, ...]) -> int:
     """Raw argument strings of all turns that were not JSON objects."""
     # Most turns have no provider_raw, or one without the key: test before the property.
+    turns = [cast(Assistant, e) for e in events if e.type == "assistant"]
     return sum(
-        len(e.malformed_tool_arguments)
-        for e in events
-        if e.type == "assistant"
-        and e.provider_raw is not None
-        and e.provider_raw.malformed_tool_arguments
+        len(turn.malformed_tool_arguments)
+        for turn in turns
+        if turn.provider_raw is not None and turn.provider_raw.malformed_tool_arguments
     )
 
 

@@ -21,8 +21,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from scoring.reader import Event, Trajectory
-from scoring.records import Assistant, Nudge, ToolCall
+from scoring.reader import Trajectory
+from scoring.records import Assistant, Event, Nudge, ToolCall
 from scoring.scorecard import RequiredAction, ScoreCard
 
 #: Longest label; the rest is cut with an ellipsis (the timeline shows the whole event).

@@ -25,7 +25,7 @@ class AdjudicationView:
     """Everything the adjudication pane shows for one run."""
 
     run_pk: int
-    run_id: str
+    run_id: str | None  # None when the run file named none
     adjudicator: str
     rubric: Rubric
     raters: tuple[str, ...]
@@ -66,13 +66,13 @@ class AdjudicationController(QObject):
         except StoreError:
             return set()
 
-    def open_run(self, run_pk: int, run_id: str) -> AdjudicationView:
+    def open_run(self, run_pk: int, run_id: str | None) -> AdjudicationView:
         """Read the run's disputes and the adjudicator's adjudication; ``opened`` follows."""
         self.view = self._read(run_pk, run_id)
         self.opened.emit(self.view)
         return self.view
 
-    def _read(self, run_pk: int, run_id: str) -> AdjudicationView:
+    def _read(self, run_pk: int, run_id: str | None) -> AdjudicationView:
         who = self._adjudicator()
         rows = self.store.disputes(run_pk=run_pk)
         disputes = {d.metric_id: d for d in rows}

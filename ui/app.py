@@ -54,7 +54,9 @@ def first_rater(db_path: Path, ask: AskRater = ask_rater) -> str | None:
 
 def build(db_path: Path, rater: str, *, qapp: QApplication | None = None) -> App:
     """Open the store and build the window around it."""
-    qapp = qapp or QApplication.instance() or QApplication(sys.argv[:1])
+    if qapp is None:
+        found = QApplication.instance()
+        qapp = found if isinstance(found, QApplication) else QApplication(sys.argv[:1])
     qapp.setApplicationName("a320-review")
     qapp.setStyleSheet(stylesheet())
     store = ReviewStore.open(db_path)
@@ -96,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     home.remember_rater(app.controller.rater)
     app.window.fit_to_screen()
     app.window.show()
-    app.controller.reload_studies()
+    app.controller.studies.reload_studies()
 
     def queue_loaded(rows: list) -> None:
         paths = list(args.paths)

@@ -3,69 +3,32 @@
 Signals state facts in the past tense (``run_opened``, ``rating_saved``); its slots are
 the intents widgets emit.  Everything slow (reading a trajectory, importing a folder) runs
 on a pool thread; everything touching the store runs here, on the GUI thread, because a
-SQLite connection belongs to the thread that opened it (an import opens its own).
+SQLite connection belongs to the thread that opened it (an import opens its own). Its parts:
+:mod:`ui.study_flow`, :mod:`ui.citation_flow` and :mod:`ui.background_jobs`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
-from reviewer.evidence import NOTE_CHARS, Citation
-from reviewer.rubric import RatingItem, Rubric
+from reviewer.rubric import RatingItem
 from reviewer.store import ConflictError, Rating, StoreError
 from reviewer.store.errors import RatingIncompleteError
-from reviewer.store.models import RaterRunState
+from reviewer.store.models import RunRow
 from reviewer.workspace import ReviewStore
-from scoring import ScoreCard, Trajectory, read_trajectory, score_trajectory
-from scoring.steps import event_ref, required_ref
-from ui.study_flow import StudyFlow, TeamView
-from ui.worker import Task, TaskContext, TaskRunner
+from scoring import ScoreCard, Trajectory
+from ui.background_jobs import BackgroundJobs
+from ui.citation_flow import CitationFlow
+from ui.opened_run import OpenedRun, RunRequest, load_run
+from ui.study_flow import BLIND_SUBMITTED, StudyFlow, problems_text
+from ui.worker import TaskRunner
 
 
-@dataclass(frozen=True)
-class OpenedRun:
-    """Everything the window shows for one run."""
-
-    run_pk: int
-    run_id: str
-    path: str
-    trajectory: Trajectory
-    card: ScoreCard
-    rubric: Rubric
-    rating: Rating | None  # None until the rater's first edit creates the draft
-    editable: bool
-    warning: str | None = None
-    state: RaterRunState | None = None  # within a study: the phase, control arm, visibility
-    team: TeamView = field(
-        default_factory=TeamView
-    )  # blind values, reasons, the others' ratings the rater may see
-
-    @property
-    def scorer_visible(self) -> bool:
-        """False while the automatic score must stay hidden (blind phase 1)."""
-        return self.state is None or self.state.scorer_visible
-
-
-def _load(path: str, card: ScoreCard) -> tuple[Trajectory, ScoreCard, str | None]:
-    traj = read_trajectory(path)
-    if traj.sha256 == card.trajectory_sha256:
-        return traj, card, None
-    # The file changed since import: show what the file says now, and say so.
-    return (
-        traj,
-        score_trajectory(traj),
-        (
-            "This file changed since it was imported: the ScoreCard shown is a fresh score of "
-            "the new content. Re-import it to rate the new version."
-        ),
-    )
-
-
-class ReviewController(StudyFlow, QObject):
+class ReviewController(QObject):
     """Services and state behind the review window."""
 
     runs_changed = Signal(list)  # list[RunRow]
@@ -80,8 +43,6 @@ class ReviewController(StudyFlow, QObject):
     import_progressed = Signal(int, int, str)
     import_finished = Signal(object)  # ImportReport, or None when it failed
     message_posted = Signal(str)
-    studies_changed = Signal(list)  # list[Study], for the selector above the queue
-    study_changed = Signal(object)  # str | None: the study the queue shows
     scorer_revealed = Signal(object)  # OpenedRun: the blind rating froze, the scorer shows
     collect_progressed = Signal(int, int, str)
     collect_finished = Signal(list)  # list[CollectResult], one per sheet file
@@ -91,21 +52,51 @@ class ReviewController(StudyFlow, QObject):
     run_left_queue = Signal(int)  # run_pk: the study chosen does not list the open run
 
     def __init__(
-        self, store: ReviewStore, rater: str, *, pool: QThreadPool | None = None, parent=None
-    ):
+        self,
+        store: ReviewStore,
+        rater: str,
+        *,
+        pool: QThreadPool | None = None,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self.store = store
         self.rater = rater
         self.store.ensure_rater(rater)
         self._runner = TaskRunner(pool)
-        self._import_task: Task | None = None
         self._open_token = 0
         self._runs_token = 0
         self._refused = False  # an edit was refused since the rater last saw the rating
         self.current: OpenedRun | None = None
-        self.rating = None
-        self._init_studies()
+        self.rating: Rating | None = None
+        #: The study selection and the blind protocol's steps.
+        self.studies = StudyFlow(store, lambda: self.rater, parent=self)
+        self.studies.selection_changed.connect(lambda: self._follow_queue(self.reload_runs()))
+        #: Citations of steps as evidence, written through :meth:`save_draft`.
+        self.evidence = CitationFlow(
+            self, store, refuse=self.rating_refused.emit, say=self.message_posted.emit
+        )
+        #: Import and collect, each on a pool thread with a connection of its own.
+        self.jobs = BackgroundJobs(store.path, self._runner, parent=self)
         self.last_import_roots: list[Path] = []
+        self._connect_jobs()
+
+    def _connect_jobs(self) -> None:
+        # Slots run in the order they were connected: the queue is read again before the
+        # window hears that an import or a collect finished.
+        jobs = self.jobs
+        jobs.message.connect(self.message_posted)
+        jobs.import_started.connect(self.import_started)
+        jobs.import_progressed.connect(self.import_progressed)
+        jobs.imported.connect(lambda _report: self.reload_runs())
+        jobs.imported.connect(self.import_finished)
+        jobs.imported.connect(lambda _report: self.ratings_changed.emit())
+        jobs.import_failed.connect(lambda _text: self.import_finished.emit(None))
+        jobs.collect_progressed.connect(self.collect_progressed)
+        jobs.collected.connect(lambda _results: self.studies.reload_studies())
+        jobs.collected.connect(lambda _results: self.reload_runs())
+        jobs.collected.connect(self.collect_finished)
+        jobs.collect_failed.connect(self.collect_failed)
 
     # -- who is rating ------------------------------------------------------------------
     def rater_names(self) -> list[str]:
@@ -129,10 +120,11 @@ class ReviewController(StudyFlow, QObject):
         return True
 
     # -- runs ----------------------------------------------------------------------------
-    def reload_runs(self) -> list:
+    def reload_runs(self) -> list[RunRow]:
         """Re-read the run list and announce it."""
         self._runs_token += 1  # a list still loading in the background is now stale
-        rows = self._list_rows()
+        # The queue's rows as this rater may see them (read here, on the GUI thread).
+        rows = self.studies.as_seen(self.studies.row_reader()(self.store))
         self.runs_changed.emit(rows)
         return rows
 
@@ -144,19 +136,14 @@ class ReviewController(StudyFlow, QObject):
         A :meth:`reload_runs` meanwhile wins: the older list is dropped when it arrives.
         """
         self._runs_token += 1
-        token, db_path = self._runs_token, self.store.path
-        read = self._row_reader()
+        token = self._runs_token  # a reload meanwhile makes this list stale
 
-        def work(_ctx: TaskContext) -> list:
-            with ReviewStore.open(db_path, create=False, readonly=True) as store:
-                return read(store)
-
-        def done(rows: list) -> None:
+        def done(rows: list[RunRow]) -> None:
             if token != self._runs_token:
                 return
             # Blanked here, on the GUI thread's store, like every other list of rows: a
             # blind rater's queue never shows a score, not even for a moment at start-up.
-            rows = self._as_seen(rows)
+            rows = self.studies.as_seen(rows)
             self.runs_changed.emit(rows)
             if then is not None:
                 then(rows)
@@ -169,7 +156,7 @@ class ReviewController(StudyFlow, QObject):
                 if then is not None:
                     then(rows)
 
-        self._start(work, done, failed)
+        self.jobs.read_rows(self.studies.row_reader(), done, failed)
 
     def open_run(self, run_pk: int) -> None:
         """Load run ``run_pk``; ``run_opened`` or ``run_failed`` follows."""
@@ -181,34 +168,18 @@ class ReviewController(StudyFlow, QObject):
             self.run_failed.emit(run_pk, str(exc))
             return
         rating = self.store.live_rating(run_pk, self.rater)
-        state = self._state(run_pk)
-        team = self._team_view(run_pk, state, rating)
-        rubric = self.store.rubric()
+        state = self.studies.state(run_pk)
+        team = self.studies.team_view(run_pk, state, rating)
+        asked = RunRequest(run_pk, detail, self.store.rubric(), rating, state, team)
         # Until the new run is shown nothing is editable: an edit now would land on the run
         # being left while the queue already shows the next one.
         self.current, self.rating, self._refused = None, None, False
         self.run_loading.emit(run_pk)
 
-        def done(result) -> None:
+        def done(loaded: tuple[Trajectory, ScoreCard, str | None]) -> None:
             if token != self._open_token:
                 return  # the rater moved on before this one loaded
-            traj, card, warning = result
-            editable = warning is None and (rating is None or rating.status == "draft")
-            editable = editable and state.phase != "sealed"  # frozen until the reveal
-            self.rating = rating
-            self.current = OpenedRun(
-                run_pk,
-                detail.run_id,
-                detail.path,
-                traj,
-                card,
-                rubric,
-                rating,
-                editable,
-                warning,
-                state,
-                team,
-            )
+            self.rating, self.current = rating, asked.opened(loaded)
             self.run_opened.emit(self.current)
 
         def failed(message: str) -> None:
@@ -216,12 +187,65 @@ class ReviewController(StudyFlow, QObject):
                 self.current, self.rating = None, None
                 self.run_failed.emit(run_pk, message)
 
-        self._start(lambda _ctx: _load(detail.path, detail.scorecard), done, failed)
+        self._runner.start(lambda _ctx: load_run(detail.path, detail.scorecard), done, failed)
+
+    # -- studies (the selector above the queue, the blind protocol) ---------------------
+    def _follow_queue(self, rows: list[RunRow]) -> None:
+        """The open run follows the queue the selector chose: a run the new queue does not
+        list is announced (``run_left_queue``), and the window opens the queue's first run
+        or closes it: a run the queue does not show would be rated outside its study."""
+        if self.current is not None and self.current.run_pk not in {r.run_pk for r in rows}:
+            self.run_left_queue.emit(self.current.run_pk)
+
+    def close_run(self) -> None:
+        """Close the open run: nothing is shown, nothing can be saved to it, and a load
+        still in flight is dropped when it arrives."""
+        self._open_token += 1
+        self.current, self.rating = None, None
+
+    def _blind_step(self) -> bool:
+        """Ctrl+Enter in the blind phase: freeze the blind rating, then reveal the scorer.
+        True when this was a blind step (done or refused), False for an ordinary submit."""
+        step = self.studies.blind_step(self.current, self.rating)
+        if step is None or self.current is None:
+            return False
+        self.rating, refused = step
+        if refused is not None:
+            self.rating_refused.emit(refused)
+            return True
+        self._refresh_team()
+        self.current = replace(self.current, editable=True)
+        self.reload_runs()  # the queue shows its score now
+        self.scorer_revealed.emit(self.current)
+        self.message_posted.emit(BLIND_SUBMITTED)
+        return True
+
+    def _refresh_team(self) -> None:
+        """Re-read the study around the open run (after a reveal or a submit)."""
+        if self.current is not None:
+            self.current = self.studies.refreshed(self.current, self.rating)
+
+    def save_reason(self, metric_id: str, reason: str) -> None:
+        """Autosave why a metric was revised after the reveal."""
+
+        def write(rating: Rating) -> Rating:
+            saved = self.store.save_revision_reason(
+                rating.rating_pk, metric_id, reason, expected_version=rating.version
+            )
+            if self.current is not None:
+                # The rating pane is pushed this view again (a conflict, a correction):
+                # it must hold the reason as saved, not as it was when the run opened.
+                self.current = self.studies.with_reason(self.current, metric_id, reason)
+            return saved
+
+        self.save_draft(write)
 
     # -- rating --------------------------------------------------------------------------
-    def save_item(self, metric_id: str, outcome, score, comment: str) -> None:
+    def save_item(
+        self, metric_id: str, outcome: str | None, score: int | None, comment: str
+    ) -> None:
         """Autosave one metric of the current draft (created on the first edit)."""
-        self._save(
+        self.save_draft(
             lambda r: self.store.save_item(
                 r.rating_pk,
                 metric_id,
@@ -235,37 +259,40 @@ class ReviewController(StudyFlow, QObject):
 
     def save_overall_comment(self, text: str) -> None:
         """Autosave the overall comment."""
-        self._save(
+        self.save_draft(
             lambda r: self.store.save_overall_comment(
                 r.rating_pk, text, expected_version=r.version
             ),
             empty=not text.strip(),
         )
 
-    def _save(self, write, *, empty: bool = False) -> None:
+    def save_draft(self, write: Callable[[Rating], Rating], *, empty: bool = False) -> bool:
+        """Write one edit to the open run's draft (started by the first edit); True when it
+        was saved, False when it was refused (and ``rating_refused`` said why)."""
         if self.current is None or not self.current.editable:
             self.rating_refused.emit("This rating is read-only.")
-            return
+            return False
         if empty and self.rating is None:
             # A stray key then Backspace: nothing to keep, so no draft is started (an
             # empty draft would list the run as "Draft" with nothing in it).
-            return
+            return False
         try:
             if self.rating is None:
-                self.rating = self._start_rating()
+                self.rating = self.studies.start_rating(self.current)
             self.rating = write(self.rating)
         except ConflictError as exc:
             self._refused = True
             self.rating = self.store.live_rating(self.current.run_pk, self.rater)
             self.rating_refused.emit(f"Not saved: {exc}. The latest version is now shown.")
             self.rating_changed.emit(self.rating)
-            return
+            return False
         except (StoreError, ValueError) as exc:
             self._refused = True
             self.rating_refused.emit(f"Not saved: {exc}")
-            return
+            return False
         self._refused = False
         self.rating_saved.emit(self.rating)
+        return True
 
     def submit(self) -> bool:
         """Submit the current rating; True when it was submitted."""
@@ -284,14 +311,16 @@ class ReviewController(StudyFlow, QObject):
         if self._blind_step():
             return False  # the blind rating froze and the scorer shows: the rater revises now
         try:
-            self.rating = self._final_submit(self.rating)
+            self.rating = self.studies.submit(self.current, self.rating)
         except RatingIncompleteError as exc:
-            lines = "; ".join(f"{m}: {msg}" for m, msg in exc.problems)
-            self.rating_refused.emit(f"Not submitted — {lines}")
+            self.rating_refused.emit(f"Not submitted — {problems_text(exc)}")
             return False
         except StoreError as exc:
             self.rating_refused.emit(f"Not submitted: {exc}")
             return False
+        if self.studies.in_study(self.current):
+            self._refresh_team()  # submitted: the others' ratings may show now
+            self.reload_runs()  # one more of the k ratings is in
         self._set_current_rating(self.rating, editable=False)
         self.rating_submitted.emit(self.rating)
         self.ratings_changed.emit()
@@ -309,18 +338,6 @@ class ReviewController(StudyFlow, QObject):
         self._set_current_rating(self.rating, editable=self.current.warning is None)
         self.rating_changed.emit(self.rating)
         self.message_posted.emit("Correction started: a new draft that supersedes the old rating.")
-
-    @staticmethod
-    def is_empty(rating: Rating | None) -> bool:
-        """A draft with nothing in it (every edit undone): shown as not rated."""
-        if rating is None:
-            return True
-        if rating.status != "draft" or rating.overall_comment.strip() or rating.citations:
-            return False
-        return all(
-            i.outcome is None and i.score is None and not i.comment.strip()
-            for i in rating.items.values()
-        )
 
     def rating_history(self) -> list[Rating]:
         """Every version of the open run's rating by this rater, oldest first."""
@@ -347,107 +364,33 @@ class ReviewController(StudyFlow, QObject):
         self.rating_changed.emit(self.rating)
         self.ratings_changed.emit()
 
-    def _set_current_rating(self, rating, *, editable: bool) -> None:
+    def _set_current_rating(self, rating: Rating | None, *, editable: bool) -> None:
         if self.current is not None:
             self.current = replace(self.current, rating=rating, editable=editable)
 
-    # -- evidence ------------------------------------------------------------------------
-    def citations(self) -> tuple[Citation, ...]:
-        """The steps the current rating cites (none before its first edit)."""
-        return self.rating.citations if self.rating is not None else ()
-
-    def toggle_citation(self, metric_id: str, kind: str, ref: int) -> None:
-        """E: cite a timeline event or ground-truth action for ``metric_id``, or un-cite it."""
-        if self.current is None or not self.current.editable:
-            self.rating_refused.emit("This rating is read-only.")
-            return
-        try:
-            target = (
-                event_ref(self.current.trajectory, ref)
-                if kind == "event"
-                else required_ref(self.current.card, ref)
-            )
-        except IndexError as exc:
-            self.rating_refused.emit(f"Not cited: {exc}")
-            return
-        was = {c.key for c in self.citations()}
-        citation = Citation.of(metric_id, target)
-        self._save(
-            lambda r: self.store.toggle_citation(r.rating_pk, citation, expected_version=r.version)
-        )
-        if self.rating is not None and not self._refused:
-            done = "removed" if citation.key in was else "cited"
-            title = self.current.rubric.metric(metric_id).title
-            self.message_posted.emit(f"Evidence for {title}: {done} {target.label}")
-
-    def uncite(self, metric_id: str, kind: str, ref: int) -> None:
-        """Remove one cited step of the current draft."""
-        self._save(
-            lambda r: self.store.uncite(
-                r.rating_pk, metric_id, kind=kind, ref=ref, expected_version=r.version
-            )
-        )
-
-    def set_citation_note(self, metric_id: str, kind: str, ref: int, note: str) -> None:
-        """Give a cited step a short note (an empty one removes it)."""
-        old = next((c for c in self.citations() if c.key == (metric_id, kind, ref)), None)
-        if old is None:
-            return
-        if len(note) > NOTE_CHARS or "\n" in note:
-            self.rating_refused.emit(
-                f"Note not saved: one line of at most {NOTE_CHARS} characters."
-            )
-            return
-        new = old.model_copy(update={"note": note.strip()})
-        self._save(lambda r: self.store.cite(r.rating_pk, new, expected_version=r.version))
-
     def items(self) -> dict[str, RatingItem]:
         """The current rating's items, empty ones for unrated metrics."""
-        rubric = self.store.rubric()
-        items = dict(rubric.empty_items())
+        items = dict(self.store.rubric().empty_items())
         if self.rating is not None:
             items.update(self.rating.items)
         return items
 
-    # -- import --------------------------------------------------------------------------
+    # -- import and collect (on pool threads), and waiting for them ---------------------
     def import_paths(self, paths: list[Path]) -> None:
         """Import files or folders on a pool thread, with progress; cancellable."""
-        if self._import_task is not None:
-            self.message_posted.emit("An import is already running.")
-            return
-        db_path = self.store.path
-        self.last_import_roots = list(paths)  # what paths in the report are relative to
-
-        def work(ctx: TaskContext):
-            with ReviewStore.open(db_path) as store:
-                return store.import_paths(paths, progress=ctx.progress, cancelled=ctx.cancelled)
-
-        def finished(report) -> None:
-            self._import_task = None
-            self.reload_runs()
-            self.import_finished.emit(report)
-            self.ratings_changed.emit()
-
-        def failed(message: str) -> None:
-            self._import_task = None
-            self.message_posted.emit(f"Import failed: {message}")
-            self.import_finished.emit(None)
-
-        self._import_task = self._start(work, finished, failed, self.import_progressed.emit)
-        self.import_started.emit()
+        if not self.jobs.import_running():
+            self.last_import_roots = list(paths)  # what paths in the report are relative to
+        self.jobs.import_paths(paths)
 
     def cancel_import(self) -> None:
         """Ask a running import to stop after the current file (what is done stays)."""
-        if self._import_task is not None:
-            self._import_task.context.cancel()
+        self.jobs.cancel_import()
 
-    def import_running(self) -> bool:
-        """True while an import is running."""
-        return self._import_task is not None
-
-    # -- plumbing ------------------------------------------------------------------------
-    def _start(self, work, finished, failed, progressed=None) -> Task:
-        return self._runner.start(work, finished, failed, progressed)
+    def collect_sheets(
+        self, paths: list[Path], *, trust: Path | None, require_trusted: bool
+    ) -> None:
+        """File → Collect sheets…: verify and store sheets on a pool thread, with progress."""
+        self.jobs.collect(paths, trust=trust, require_trusted=require_trusted)
 
     def wait_idle(self, msecs: int = 30000) -> bool:
         """Block until pool work is done (for shutdown and the screenshot mode)."""

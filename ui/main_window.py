@@ -1,15 +1,16 @@
 """The review window: queue | run view | ScoreCard and rubric, with menus and shortcuts.
 
-The window wires widgets' intents to the controller's slots and the controller's facts to
-the widgets; it holds no review state of its own and never calls the store directly. Its
-menus and shortcuts (:mod:`ui.menu_window`), status bar and rater (:mod:`ui.status_window`),
-results dashboard (:mod:`ui.dashboard_window`) and studies (:mod:`ui.study_window`) are
-mixins, one concern each.
+The window is the composition root of its parts: it builds the panes, then each part with
+what it needs (:mod:`ui.window`: menus and shortcuts, status bar, import, rater and signing,
+studies, results dashboard, adjudication), and connects them. It wires the rating pane's
+intents to the controller's slots and the controller's facts to the panes; it holds no
+review state of its own and never calls the store directly.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QInputDialog,
@@ -22,38 +23,42 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.adjudication_wiring import AdjudicationWiring
-from ui.controller import OpenedRun, ReviewController
-from ui.dashboard_window import DashboardWindow
+from reviewer.store import Rating
+from ui.controller import ReviewController
 from ui.layout_state import WindowLayout, initial_size
-from ui.menu_window import MenuWindow
+from ui.opened_run import OpenedRun, is_empty
 from ui.queue.queue_panel import QueuePanel
-from ui.rater_dialog import AskRater, ask_rater
 from ui.rating.history_dialog import HistoryDialog
 from ui.rating.rubric_form import RubricForm
 from ui.run.import_problems import ImportProblemsDock
 from ui.run.run_view import RunView
 from ui.run.scorecard_panel import ScorecardPanel
-from ui.status_window import StatusWindow
-from ui.study_window import StudyWindow
+from ui.window.adjudication import AdjudicationWiring
+from ui.window.dashboard import ResultsDashboard
+from ui.window.identity import RaterIdentity, WindowAction
+from ui.window.importing import ImportFlow
+from ui.window.menus import WindowIntents, WindowMenus
+from ui.window.status import WindowStatus
+from ui.window.studies import StudyWiring
 
 
-class MainWindow(StudyWindow, MenuWindow, StatusWindow, DashboardWindow, QMainWindow):
+class MainWindow(QMainWindow):
     """The a320-review main window."""
 
     def __init__(
-        self, controller: ReviewController, *, signer=None, verifier=None, key_manager=None
+        self,
+        controller: ReviewController,
+        *,
+        signer: WindowAction | None = None,
+        verifier: WindowAction | None = None,
+        key_manager: WindowAction | None = None,
     ) -> None:
         super().__init__()
-        self.controller = controller
-        self._signer = signer  # callable(window) -> None, injected by ui.app
+        self.controller = c = controller
         #: (parent, title, text) -> bool; a dialog by default, replaced by tests.
         self.confirm = _confirm
-        self.ask_rater: AskRater = ask_rater
         #: (parent, step label, current note) -> new note or None; a dialog, or a test's.
         self.ask_note = _ask_note
-        self._key_manager = key_manager
-        self._verifier = verifier
         self.setWindowTitle(f"a320-review — {controller.rater}")
 
         self.queue = QueuePanel()
@@ -66,7 +71,8 @@ class MainWindow(StudyWindow, MenuWindow, StatusWindow, DashboardWindow, QMainWi
         # The rating pane scrolls vertically rather than set the window's minimum height:
         # on a 1280×720 screen the submit button is a scroll away, never off-screen.
         rating = QScrollArea()
-        rating.setWidget(_titled("Rating", self.rubric))
+        self._rating_box = _titled("Rating", self.rubric)
+        rating.setWidget(self._rating_box)
         rating.setWidgetResizable(True)
         rating.setFrameShape(QFrame.Shape.NoFrame)
         rating.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -80,11 +86,65 @@ class MainWindow(StudyWindow, MenuWindow, StatusWindow, DashboardWindow, QMainWi
         self.problems = ImportProblemsDock(self)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems)
         self.problems.hide()
-        self._build_status_bar()
-        self._build_actions()
+
+        # -- the parts, each given what it needs -----------------------------------------
+        self.status = WindowStatus(self.statusBar(), cancel_import=c.cancel_import)
+        self._show_rater(c.rater)
+        self.identity = RaterIdentity(
+            self,
+            c,
+            self.status,
+            before_switch=self.rubric.flush,
+            signer=signer,
+            verifier=verifier,
+            key_manager=key_manager,
+        )
+        self.importing = ImportFlow(
+            self, c, self.status, self.problems, then=self._open_first_to_rate
+        )
+        self.studies = StudyWiring(
+            self,
+            c,
+            queue=self.queue,
+            rubric=self.rubric,
+            run_view=self.run_view,
+            scorecard=self.scorecard,
+            close_run=self._show_failure,
+        )
+        self.menus = WindowMenus(
+            self,
+            self.rubric,
+            self.run_view,
+            self.queue,
+            WindowIntents(
+                import_files=self.importing.import_files,
+                import_folder=self.importing.import_folder,
+                verify=self.identity.verify,
+                collect=self.studies.collect,
+                switch_rater=self.identity.switch_rater,
+                quit=self.close,
+                submit_and_next=self.submit_and_next,
+                sign=self.identity.sign,
+                correct=self.correct,
+                show_history=self.show_history,
+                signing_key=self.identity.signing_key,
+                reset_layout=self.reset_layout,
+            ),
+        )
         self._connect()
-        self._build_results()
-        self.adjudication = AdjudicationWiring(self)  # Rating → Adjudicate this run (Ctrl+J)
+        self.dashboard = ResultsDashboard(self, c, self.queue, self.status, self.menus)
+        # Rating → Adjudicate this run (Ctrl+J): its pane takes the rating pane's place.
+        self.adjudication = AdjudicationWiring(
+            self,
+            c,
+            splitter=main,
+            rating_scroll=rating,
+            rubric=self.rubric,
+            queue=self.queue,
+            rating_menu=self.menus.rating_menu,
+            rating_actions=self.menus.rating_actions,
+            say=self.status.say,
+        )
 
     # -- construction --------------------------------------------------------------------
     def _connect(self) -> None:
@@ -99,21 +159,26 @@ class MainWindow(StudyWindow, MenuWindow, StatusWindow, DashboardWindow, QMainWi
         # Evidence: the form asks, the run view knows the selection, the controller writes.
         self.rubric.cite_requested.connect(self._cite)
         self.rubric.evidence_show_requested.connect(self.run_view.show_citation)
-        self.rubric.evidence_remove_requested.connect(c.uncite)
+        self.rubric.evidence_remove_requested.connect(c.evidence.uncite)
         self.rubric.evidence_note_requested.connect(self._edit_note)
-        self._connect_studies()
         c.run_loading.connect(self._run_loading)
         c.run_opened.connect(self._show_run)
         c.run_failed.connect(self._show_failure)
         c.rating_saved.connect(self._rating_saved)
         c.rating_changed.connect(self._rating_changed)
         c.rating_submitted.connect(self._rating_changed)
-        c.rating_refused.connect(self._say)
-        c.message_posted.connect(self._say)
-        c.import_started.connect(self._import_started)
-        c.import_progressed.connect(self._import_progressed)
-        c.import_finished.connect(self._import_finished)
+        c.rating_refused.connect(self.status.say)
+        c.message_posted.connect(self.status.say)
         c.rater_changed.connect(self._show_rater)
+
+    def _show_rater(self, name: str) -> None:
+        self.status.show_rater(name)
+        self.setWindowTitle(f"a320-review — {name}")
+
+    def _open_first_to_rate(self) -> None:
+        """After an import: with no run open, open the first one still to rate."""
+        if self.queue.current_run_pk() is None:
+            self.queue.select_next_unrated()
 
     # -- facts from the controller -------------------------------------------------------
     def _run_loading(self, _run_pk: int) -> None:
@@ -124,12 +189,12 @@ class MainWindow(StudyWindow, MenuWindow, StatusWindow, DashboardWindow, QMainWi
     def _show_run(self, opened: OpenedRun) -> None:
         card = opened.card
         title = f"{card.scenario_id} · {card.model} · {opened.run_id}"
-        self._set_scorer_visible(opened.scorer_visible)
+        self.studies.set_scorer_visible(opened.scorer_visible)
         self.run_view.show_run(title, opened.trajectory, card, opened.warning)
         self.scorecard.show_card(card, opened.trajectory)
         self.rubric.set_rubric(opened.rubric)
         self.rubric.set_rating(opened.rating, self.controller.items(), opened.editable)
-        self._show_phase(opened)
+        self.studies.show_phase(opened)
         # A new run starts with the keys on the metric list: whatever had the focus (a
         # comment of the last run, the filter), the next key rates, it never types.
         self._show_correction(opened.rating)
@@ -141,28 +206,28 @@ class MainWindow(StudyWindow, MenuWindow, StatusWindow, DashboardWindow, QMainWi
         self.scorecard.show_card(None)
         self.rubric.set_rating(None, {}, False)
         self.rubric.set_citations(())
-        self._say(message)
+        self.status.say(message)
 
-    def _rating_saved(self, rating) -> None:
+    def _rating_saved(self, rating: Rating) -> None:
         self.rubric.mark_saved(rating)
         self._show_evidence()
         # An emptied draft is not a draft: the queue lists the run as still to rate.
-        state = "unrated" if self.controller.is_empty(rating) else rating.status
+        state = "unrated" if is_empty(rating) else rating.status
         self.queue.update_rating_state(rating.run_pk, state)
 
-    def _rating_changed(self, rating) -> None:
+    def _rating_changed(self, rating: Rating | None) -> None:
         opened = self.controller.current
         self.rubric.set_rating(rating, self.controller.items(), bool(opened and opened.editable))
         self._show_correction(rating)
         self._show_evidence()
         if opened is not None:
-            self._show_phase(opened)  # a submit lets the rater see the others' ratings
+            self.studies.show_phase(opened)  # a submit lets the rater see the others' ratings
         if rating is not None:
             self.queue.update_rating_state(rating.run_pk, rating.status)
 
     def _show_evidence(self) -> None:
         """Push the current rating's cited steps to the form (chips) and the run view."""
-        opened, cited = self.controller.current, self.controller.citations()
+        opened, cited = self.controller.current, self.controller.evidence.citations()
         titles = {m.id: m.title for m in opened.rubric.metrics} if opened else {}
         self.rubric.set_citations(cited)
         self.run_view.set_cited(cited, titles)
@@ -170,34 +235,34 @@ class MainWindow(StudyWindow, MenuWindow, StatusWindow, DashboardWindow, QMainWi
     def _cite(self, metric_id: str) -> None:
         target = self.run_view.citable_target()
         if target is None:
-            self._say(
+            self.status.say(
                 "E cites a step: first select an event in the timeline or a required action "
                 "in the ground truth (setup, final, optional and forbidden rows are not cited)."
             )
             return
-        self.controller.toggle_citation(metric_id, *target)
+        self.controller.evidence.toggle(metric_id, *target)
 
     def _edit_note(self, metric_id: str, kind: str, ref: int) -> None:
-        cited = [c for c in self.controller.citations() if c.key == (metric_id, kind, ref)]
+        cited = [c for c in self.controller.evidence.citations() if c.key == (metric_id, kind, ref)]
         if cited:
             note = self.ask_note(self, cited[0].label, cited[0].note)
             if note is not None:
-                self.controller.set_citation_note(metric_id, kind, ref, note)
+                self.controller.evidence.set_note(metric_id, kind, ref, note)
 
     # -- intents -------------------------------------------------------------------------
     def submit_and_next(self) -> None:
         """Submit the rating; on success, open the next run still to rate."""
         self.rubric.flush()
         if self.controller.submit():
-            self._say("Rating submitted.")
+            self.status.say("Rating submitted.")
             if self.queue.select_next_unrated() is None:
-                self._say("Rating submitted. Every run in the queue is rated.")
+                self.status.say("Rating submitted. Every run in the queue is rated.")
 
     def correct(self) -> None:
         """Ctrl+E: after a confirmation, start a correction and give the keys to the list."""
         rating = self.controller.rating
         if rating is None or rating.status == "draft":
-            self._say("Correct: only a submitted or signed rating can be corrected.")
+            self.status.say("Correct: only a submitted or signed rating can be corrected.")
             return
         text = (
             f"Correct your {rating.status} rating of this run?\n\nA new draft starts from it "
@@ -215,11 +280,11 @@ class MainWindow(StudyWindow, MenuWindow, StatusWindow, DashboardWindow, QMainWi
             return
         versions = self.controller.rating_history()
         if not versions:
-            self._say("History: this run has no rating yet.")
+            self.status.say("History: this run has no rating yet.")
             return
         HistoryDialog(self, opened.rubric, versions).open()
 
-    def _show_correction(self, rating) -> None:
+    def _show_correction(self, rating: Rating | None) -> None:
         """The banner of a correction: what it corrects, and what stays valid meanwhile."""
         old = self.controller.corrected_rating(rating)
         if old is None:
@@ -236,13 +301,13 @@ class MainWindow(StudyWindow, MenuWindow, StatusWindow, DashboardWindow, QMainWi
             "Earlier versions: Rating → History (Ctrl+H)."
         )
 
-    def showEvent(self, event) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         """Share the width once the window knows its real size: the run view gets most."""
         super().showEvent(event)
         if not self._sized:
             self._sized = True
             # Never narrower than the form: the scroll area scrolls up and down only.
-            inner = self.rating_scroll.widget().minimumSizeHint().width()
+            inner = self._rating_box.minimumSizeHint().width()
             bar = self.rating_scroll.verticalScrollBar().sizeHint().width()
             self.rating_scroll.setMinimumWidth(inner + bar)
             if not self.layout_state.restore_splitters(self):
@@ -265,7 +330,7 @@ class MainWindow(StudyWindow, MenuWindow, StatusWindow, DashboardWindow, QMainWi
         if not self.layout_state.restore_geometry(self):
             self.resize(initial_size(self.screen().availableGeometry().size()))
 
-    def closeEvent(self, event) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
         """Flush a pending comment edit before the window goes: no typed word is lost.
         A running import stops after its current file (what it stored stays)."""
         self.rubric.flush()
@@ -290,6 +355,8 @@ def _titled(title: str, widget: QWidget) -> QWidget:
     box = QWidget()
     layout = QVBoxLayout(box)
     layout.setContentsMargins(4, 4, 4, 4)
-    layout.addWidget(QLabel(title, objectName="panelTitle"))
+    label = QLabel(title)
+    label.setObjectName("panelTitle")
+    layout.addWidget(label)
     layout.addWidget(widget, 1)
     return box

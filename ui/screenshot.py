@@ -11,7 +11,13 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from PySide6.QtCore import QEventLoop, QTimer, QtMsgType, qInstallMessageHandler
+from PySide6.QtCore import (
+    QEventLoop,
+    QMessageLogContext,
+    QTimer,
+    QtMsgType,
+    qInstallMessageHandler,
+)
 
 #: The demo run shown: the APU GEN FAULT run with the isolation step skipped (coverage
 #: 0.75) shows matched and missing actions at once; the first scored run otherwise.
@@ -62,7 +68,7 @@ def quiet_platform_plugin() -> Iterator[None]:
     """Drop the offscreen plugin's warnings (``qt.qpa.*`` and "This plugin does not support
     ..."), pass every other Qt warning to stderr, and restore the previous handler."""
 
-    def handler(kind: QtMsgType, context, message: str) -> None:  # type: ignore[no-untyped-def]
+    def handler(kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
         category = str(getattr(context, "category", "") or "")
         if kind in (QtMsgType.QtDebugMsg, QtMsgType.QtInfoMsg):
             return

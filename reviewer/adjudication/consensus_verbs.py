@@ -6,14 +6,14 @@ import argparse
 import json
 from pathlib import Path
 
-from reviewer.cli import UsageError, add_command
+from reviewer.commands.verbs import Subparsers, UsageError, add_verb
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``consensus`` verb."""
     from reviewer.commands.store_cmds import add_db_option
 
-    c = add_command(
+    c = add_verb(
         subparsers,
         "consensus",
         help="the reported value of each run and metric, and how it was reached",
@@ -25,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = c.add_subparsers(
         dest="consensus_command", metavar="SUBCOMMAND", required=True, help="what to do"
     )
-    p = add_command(
+    p = add_verb(
         sub,
         "export",
         help="write the consensus per run and metric",
@@ -50,8 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_export(args: argparse.Namespace) -> int:
     """Write the consensus rows (audited as an export)."""
     from reviewer.adjudication.consensus import CONSENSUS_COLUMNS, consensus_rows
-    from reviewer.cli import open_output
     from reviewer.commands.store_cmds import open_store
+    from reviewer.commands.verbs import open_output
     from reviewer.store import StoreError
     from reviewer.tabular import write_rows
 

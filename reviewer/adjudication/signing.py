@@ -38,6 +38,7 @@ from reviewer.sheets.sheet import (
     sheet_file_bytes,
     sign_payload,
 )
+from reviewer.sheets.verify import read_sheet
 from reviewer.signing.service import SigningError, SigningService, sheet_folder, utc_now
 
 if TYPE_CHECKING:
@@ -206,7 +207,7 @@ class AdjudicationSigner:
         folder = sheet_folder(out_dir)
         written = []
         for _sheet_id, text in self.store.adjudication_sheets(adjudicator=adjudicator):
-            signed = SignedSheet.from_json(text)
+            signed = read_sheet(text)
             target = folder / adjudication_file_name(signed.payload)  # type: ignore[arg-type]
             try:
                 write_bytes(target, sheet_file_bytes(signed))

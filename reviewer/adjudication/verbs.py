@@ -14,7 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reviewer.adjudication.output import LIST_COLUMNS, list_rows, value_text
-from reviewer.cli import CommandError, UsageError, add_command, rater_name_option
+from reviewer.commands.verbs import (
+    CommandError,
+    Subparsers,
+    UsageError,
+    add_verb,
+    rater_name_option,
+)
 
 if TYPE_CHECKING:
     from reviewer.adjudication.model import Adjudication
@@ -26,7 +32,7 @@ OUTCOMES = ("applicable", "not_applicable", "not_observed")
 def _parser(sub, name, help_, description, examples, run):  # type: ignore[no-untyped-def]
     from reviewer.commands.store_cmds import add_db_option
 
-    p = add_command(sub, name, help=help_, description=description, examples=examples)
+    p = add_verb(sub, name, help=help_, description=description, examples=examples)
     add_db_option(p)
     p.set_defaults(run=run)
     return p
@@ -39,7 +45,7 @@ def _run_rater(p: argparse.ArgumentParser, who: str) -> None:
     )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``adjudicate`` and ``adjudication`` verbs."""
     p = _parser(
         subparsers,
@@ -75,7 +81,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--study", metavar="NAME", help="the study the run is adjudicated in")
 
-    a = add_command(
+    a = add_verb(
         subparsers,
         "adjudication",
         help="list disagreements; submit, sign, correct and export adjudications",
@@ -313,11 +319,11 @@ def run_correct(args: argparse.Namespace) -> int:
 def run_sign(args: argparse.Namespace) -> int:
     """Sign the submitted adjudication and write its sheet."""
     from reviewer.adjudication.signing import AdjudicationSigner
-    from reviewer.signing.verbs import _load_key
+    from reviewer.signing.key_verbs import load_key
 
     with _open(args) as store:
         run_pk = run_pk_of(store, args.run_id)
-        key = _load_key(args.rater, args.passphrase_file)
+        key = load_key(args.rater, args.passphrase_file)
         try:
             written = AdjudicationSigner(store).sign(run_pk, key, args.out)
         except _errors() as exc:

@@ -25,7 +25,8 @@ def unit_coincidences(units: Units) -> np.ndarray:
     outer = counts[:, :, None] * counts[:, None, :]
     # A value is never paired with itself: remove n_uc from the diagonal.
     outer[:, np.arange(counts.shape[1]), np.arange(counts.shape[1])] -= counts
-    return (outer / (m - 1)[:, None, None]).reshape(len(counts), counts.shape[1] ** 2)
+    flat: np.ndarray = (outer / (m - 1)[:, None, None]).reshape(len(counts), counts.shape[1] ** 2)
+    return flat
 
 
 def _distances(n_c: np.ndarray, domain: np.ndarray, level: Level) -> np.ndarray:
@@ -45,7 +46,10 @@ def _distances(n_c: np.ndarray, domain: np.ndarray, level: Level) -> np.ndarray:
         # Σ_{g=c..k} n_g − (n_c + n_k)/2 = C_k − C_c + (n_c − n_k)/2 with C the cumulative
         # marginals; the same expression holds for c > k, so no triangle needs special care.
         cum = np.cumsum(n_c, axis=1)
-        return ((cum[:, None, :] - cum[:, :, None]) + (n_c[:, :, None] - n_c[:, None, :]) / 2) ** 2
+        d2: np.ndarray = (
+            (cum[:, None, :] - cum[:, :, None]) + (n_c[:, :, None] - n_c[:, None, :]) / 2
+        ) ** 2
+        return d2
     raise ValueError(f"unknown level {level!r}")
 
 
@@ -57,7 +61,7 @@ def alphas_from_coincidences(o: np.ndarray, domain: np.ndarray, level: Level) ->
     observed = (o * d).sum(axis=(1, 2))
     expected = np.einsum("bc,bk,bck->b", n_c, n_c, d)
     with np.errstate(invalid="ignore", divide="ignore"):
-        out = 1.0 - (n - 1) * observed / expected
+        out: np.ndarray = 1.0 - (n - 1) * observed / expected
     out[~(expected > 0)] = np.nan
     return out
 

@@ -51,9 +51,9 @@ def rating_records(store: CoreStore) -> list[RatingRecord]:
             run_key=str(item.run_pk),
             rater=item.rater,
             metric_id=item.metric_id,
-            outcome=item.outcome,  # type: ignore[arg-type]
+            outcome=item.outcome,
             score=item.score,
-            blind_outcome=item.blind_outcome,  # type: ignore[arg-type]
+            blind_outcome=item.blind_outcome,
             blind_score=item.blind_score,
             reveal_first=item.reveal_first,
             is_judge=item.is_judge,

@@ -8,17 +8,23 @@ import argparse
 import sys
 from typing import Any
 
-from reviewer.cli import CommandError, UsageError, rater_name_option
 from reviewer.commands.store_cmds import add_db_option, open_store
+from reviewer.commands.verbs import (
+    CommandError,
+    Subparsers,
+    UsageError,
+    add_verb,
+    rater_name_option,
+)
 
-_AGREEMENT_EPILOG = """examples:
-  a320-review agreement
-  a320-review agreement --study pilot --phase blind --bootstrap 2000 --format json
-"""
-_VALIDITY_EPILOG = """examples:
-  a320-review validity
-  a320-review validity --study pilot --phase blind --format json > validity.json
-"""
+_AGREEMENT_EXAMPLES = (
+    "a320-review agreement",
+    "a320-review agreement --study pilot --phase blind --bootstrap 2000 --format json",
+)
+_VALIDITY_EXAMPLES = (
+    "a320-review validity",
+    "a320-review validity --study pilot --phase blind --format json > validity.json",
+)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -40,20 +46,20 @@ def _common(p: argparse.ArgumentParser) -> None:
     add_db_option(p)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``agreement`` and ``validity`` verbs."""
-    a = subparsers.add_parser(
+    a = add_verb(
+        subparsers,
         "agreement",
         help="inter-rater agreement: Krippendorff's alpha per metric, rater and pair",
         description=(
-            "Krippendorff's alpha of each rubric metric over every rater's live submitted or\n"
-            "signed rating: ordinal (the headline) and interval over the 0-3 scores (Not\n"
-            "applicable and Not observed are missing), nominal over the outcomes, with a\n"
-            "seeded 95% percentile bootstrap interval resampling runs. Then each rater, and\n"
+            "Krippendorff's alpha of each rubric metric over every rater's live submitted or "
+            "signed rating: ordinal (the headline) and interval over the 0-3 scores (Not "
+            "applicable and Not observed are missing), nominal over the outcomes, with a "
+            "seeded 95% percentile bootstrap interval resampling runs. Then each rater, and "
             "each pair of raters."
         ),
-        epilog=_AGREEMENT_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        examples=_AGREEMENT_EXAMPLES,
     )
     _common(a)
     a.add_argument("--seed", type=int, default=0, metavar="N", help="bootstrap seed (default 0)")
@@ -66,17 +72,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     a.set_defaults(run=run_agreement)
 
-    v = subparsers.add_parser(
+    v = add_verb(
+        subparsers,
         "validity",
         help="the automatic score against the human consensus",
         description=(
-            "Per rubric metric with a counterpart, Spearman's rho between the consensus\n"
-            "(median score) and the scorer's value; per scenario, the models ranked by humans\n"
-            "and by the scalar with Kendall's tau; the runs where they disagree most; and, for\n"
+            "Per rubric metric with a counterpart, Spearman's rho between the consensus "
+            "(median score) and the scorer's value; per scenario, the models ranked by humans "
+            "and by the scalar with Kendall's tau; the runs where they disagree most; and, for "
             "blind studies, how far the scorer's view pulled the ratings (anchoring)."
         ),
-        epilog=_VALIDITY_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        examples=_VALIDITY_EXAMPLES,
     )
     _common(v)
     v.add_argument(

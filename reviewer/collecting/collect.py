@@ -1,6 +1,6 @@
 """Collecting signed sheets from other raters' machines into this database.
 
-Each sheet is verified (:func:`reviewer.sheets.sheet.verify_file`), checked against the
+Each sheet is verified (:func:`reviewer.sheets.verify.verify_file`), checked against the
 trust list (:func:`trust_problem`, the one place that decides trust), reduced to a
 :class:`~reviewer.collecting.storage.CollectedRating` and stored as its rater's signed,
 read-only rating. Sheets are independent: a refused one is named with its reason and the
@@ -20,8 +20,9 @@ from reviewer.collecting.storage import CollectedItem, CollectedRating
 from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
 from reviewer.sheets.adjudication import AdjudicationPayload
-from reviewer.sheets.sheet import SignedSheet, verify_file
+from reviewer.sheets.sheet import SignedSheet
 from reviewer.sheets.trust import load_trust_file
+from reviewer.sheets.verify import verify_file
 from reviewer.store.models import CollectResult
 
 if TYPE_CHECKING:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from reviewer.cli import CommandError, UsageError, add_command
+from reviewer.commands.verbs import CommandError, Subparsers, UsageError, add_verb
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``collect`` verb."""
-    p = add_command(
+    p = add_verb(
         subparsers,
         "collect",
         help="collect signed sheets from other raters",

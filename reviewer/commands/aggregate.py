@@ -8,14 +8,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import UsageError, add_verb, input_path
+from reviewer.commands.verbs import Subparsers, UsageError, add_verb, input_path
 from reviewer.tabular import FORMATS, write_rows
 
 if TYPE_CHECKING:
     from scoring import ScoreCard
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``aggregate`` verb."""
     p = add_verb(
         subparsers,

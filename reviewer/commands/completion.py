@@ -8,15 +8,15 @@ paths; a ``DIR`` metavar completes folders only.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from reviewer.cli import UsageError, add_verb, input_path
+from reviewer.commands.verbs import Subparsers, UsageError, add_verb, input_path
 
 SHELLS = ("bash", "zsh")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``completion`` verb."""
     p = add_verb(
         subparsers,
@@ -39,11 +39,11 @@ def run(args: argparse.Namespace) -> int:
         import shtab
     except ImportError:  # a dependency; only a broken installation lacks it
         raise UsageError("shell completion needs the shtab package: pip install shtab") from None
-    from reviewer.cli import build_parser
-
+    build_parser: Callable[[], argparse.ArgumentParser] = args.build_parser
     parser = build_parser()
     for action in _actions(parser):
         if action.type in (Path, input_path):
+            # shtab reads a `complete` attribute it asks callers to set on the action.
             action.complete = shtab.DIRECTORY if action.metavar == "DIR" else shtab.FILE  # type: ignore[attr-defined]
     print(shtab.complete(parser, shell=args.shell), end="")
     return 0

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from reviewer.cli import CommandError, add_verb, input_path, rater_name_option
+from reviewer.commands.verbs import (
+    CommandError,
+    GuiRunner,
+    Subparsers,
+    add_verb,
+    input_path,
+    rater_name_option,
+)
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -22,7 +29,7 @@ def parse_size(text: str) -> tuple[int, int]:
     return size
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``gui`` verb."""
     p = add_verb(
         subparsers,
@@ -65,4 +72,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _run(args: argparse.Namespace) -> int:
     if args.gui_runner is None:
         raise CommandError("the review window is not available from this entry point")
-    return args.gui_runner(args)
+    runner: GuiRunner = args.gui_runner
+    return runner(args)

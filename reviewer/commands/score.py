@@ -9,7 +9,7 @@ from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
-from reviewer.cli import UsageError, add_verb, input_path, open_output
+from reviewer.commands.verbs import Subparsers, UsageError, add_verb, input_path, open_output
 from reviewer.tabular import csv_writer, write_rows
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def table_columns() -> tuple[str, ...]:
     return tuple(c for c in columns() if c not in ("path", "reason"))
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``score`` verb."""
     p = add_verb(
         subparsers,

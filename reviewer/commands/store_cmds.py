@@ -10,7 +10,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import CommandError, add_verb, input_path, rater_name_option
+from reviewer.commands.verbs import (
+    CommandError,
+    Subparsers,
+    add_verb,
+    input_path,
+    rater_name_option,
+)
 from reviewer.tabular import write_rows
 
 if TYPE_CHECKING:
@@ -85,7 +91,7 @@ def _writable(path: Path) -> bool:
     return not path.exists() or (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``import``, ``runs`` and ``audit`` verbs."""
     p = add_verb(
         subparsers,

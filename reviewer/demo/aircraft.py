@@ -7,6 +7,8 @@ Each model is a pure function of the control positions, so a read can ask it at 
 
 from __future__ import annotations
 
+from typing import Any
+
 APU, ENG, HYD = "elec-apu-gen-fault", "elec-eng1-gen-fault", "hyd-blue-elec-pump-fault"
 
 #: scenario id -> the control positions at hand-over; a control not listed is unknown.
@@ -34,7 +36,7 @@ LABELS = {
 }  # fmt: skip
 
 
-def _apu(s: dict) -> tuple[list[str], list[str]]:
+def _apu(s: dict[str, Any]) -> tuple[list[str], list[str]]:
     ac = s["ext_pwr"] == 1 and s["ext_pwr_avail"] == 1
     if ac or (s["bat_1"] == 0 and s["bat_2"] == 0):
         # Powered by the GPU, or not powered at all: an unpowered ECAM also reads empty.
@@ -44,7 +46,7 @@ def _apu(s: dict) -> tuple[list[str], list[str]]:
     return ecam, [] if ac else list(AC_VARS)
 
 
-def _eng(s: dict) -> tuple[list[str], list[str]]:
+def _eng(s: dict[str, Any]) -> tuple[list[str], list[str]]:
     eng1, eng2 = s["eng_master_1"] == 1, s["eng_master_2"] == 1
     apu_gen = s["apu_master"] == 1 and s["apu_start"] == 1 and s["apu_gen"] == 1
     ac = (eng2 and s["gen_2"] == 1) or apu_gen or (s["ext_pwr"] == 1 and s["ext_pwr_avail"] == 1)
@@ -56,7 +58,7 @@ def _eng(s: dict) -> tuple[list[str], list[str]]:
     return ecam, failing + ["ENGINE_STATE:2"] * (not eng2)
 
 
-def _hyd(s: dict) -> tuple[list[str], list[str]]:
+def _hyd(s: dict[str, Any]) -> tuple[list[str], list[str]]:
     yellow, commanded = s["hyd_epump_yellow"] == 1, s["hyd_epump_blue_ovrd"] == 1
     green = yellow and s["hyd_ptu"] == 1
     ecam = ["HYD B ELEC PUMP LO PR"] * (s["hyd_epump_blue"] == 1 and commanded)
@@ -71,6 +73,6 @@ def _hyd(s: dict) -> tuple[list[str], list[str]]:
 _MODEL_OF = {APU: _apu, ENG: _eng, HYD: _hyd}
 
 
-def aircraft_response(scenario_id: str, controls: dict) -> tuple[list[str], list[str]]:
+def aircraft_response(scenario_id: str, controls: dict[str, Any]) -> tuple[list[str], list[str]]:
     """The ECAM messages and the failing success variables for these control positions."""
     return _MODEL_OF[scenario_id](controls)

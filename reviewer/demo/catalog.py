@@ -169,7 +169,8 @@ def full_script(scenario_id: str) -> Script:
 
 def demo_runs() -> list[tuple[str, str, Script, str | None]]:
     """Every demo run: (scenario id, model, script, ending other than a plain final)."""
-    entries, runs = [], []
+    entries: list[str] = []
+    runs: list[tuple[str, str, Script, str | None]] = []
     for line in _CATALOG.strip().splitlines():
         # Indented lines continue the entry above.
         if line.startswith(" ") and entries:

@@ -93,7 +93,7 @@ def validation_error(tool: str, problems: list[tuple[str, str, str, Any]]) -> st
     return tool_error(tool, "\n".join(lines))
 
 
-def missing_arguments(tool: str, fields: list[str], args: dict) -> str:
+def missing_arguments(tool: str, fields: list[str], args: dict[str, Any]) -> str:
     """Every required field absent (the call ran with ``{}`` after malformed arguments)."""
     return validation_error(tool, [(f, "Field required", "missing", args) for f in fields])
 

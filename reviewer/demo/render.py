@@ -29,6 +29,7 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from reviewer.demo.catalog import Script, demo_runs
 from reviewer.demo.scripted_run import ScriptedRun
@@ -57,7 +58,7 @@ def _file_text(lines: list[str], ending: str | None) -> str:
 
 
 def render_run(
-    scenario: dict,
+    scenario: dict[str, Any],
     model: str,
     script: Script,
     ending: str | None = None,

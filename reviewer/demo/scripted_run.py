@@ -27,7 +27,7 @@ class ScriptedRun:
 
     def __init__(
         self,
-        scenario: dict,
+        scenario: dict[str, Any],
         model: str,
         *,
         run_id: str,

@@ -43,12 +43,13 @@ VERSIONS = {
 }
 
 
-def load_scenario_yaml(path: str | Path) -> dict:
+def load_scenario_yaml(path: str | Path) -> dict[str, Any]:
     """Parse one scenario file as the harness does (no defaults filled in)."""
-    return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    scenario: dict[str, Any] = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    return scenario
 
 
-def bundled_scenario(scenario_id: str) -> dict:
+def bundled_scenario(scenario_id: str) -> dict[str, Any]:
     """The bundled demo scenario with this id, read from ``resources/scenarios/``."""
     folder = importlib.resources.files("resources").joinpath("scenarios")
     # File names follow the ids (kebab-case -> snake_case); scan as a fallback so a renamed
@@ -65,7 +66,9 @@ def bundled_scenario(scenario_id: str) -> dict:
     raise KeyError(f"no bundled scenario with id {scenario_id!r}")
 
 
-def harness_error_records(error: str = "setup failed: simulator did not start") -> list[dict]:
+def harness_error_records(
+    error: str = "setup failed: simulator did not start",
+) -> list[dict[str, Any]]:
     """The whole content of a file whose setup crashed: one ``harness_error`` record."""
     return [{"type": "harness_error", "stage": "setup", "error": error}]
 
@@ -80,7 +83,7 @@ def _ts_from_run_id(run_id: str) -> str:
     return f"{y}-{mo}-{d}T{h}:{mi}:{s}.{micro:06d}+00:00"
 
 
-def _scenario_path(scenario: dict) -> str:
+def _scenario_path(scenario: dict[str, Any]) -> str:
     # The harness records the path it was given: scenarios/<system>/<rest of the id>.yaml.
     system = str(scenario.get("system") or "misc").lower()
     stem = str(scenario.get("id") or "scenario").removeprefix(system + "-").replace("-", "_")
@@ -97,7 +100,7 @@ class TrajectoryBuilder:
 
     def __init__(
         self,
-        scenario: dict,
+        scenario: dict[str, Any],
         *,
         run_id: str = "20260724T101500Z-000001",
         model: str = "demo-model",
@@ -111,7 +114,7 @@ class TrajectoryBuilder:
         self.scenario = scenario
         self.surface = tuple(sorted(tool_surface))
         self._rng = random.Random(seed)
-        self._records: list[dict] = []
+        self._records: list[dict[str, Any]] = []
         self._step = 0
         self._call_index = 0
         self._sim = float(t0)
@@ -187,7 +190,7 @@ class TrajectoryBuilder:
     def call(
         self,
         name: str,
-        args: dict | None = None,
+        args: dict[str, Any] | None = None,
         *,
         result: Any = None,
         is_error: bool = False,
@@ -242,7 +245,7 @@ class TrajectoryBuilder:
         if coerced is None and not is_error:
             is_error = True
             error = error or mcp_text.not_a_number(value)
-        if is_error:
+        if is_error or coerced is None:
             result: Any = error or mcp_text.unknown_control(control, CONTROL_NAMES)
         else:
             # Same text whether or not the value changed anything, as the simulator answers.
@@ -360,7 +363,7 @@ class TrajectoryBuilder:
 
     # -- output -------------------------------------------------------------------------
 
-    def records(self) -> list[dict]:
+    def records(self) -> list[dict[str, Any]]:
         """A copy of the records so far."""
         return copy.deepcopy(self._records)
 
@@ -388,13 +391,13 @@ class TrajectoryBuilder:
         if self._ended:
             raise RuntimeError("the episode already ended")
 
-    def _done_payload(self) -> dict | None:
+    def _done_payload(self) -> dict[str, Any] | None:
         for r in self._records:
             if r["type"] == "tool_call" and r["name"] == "report_done" and not r["is_error"]:
                 return dict(r["args"]) if isinstance(r["args"], dict) else None
         return None
 
-    def _result(self, name: str, args: dict) -> Any:
+    def _result(self, name: str, args: dict[str, Any]) -> Any:
         return tool_result(
             name,
             args,

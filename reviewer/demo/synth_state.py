@@ -136,7 +136,7 @@ def _num(x: float) -> float:
     return float(round(x, 3))
 
 
-def initial_snapshot(n: int, rng: random.Random, scenario: dict) -> dict[str, Any]:
+def initial_snapshot(n: int, rng: random.Random, scenario: dict[str, Any]) -> dict[str, Any]:
     """``n`` variables at t0 plus the scenario's success variables, deterministic from ``rng``."""
     if n <= 0:
         return {}
@@ -161,7 +161,7 @@ def initial_snapshot(n: int, rng: random.Random, scenario: dict) -> dict[str, An
     return snap
 
 
-def observed_value(pred: dict, ok: bool, rng: random.Random) -> float:
+def observed_value(pred: dict[str, Any], ok: bool, rng: random.Random) -> float:
     """A value of ``pred["var"]`` that satisfies the predicate, or plainly does not."""
     op = pred.get("op")
     if op == "between":
@@ -170,8 +170,22 @@ def observed_value(pred: dict, ok: bool, rng: random.Random) -> float:
             return _num(round(low + (high - low) * rng.uniform(0.3, 0.7), 1))
         return 0.0 if low > 0 else _num(high + (high - low) + 1)
     v = float(pred.get("value", 0))
-    passing = {"eq": v, "ne": v + 1, "gt": v + 1, "ge": v, "lt": v - 1, "le": v}
-    failing = {"eq": 0.0 if v else 1.0, "ne": v, "gt": v, "ge": v - 1, "lt": v, "le": v + 1}
+    passing: dict[str | None, float] = {
+        "eq": v,
+        "ne": v + 1,
+        "gt": v + 1,
+        "ge": v,
+        "lt": v - 1,
+        "le": v,
+    }
+    failing: dict[str | None, float] = {
+        "eq": 0.0 if v else 1.0,
+        "ne": v,
+        "gt": v,
+        "ge": v - 1,
+        "lt": v,
+        "le": v + 1,
+    }
     return _num((passing if ok else failing).get(op, v))
 
 
@@ -192,12 +206,12 @@ def drift(snapshot: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 def tool_result(
     name: str,
-    args: dict,
+    args: dict[str, Any],
     *,
     ecam: list[str],
     sim_time: float,
     snapshot: dict[str, Any],
-    scenario: dict,
+    scenario: dict[str, Any],
 ) -> Any:
     """What a read (or advance, or report) returns when the caller does not say.
 

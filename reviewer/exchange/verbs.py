@@ -8,15 +8,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.cli import (
+from reviewer.commands.store_cmds import add_db_option, open_store
+from reviewer.commands.verbs import (
     CommandError,
+    Subparsers,
     add_verb,
-    file_problem,
     input_path,
     open_output,
     rater_name_option,
 )
-from reviewer.commands.store_cmds import add_db_option, open_store
 from reviewer.tabular import write_rows
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ SUMMARY_COLUMNS = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``ratings`` verb and its subcommands."""
     p = add_verb(
         subparsers,
@@ -242,6 +242,7 @@ def run_template(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     """All rows or none; each error on its own line as ``FILE:LINE: reason``."""
+    from reviewer.batch import file_problem
     from reviewer.store import RatingsFileError, StoreError
     from scoring.paths import shown
 

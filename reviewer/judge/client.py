@@ -149,7 +149,7 @@ class ChatClient:
         if told is not None:
             return min(told, s.max_backoff)
         # Jitter: concurrent workers that failed together must not retry together.
-        base = s.backoff * 2**attempt
+        base: float = s.backoff * 2**attempt
         return min(base + random.uniform(0, s.backoff), s.max_backoff)
 
 

@@ -5,16 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from reviewer import home
-from reviewer.cli import CommandError, UsageError, open_output
+from reviewer.commands.verbs import CommandError, UsageError, open_output
 from reviewer.judge.facade import JudgeStore
 from reviewer.judge.requests import RunRef
 from reviewer.judge.workflow import Progress, import_answers, requests_for
 from reviewer.store import StoreError
 
 
-def cache_dir():
+def cache_dir() -> Path:
     """Where good answers are kept between runs (under the app home's data folder)."""
     return home.data_dir() / "judge-cache"
 

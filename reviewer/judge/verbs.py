@@ -7,21 +7,22 @@ import os
 import sys
 from pathlib import Path
 
-from reviewer.cli import (
+from reviewer.commands.store_cmds import add_db_option, open_store
+from reviewer.commands.verbs import (
     CommandError,
+    Subparsers,
     UsageError,
-    add_command,
+    add_verb,
     open_output,
     rater_name_option,
 )
-from reviewer.commands.store_cmds import add_db_option, open_store
 
 DEFAULT_MODEL = "gpt-4o-mini"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``judge`` verb and its subcommands."""
-    p = add_command(
+    p = add_verb(
         subparsers,
         "judge",
         help="rate runs with an LLM judge and compare it with the humans",
@@ -36,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         dest="judge_command", metavar="SUBCOMMAND", required=True, help="what to do"
     )
 
-    e = add_command(
+    e = add_verb(
         sub,
         "export",
         help="write one chat-completion request per run (OpenAI Batch API JSONL)",
@@ -59,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_db_option(e)
     e.set_defaults(run=run_export)
 
-    i = add_command(
+    i = add_verb(
         sub,
         "import",
         help="store a judge's answers (Batch API output or chat completions)",
@@ -82,7 +83,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_db_option(i)
     i.set_defaults(run=run_import)
 
-    r = add_command(
+    r = add_verb(
         sub,
         "run",
         help="send the requests to an OpenAI-compatible endpoint, then import the answers",
@@ -126,7 +127,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_db_option(r)
     r.set_defaults(run=run_run)
 
-    c = add_command(
+    c = add_verb(
         sub,
         "compare",
         help="the judge against the human consensus, per metric",

@@ -9,6 +9,7 @@ from itertools import combinations
 
 import numpy as np
 
+from reviewer.intervals import wilson
 from reviewer.leaderboard import stats
 from reviewer.leaderboard.source import RunValue, ViewValues
 
@@ -145,12 +146,12 @@ def build(
                 n_scenarios=n_scenarios,
                 n_checked=len(checked),
                 passed=passed,
-                pass_low=stats.wilson(passed, len(checked))[0],
-                pass_high=stats.wilson(passed, len(checked))[1],
+                pass_low=wilson(passed, len(checked))[0],
+                pass_high=wilson(passed, len(checked))[1],
                 n_safety=len(runs),
                 unsafe=unsafe,
-                unsafe_low=stats.wilson(unsafe, len(runs))[0],
-                unsafe_high=stats.wilson(unsafe, len(runs))[1],
+                unsafe_low=wilson(unsafe, len(runs))[0],
+                unsafe_high=wilson(unsafe, len(runs))[1],
                 left_out_unsafe=unsafe if safe_only else 0,
             )
         )

@@ -27,8 +27,6 @@ from scipy import stats
 Cells = Mapping[tuple[str, str], Sequence[float]]
 """``{(scenario, model): per-run values}``."""
 
-Z95 = 1.959963984540054
-
 
 @dataclass(frozen=True)
 class Replicates:
@@ -251,17 +249,6 @@ def point_ranks(point: NDArray[np.float64]) -> list[int]:
     ranks = np.zeros(point.shape, dtype=int)
     ranks[ok] = stats.rankdata(-point[ok], method="min").astype(int)
     return [int(r) for r in ranks]
-
-
-def wilson(successes: int, n: int, *, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval of a proportion (NaN, NaN for n = 0)."""
-    if n == 0:
-        return math.nan, math.nan
-    p = successes / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def kendall_tau(

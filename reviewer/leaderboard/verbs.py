@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from reviewer.cli import CommandError, UsageError, add_verb, open_output
+from reviewer.commands.verbs import CommandError, Subparsers, UsageError, add_verb, open_output
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: Subparsers) -> None:
     """Add the ``leaderboard`` verb."""
     from reviewer.commands.store_cmds import add_db_option
 

@@ -9,28 +9,28 @@ import argparse
 import sys
 from pathlib import Path
 
-from reviewer.cli import CommandError, UsageError
 from reviewer.commands.store_cmds import add_db_option, open_store
+from reviewer.commands.verbs import CommandError, Subparsers, UsageError, add_verb
 
-_EPILOG = """examples:
-  a320-review report --out results.pdf
-  a320-review report --scenario elec-apu-gen-fault --format html --out apu.html
-"""
+_EXAMPLES = (
+    "a320-review report --out results.pdf",
+    "a320-review report --scenario elec-apu-gen-fault --format html --out apu.html",
+)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``report`` verb."""
-    p = subparsers.add_parser(
+    p = add_verb(
+        subparsers,
         "report",
         help="the results charts and tables as a PDF or a self-contained HTML page",
         description=(
-            "Draw the results: the scalar per model (unsafe runs apart), the scorer's vector,\n"
-            "the human consensus per metric and model, Krippendorff's alpha per metric, and the\n"
-            "scorer against the humans; each chart with its table, after a title page saying\n"
+            "Draw the results: the scalar per model (unsafe runs apart), the scorer's vector, "
+            "the human consensus per metric and model, Krippendorff's alpha per metric, and the "
+            "scorer against the humans; each chart with its table, after a title page saying "
             "what the report rests on (database, scorer and rubric versions, runs, ratings)."
         ),
-        epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        examples=_EXAMPLES,
     )
     p.add_argument(
         "--study", metavar="NAME", help="only the study's runs, and the ratings made within it"

@@ -12,8 +12,9 @@ they are the ones the adjudicator saw (:mod:`reviewer.sheets.resolved`).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from pydantic import Field, model_serializer
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from reviewer.sheets.sheet import (
     SheetAuditHead,
@@ -88,7 +89,7 @@ class AdjudicationPayload(_Frozen):
     audit_head: SheetAuditHead
 
     @model_serializer(mode="wrap")
-    def _omit_absent(self, handler):  # type: ignore[no-untyped-def]
+    def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         return _omit_none(handler(self), ("study",))
 
     def canonical_bytes(self) -> bytes:
@@ -99,7 +100,7 @@ class AdjudicationPayload(_Frozen):
 def adjudication_file_name(payload: AdjudicationPayload) -> str:
     """``<run_id>.<adjudicator>.<short id>.adjudication.sheet.json``: found by ``collect``
     like every sheet, and told apart from a rating sheet by its name."""
-    name = sheet_file_name(payload)  # type: ignore[arg-type]
+    name = sheet_file_name(payload)
     return name[: -len(".sheet.json")] + ".adjudication.sheet.json"
 
 

@@ -16,7 +16,8 @@ import hashlib
 import json
 import sqlite3
 
-from reviewer.sheets.sheet import SheetPayload, verify_sheet
+from reviewer.sheets.sheet import SheetPayload
+from reviewer.sheets.verify import verify_sheet
 from reviewer.store import audit
 from reviewer.store.integrity import Log, RatingState
 

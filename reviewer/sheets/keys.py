@@ -369,13 +369,3 @@ def _check_private_mode(path: Path) -> None:
         raise KeyStoreError(
             f"{path} is readable by others (mode {mode:04o}); run: chmod 600 {path}"
         )
-
-
-def __getattr__(name: str) -> object:
-    # Trust lists moved to reviewer.sheets.trust (which imports this module); the name
-    # stays importable from here, resolved on first use.
-    if name == "load_trust_file":
-        from reviewer.sheets import trust
-
-        return trust.load_trust_file
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

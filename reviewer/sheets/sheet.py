@@ -22,10 +22,10 @@ import hashlib
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import rfc8785
-from pydantic import BaseModel, ConfigDict, Field, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from reviewer.sheets.keys import RaterKey, file_stem
 
@@ -121,7 +121,7 @@ class SheetItem(_Frozen):
     reason: str | None = Field(default=None, description="why the final differs from blind")
 
     @model_serializer(mode="wrap")
-    def _omit_absent(self, handler):  # type: ignore[no-untyped-def]
+    def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data = _omit_none(handler(self), ("blind", "reason"))
         if not data.get("citations"):  # no evidence cited: the bytes of an older sheet
             data.pop("citations", None)
@@ -184,7 +184,7 @@ class SheetPayload(_Frozen):
     )
 
     @model_serializer(mode="wrap")
-    def _omit_absent(self, handler):  # type: ignore[no-untyped-def]
+    def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         # Format 1 had neither field: an absent one is left out, never written as null.
         return _omit_none(handler(self), ("study", "audit_head"))
 
@@ -231,23 +231,24 @@ class SignedSheet:
         }
         return json.dumps(envelope, indent=2, ensure_ascii=False) + "\n"
 
-    @classmethod
-    def from_json(cls, data: str | bytes) -> SignedSheet:
-        """Read a sheet that is known to be good (e.g. from the store): verifies it too."""
-        from reviewer.sheets.verify import verify_sheet
-
-        result = verify_sheet(data)
-        if not result.ok or result.sheet is None:
-            raise SheetError(result.reason or "sheet does not verify")
-        return result.sheet
-
 
 def sheet_file_bytes(sheet: SignedSheet) -> bytes:
     """Exactly the bytes written to the ``.sheet.json`` file (the PDF prints their SHA-256)."""
     return sheet.to_json().encode("utf-8")
 
 
-def sheet_file_name(payload: SheetPayload, suffix: str = ".json") -> str:
+class NamedPayload(Protocol):
+    """What a sheet's file name is made of: a rating's or an adjudication's payload."""
+
+    @property
+    def sheet_id(self) -> str: ...
+    @property
+    def run(self) -> SheetRun: ...
+    @property
+    def rater(self) -> SheetRater: ...
+
+
+def sheet_file_name(payload: NamedPayload, suffix: str = ".json") -> str:
     """``<run_id>.<rater>.<short sheet id>.sheet.json`` (or ``.pdf``), safe on every platform.
 
     The short sheet id keeps every sheet's file apart (a correction never overwrites the
@@ -286,16 +287,3 @@ def sign_payload(payload: SheetPayload, key: RaterKey) -> SignedSheet:
         raise SheetError("the payload names another key than the one signing it")
     data = payload.canonical_bytes()
     return SignedSheet(payload, data.decode("utf-8"), key.sign(data))
-
-
-_VERIFY_NAMES = frozenset({"VerifyResult", "file_sha256", "verify_file", "verify_sheet"})
-
-
-def __getattr__(name: str) -> Any:
-    # Verification lives in reviewer.sheets.verify (which imports this module); its names
-    # stay importable from here, resolved on first use so neither import order breaks.
-    if name in _VERIFY_NAMES:
-        from reviewer.sheets import verify
-
-        return getattr(verify, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

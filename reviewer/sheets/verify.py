@@ -30,6 +30,7 @@ from reviewer.sheets.keys import (
 from reviewer.sheets.sheet import (
     ALGORITHM,
     SHEET_FORMATS,
+    SheetError,
     SheetPayload,
     SignedSheet,
     canonical_bytes,
@@ -201,6 +202,8 @@ def _verify(
             fingerprint=key_fp,
         )
 
+    # SignedSheet.payload is typed as the rating sheet's payload (sheet.py cannot name the
+    # adjudication payload, which builds on it); an adjudication sheet shares the envelope.
     sheet = SignedSheet(payload, envelope["payload"], signature)  # type: ignore[arg-type]
     if trajectory_sha256 is not None and trajectory_sha256 != payload.run.trajectory_sha256:
         return _failed(
@@ -275,3 +278,15 @@ def verify_file(
     return verify_sheet(
         data, trajectory_sha256=traj_sha, trusted=trusted, require_trusted=require_trusted
     )
+
+
+def read_sheet(data: str | bytes) -> SignedSheet:
+    """A sheet that is known to be good (e.g. from the store), read and verified again.
+
+    Raises :class:`~reviewer.sheets.sheet.SheetError` with the reason when it does not
+    verify: unlike :func:`verify_sheet`, a bad sheet here is a fault, not a finding.
+    """
+    result = verify_sheet(data)
+    if not result.ok or result.sheet is None:
+        raise SheetError(result.reason or "sheet does not verify")
+    return result.sheet

@@ -23,22 +23,16 @@ from typing import TYPE_CHECKING
 
 from reviewer.outfile import OutputError, PendingFile
 from reviewer.sheets.keys import RaterKey, quote_arg
+from reviewer.sheets.rating_payload import rating_payload
 from reviewer.sheets.sheet import (
     SheetAuditHead,
-    SheetBlindItem,
-    SheetCitation,
-    SheetItem,
     SheetPayload,
-    SheetRater,
-    SheetRubric,
-    SheetRun,
-    SheetScorer,
-    SheetStudy,
     SignedSheet,
     sheet_file_bytes,
     sheet_file_name,
     sign_payload,
 )
+from reviewer.sheets.verify import read_sheet
 
 if TYPE_CHECKING:
     from reviewer.rubric import Rubric
@@ -182,7 +176,7 @@ class SigningService:
         others: :class:`ExportError` then names each failure and lists what was written.
         """
         rows = self.store.signed_sheets(rater=rater)
-        sheets = [SignedSheet.from_json(row.sheet_json) for row in rows]
+        sheets = [read_sheet(row.sheet_json) for row in rows]
         names = _export_names(sheets)
         out_dir = _folder(out_dir)
         written: list[WrittenSheet] = []
@@ -289,55 +283,22 @@ class SigningService:
 
     def _payload(self, rating: Rating, key: RaterKey) -> SheetPayload:
         run = self.store.get_run(rating.run_pk)
-        card = run.scorecard
-        if not run.run_id or not card.trajectory_sha256:
+        if not run.run_id or not run.scorecard.trajectory_sha256:
             raise SigningError("this run has no run id or trajectory hash: it cannot be signed")
         rubric = self._rubric_of(rating)
         state = self.store.rating_state(rating.run_pk, rating.rater)
-        blind = state.blind if state.study is not None else None
-        items = []
-        for metric in rubric.metrics:
-            item = rating.items[metric.id]
-            was = blind.items.get(metric.id) if blind else None
-            items.append(
-                SheetItem(
-                    metric_id=metric.id,
-                    title=metric.title,
-                    outcome=item.outcome,
-                    score=item.score,
-                    anchor=None if item.score is None else metric.anchors[item.score],
-                    comment=item.comment,
-                    citations=[
-                        SheetCitation(**c.model_dump(exclude={"metric_id"}))
-                        for c in rating.cited(metric.id)
-                    ],
-                    blind=None
-                    if was is None
-                    else SheetBlindItem(**was.model_dump(exclude={"metric_id"})),
-                    reason=blind.reasons.get(metric.id) if blind else None,
-                )
-            )
         entries, last_hash = self.store.audit_head()
-        return SheetPayload(
+        return rating_payload(
+            run,
+            run.run_id,
+            rating,
+            rubric,
+            state,
+            key,
+            audit_head=SheetAuditHead(entries=entries, hash=last_hash),
             sheet_id=self.new_id(),
             supersedes=self._supersedes(rating),
             signed_at=self.clock(),
-            run=SheetRun.of(run.run_id, card),
-            scorer=SheetScorer(version=card.scorer_version, vector=card.vector()),
-            rubric=SheetRubric(id=rubric.id, version=rubric.version, sha256=rubric.sha256),
-            items=items,
-            overall_comment=rating.overall_comment,
-            rater=SheetRater.of(key),
-            study=None
-            if blind is None
-            else SheetStudy(
-                name=state.study,
-                protocol=state.protocol,
-                reveal_first=state.reveal_first,
-                blind_submitted_at=blind.blind_submitted_at,
-                revealed_at=blind.revealed_at,
-            ),
-            audit_head=SheetAuditHead(entries=entries, hash=last_hash),
         )
 
 

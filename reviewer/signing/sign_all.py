@@ -13,14 +13,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from reviewer.cli import CommandError
+from reviewer.commands.store_cmds import open_store
+from reviewer.commands.verbs import CommandError
+from reviewer.signing.key_verbs import load_key
+from reviewer.signing.sheet_verbs import report_written
 
 
 def run_sign_all(args: argparse.Namespace) -> int:
     """Sign every submitted, unsigned live rating of ``--rater``; 1 when any failed."""
-    from reviewer.commands.store_cmds import open_store
     from reviewer.signing.service import SigningError, SigningService
-    from reviewer.signing.verbs import _load_key, _report
     from reviewer.store import StoreError
 
     renderer = getattr(args, "pdf_renderer", None)
@@ -32,7 +33,7 @@ def run_sign_all(args: argparse.Namespace) -> int:
             print(f"nothing to sign: {args.rater} has no submitted, unsigned rating")
             return 0
         # One prompt for the whole batch, and only when there is something to sign.
-        key = _load_key(args.rater, args.passphrase_file)
+        key = load_key(args.rater, args.passphrase_file)
         service = SigningService(store, pdf_renderer=renderer)
         for index, row in enumerate(todo, start=1):
             name = row.run_id or row.path
@@ -47,7 +48,7 @@ def run_sign_all(args: argparse.Namespace) -> int:
             signed += 1
             sheet = written.sheet.payload
             print(f"signed {sheet.run.run_id} for {sheet.rater.name}: sheet {sheet.sheet_id}")
-            _report(written, renderer=renderer is not None)
+            report_written(written, renderer=renderer is not None)
     print(f"signed {signed} of {len(todo)} rating(s) by {args.rater} into {args.out}")
     if failed:
         raise CommandError(f"{len(failed)} rating(s) not signed: {', '.join(failed)}")

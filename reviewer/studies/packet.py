@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from cryptography.exceptions import InvalidSignature
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from reviewer.sheets import sheet
+from reviewer.sheets import sheet, verify
 from reviewer.sheets.keys import KeyStoreError, PublicKey, RaterKey, decode_public_key, fingerprint
 from reviewer.studies.model import Assignment, StudySpec
 
@@ -101,9 +101,9 @@ def write_packet(store: StudiesStore, study: str, rater: str, key: RaterKey, out
         target = folder / f"{row.sha256}.jsonl"
         source = Path(store.get_run(row.run_pk).path)
         try:
-            if not target.exists() or sheet.file_sha256(target) != row.sha256:
+            if not target.exists() or verify.file_sha256(target) != row.sha256:
                 shutil.copyfile(source, target)
-            copied = sheet.file_sha256(target)
+            copied = verify.file_sha256(target)
         except OSError as exc:
             raise PacketError(
                 f"cannot copy run {row.run_id} from {source}: {exc.strerror}"
@@ -171,7 +171,7 @@ def read_packet(folder: Path, *, trusted: frozenset[str] | None = None) -> Packe
         file = Path(folder) / run.file
         if Path(run.file).name != f"{run.sha256}.jsonl" or not file.is_file():
             raise PacketError(f"{file}: missing from the packet")
-        if sheet.file_sha256(file) != run.sha256:
+        if verify.file_sha256(file) != run.sha256:
             raise PacketError(f"{file}: changed since the packet was signed (sha256 differs)")
     return payload
 

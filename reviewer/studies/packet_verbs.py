@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import argparse
 
-from reviewer.cli import CommandError, UsageError
+from reviewer.commands.verbs import CommandError, UsageError
 
 
 def run_packet(args: argparse.Namespace) -> int:
     """Write and sign one rater's packet."""
     from reviewer.commands.store_cmds import open_store
-    from reviewer.signing.verbs import _load_key
+    from reviewer.signing.key_verbs import load_key
     from reviewer.store import StoreError
     from reviewer.studies.packet import PacketError, write_packet
 
@@ -22,7 +22,7 @@ def run_packet(args: argparse.Namespace) -> int:
             owner = store.get_study(args.name).owner
             if owner is None:
                 raise CommandError(f"study {args.name!r} has no owner to sign its packets")
-            key = _load_key(owner, args.passphrase_file)
+            key = load_key(owner, args.passphrase_file)
             path = write_packet(store, args.name, args.rater, key, args.out)
         except (StoreError, PacketError) as exc:
             raise CommandError(str(exc)) from None
@@ -33,7 +33,8 @@ def run_packet(args: argparse.Namespace) -> int:
 def run_join(args: argparse.Namespace) -> int:
     """Verify, import, and show the rater's queue."""
     from reviewer.commands.store_cmds import open_store
-    from reviewer.sheets.keys import KeyStoreError, load_trust_file
+    from reviewer.sheets.keys import KeyStoreError
+    from reviewer.sheets.trust import load_trust_file
     from reviewer.store import StoreError
     from reviewer.studies.packet import PacketError, join_packet
 

@@ -7,10 +7,11 @@ import json
 import sys
 from pathlib import Path
 
-from reviewer.cli import (
+from reviewer.commands.verbs import (
     CommandError,
+    Subparsers,
     UsageError,
-    add_command,
+    add_verb,
     rater_name_option,
     rater_names_option,
 )
@@ -19,7 +20,7 @@ from reviewer.studies import packet_verbs as study_packet
 
 def _sub(sub, name, help_, description, example, run, *, named=True):  # type: ignore[no-untyped-def]
     """One subcommand: its help and example, the study NAME (unless not ``named``), --db."""
-    p = add_command(sub, name, help=help_, description=description, examples=[example])
+    p = add_verb(sub, name, help=help_, description=description, examples=[example])
     if named:
         p.add_argument("name", metavar="NAME", help="the study")
     _db(p)
@@ -60,9 +61,9 @@ def _selection_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``study`` verb and its subcommands."""
-    p = add_command(
+    p = add_verb(
         subparsers,
         "study",
         help="rating studies: raters, assignments, blind protocol, packets",

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from reviewer import cli, home
-from reviewer.cli import EXAMPLES_HEADING, build_parser, main
+from reviewer.cli import build_parser, main
+from reviewer.commands.verbs import EXAMPLES_HEADING
 
 REPO = Path(__file__).resolve().parents[2]
 

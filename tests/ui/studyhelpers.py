@@ -29,7 +29,7 @@ def make_study(
         selection=Selection(scenarios=(APU,)),
     )
     app.store.create_study(spec)
-    app.controller.reload_studies()
+    app.controller.studies.reload_studies()
     return name
 
 

@@ -44,7 +44,7 @@ def test_the_background_list_hides_the_scorer_from_a_blind_rater(demo_app: App, 
     with qtbot.waitSignal(c.runs_changed, timeout=30_000) as blocker:
         c.load_runs_in_background()
     rows = blocker.args[0]
-    hidden = [row for row in rows if row.run_pk in c.scorer_hidden]
+    hidden = [row for row in rows if row.run_pk in c.studies.scorer_hidden]
     assert hidden, "the blind study should hide the scorer on its runs"
     assert all(row.scalar is None and row.unsafe is None for row in hidden)
-    assert any(row.scalar is not None for row in rows if row.run_pk not in c.scorer_hidden)
+    assert any(row.scalar is not None for row in rows if row.run_pk not in c.studies.scorer_hidden)

@@ -17,7 +17,7 @@ from reviewer.evidence import Citation
 from ui.queue.run_queue_model import HIDDEN_TIP, Column, RunRowRole
 from ui.run.scorecard_panel import HIDDEN_NOTE
 from ui.run.timeline_model import COL_CLASS
-from ui.study_window import NOT_IN_QUEUE
+from ui.window.studies import NOT_IN_QUEUE
 
 
 def _activate(qtbot, window) -> None:

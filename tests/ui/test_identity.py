@@ -32,18 +32,18 @@ def test_switch_rater_changes_the_status_bar_and_the_ratings_shown(qtbot, demo_a
     window, controller = demo_app.window, demo_app.controller
     run_pk = open_run(qtbot, demo_app, lambda r: r.status == "scored")
     controller.save_item(controller.store.rubric().metric_ids[0], "applicable", 2, "")
-    assert window.rater_label.text().startswith("Rater: tester · no signing key yet")
-    window.ask_rater = lambda parent, names, current: "A. Martin"
+    assert window.status.rater_label.text().startswith("Rater: tester · no signing key yet")
+    window.identity.ask_rater = lambda parent, names, current: "A. Martin"
     with qtbot.waitSignal(controller.run_opened, timeout=10000):
-        window.switch_rater()
+        window.identity.switch_rater()
     assert controller.rater == "A. Martin"
-    assert window.rater_label.text().startswith("Rater: A. Martin")
+    assert window.status.rater_label.text().startswith("Rater: A. Martin")
     assert "A. Martin" in window.windowTitle()
     assert controller.current.run_pk == run_pk and controller.rating is None  # not tester's
     assert home.last_rater() == "A. Martin"
     # A refused name changes nothing.
-    window.ask_rater = lambda parent, names, current: "x" * 500
-    window.switch_rater()
+    window.identity.ask_rater = lambda parent, names, current: "x" * 500
+    window.identity.switch_rater()
     assert controller.rater == "A. Martin"
 
 

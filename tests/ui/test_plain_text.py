@@ -61,7 +61,7 @@ def test_every_label_and_tooltip_shows_html_from_files_and_users_literally(qtbot
                 assert _shown_as_typed(label.text(), label.textFormat()), label.objectName()
             assert _tooltip_is_literal(label.toolTip()), label.objectName()
         assert seen >= 3  # the run title, the rater in the status bar, the banner
-        assert PAYLOAD in app.window.rater_label.text()
+        assert PAYLOAD in app.window.status.rater_label.text()
         assert PAYLOAD in app.window.run_view.title.text()
 
         # Tooltips of the models: queue cells, timeline and ground truth rows.

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication
 
 from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
 from reviewer.sheets import keys
-from reviewer.sheets.sheet import verify_file
+from reviewer.sheets.verify import verify_file
 from ui.sheets.sign_flow import SignFlow
 
 
@@ -142,13 +142,13 @@ def test_an_import_shows_progress_and_can_be_cancelled(qtbot, tmp_path):
     try:
         with qtbot.waitSignal(app.controller.import_finished, timeout=30000) as finished:
             app.controller.import_paths([tmp_path / "runs"])
-            assert app.window.progress.isVisibleTo(app.window)  # shown while it runs
-            app.window.cancel_button.click()
+            assert app.window.status.progress.isVisibleTo(app.window)  # shown while it runs
+            app.window.status.cancel_button.click()
         report = finished.args[0]
         assert report.cancelled and report.added < 300
         # What was imported before the cancel stays, and the queue shows it.
         assert app.window.queue.model.rowCount() == report.added == app.store.count_runs()
-        assert not app.window.progress.isVisibleTo(app.window)
+        assert not app.window.status.progress.isVisibleTo(app.window)
         assert "cancelled" in app.window.statusBar().currentMessage()
     finally:
         app.controller.wait_idle()

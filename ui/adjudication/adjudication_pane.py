@@ -46,7 +46,8 @@ class AdjudicationPane(QWidget):
         self.decisions: dict[str, Decision] = {}
         self.model = AdjudicationGridModel(self)
 
-        self.title = QLabel(objectName="panelTitle")
+        self.title = QLabel()
+        self.title.setObjectName("panelTitle")
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.banner = QLabel(wordWrap=True)
         self.banner.setTextFormat(Qt.TextFormat.PlainText)
@@ -72,14 +73,14 @@ class AdjudicationPane(QWidget):
         buttons = QHBoxLayout()
         self.outcome_buttons: dict[str, QPushButton] = {}
         for outcome, label in OUTCOME_LABELS.items():
-            button = QPushButton(label, checkable=True, focusPolicy=Qt.FocusPolicy.NoFocus)
+            button = _toggle(label)
             button.clicked.connect(lambda _=False, o=outcome: self.set_current_outcome(o))
             self.outcome_buttons[outcome] = button
             buttons.addWidget(button)
         scores = QHBoxLayout()
         self.score_buttons: list[QPushButton] = []
         for score in range(4):
-            button = QPushButton(str(score), checkable=True, focusPolicy=Qt.FocusPolicy.NoFocus)
+            button = _toggle(str(score))
             button.clicked.connect(lambda _=False, s=score: self.score_current(s))
             self.score_buttons.append(button)
             scores.addWidget(button)
@@ -237,15 +238,21 @@ class AdjudicationPane(QWidget):
         if watched is self.reason:
             if kind == QEvent.Type.FocusOut:
                 self.flush()
-            elif kind == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Escape:
+            elif not isinstance(event, QKeyEvent) or kind != QEvent.Type.KeyPress:
+                pass
+            elif event.key() == Qt.Key.Key_Escape:
                 self.flush()
                 self.focus_grid()
                 self._next_to_do()
                 return True
-            elif kind == QEvent.Type.KeyPress and is_submit(event):
+            elif is_submit(event):
                 self.request_submit()
                 return True
-        elif watched is self.grid and kind in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride):
+        elif (
+            watched is self.grid
+            and isinstance(event, QKeyEvent)
+            and kind in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride)
+        ):
             # The grid takes the rating keys itself (also over window shortcuts): here they
             # decide, and Enter opens the reason.
             if not self._is_pane_key(event):
@@ -278,7 +285,7 @@ class AdjudicationPane(QWidget):
             Qt.Key.Key_J, Qt.Key.Key_K, Qt.Key.Key_C, *ENTER_KEYS)  # fmt: skip
 
     def _pane_key(self, event: QKeyEvent) -> None:
-        key = event.key()
+        key = Qt.Key(event.key())
         if is_submit(event):
             self.request_submit()
         elif key in DIGITS:
@@ -289,6 +296,14 @@ class AdjudicationPane(QWidget):
             self.next_metric(1 if key == Qt.Key.Key_J else -1)
         else:
             self.focus_reason()
+
+
+def _toggle(text: str) -> QPushButton:
+    """A checkable button the keys leave alone (the grid keeps the focus)."""
+    button = QPushButton(text)
+    button.setCheckable(True)
+    button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    return button
 
 
 def _long(outcome: str | None, score: int | None) -> str:

@@ -1,18 +1,20 @@
 """The run queue's columns: measured once, shared out to fit the panel, cut where they
 lose least.
 
-A mixin of :class:`ui.queue.queue_panel.QueuePanel`, like :mod:`ui.rating.revision_flow`
-for the rubric form. Score, Safety and Rating keep their width and stay in sight; the
-other columns share what is left, until the rater resizes one by hand.
+A part of :class:`ui.queue.queue_panel.QueuePanel`, given its table view and run model.
+Score, Safety and Rating keep their width and stay in sight; the other columns share what
+is left, until the rater resizes one by hand. It watches the view's width and the header's
+mouse itself.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QStyledItemDelegate
+from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTableView
+from shiboken6 import isValid
 
-from ui.queue.run_queue_model import Column
+from ui.queue.run_queue_model import Column, RunQueueModel
 
 _MAX_COLUMN_WIDTH = 240
 MIN_ELASTIC = 44
@@ -25,7 +27,7 @@ _GIVE_WAY = (Column.STATUS, Column.MODEL)
 #: Where each cut column keeps its distinguishing part: scenario ids differ at their start
 #: ("elec-apu…", "hyd-blue…"), models at their end ("claude…4-5"), run ids at their time and
 #: suffix ("…08:23 f18f09"). The full text is in each cell's tooltip.
-_ELIDE = {
+_ELIDE: dict[int, Qt.TextElideMode] = {
     Column.SCENARIO: Qt.TextElideMode.ElideRight,
     Column.MODEL: Qt.TextElideMode.ElideMiddle,
     Column.RUN: Qt.TextElideMode.ElideLeft,
@@ -35,13 +37,37 @@ _ELIDE = {
 class ElidingDelegate(QStyledItemDelegate):
     """Cuts each column's text where it loses the least (see ``_ELIDE``)."""
 
-    def initStyleOption(self, option, index) -> None:
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
         super().initStyleOption(option, index)
         option.textElideMode = _ELIDE.get(index.column(), Qt.TextElideMode.ElideRight)
 
 
-class QueueColumns:
-    """Column widths of the queue's table, on the queue panel."""
+class QueueColumns(QObject):
+    """Column widths of the queue's table."""
+
+    def __init__(self, view: QTableView, model: RunQueueModel) -> None:
+        super().__init__(view)
+        self.view = view
+        self.model = model
+        self._natural: dict[Column, int] = {}
+        self._sizing = False
+        self._user_sized = False
+        # A section resized while a mouse button is down *on the header* is the rater's
+        # drag; a button held elsewhere (a splitter or window edge being dragged) is not.
+        self._header_pressed = False
+        header = view.horizontalHeader()
+        header.sectionResized.connect(self._on_section_resized)
+        # Held here: the filter also sees their last events, while the view is destroyed.
+        self._viewport, self._header_viewport = view.viewport(), header.viewport()
+        self._header_viewport.installEventFilter(self)
+        self._viewport.installEventFilter(self)  # width changes re-fit the columns
+
+    @property
+    def measured(self) -> bool:
+        """The columns were measured (from the first rows shown)."""
+        return bool(self._natural)
 
     def natural_width(self) -> int:
         """The width at which every column shows its text whole (the window's first split)."""
@@ -53,7 +79,7 @@ class QueueColumns:
             columns -= self._natural.get(Column.IN, 0)  # only within a study
         return columns + bar + 2 * self.view.frameWidth()
 
-    def _fit_columns(self) -> None:
+    def fit_columns(self) -> None:
         # Once, from the first rows, measured on a sample: ResizeToContents would measure
         # all 10,000 rows, and again on every change.
         bold = QFont(self.view.font())
@@ -70,9 +96,9 @@ class QueueColumns:
             )
             # Never under the header's minimum section size: Qt would widen it anyway.
             self._natural[column] = min(max(width, MIN_ELASTIC), _MAX_COLUMN_WIDTH)
-        self._layout_columns()
+        self.layout_columns()
 
-    def _layout_columns(self) -> None:
+    def layout_columns(self) -> None:
         """Fit the columns to the panel: Score, Safety and Rating keep their width and stay
         in sight; Scenario, Model, Run and Status share what is left (elided at the end),
         and Scenario takes any spare width. Stops once the rater resizes a column by hand."""
@@ -85,7 +111,7 @@ class QueueColumns:
         room = self.view.viewport().width() - fixed
         # On a small screen Status, then Model, give way (both are in the Scenario tooltip
         # and the filters) so Score, Safety and Rating stay in view.
-        hidden = set()
+        hidden: set[Column] = set()
         for column in _GIVE_WAY:
             if room >= USEFUL_ELASTIC * (len(_ELASTIC) - len(hidden)):
                 break
@@ -112,7 +138,19 @@ class QueueColumns:
         finally:
             self._sizing = False
 
-    def _on_section_resized(self, *_args) -> None:
+    def _on_section_resized(self, *_args: int) -> None:
         # Only a drag by the rater counts: Qt also resizes sections itself.
         if not self._sizing and self._header_pressed:
             self._user_sized = True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if not isValid(self.view):
+            return False  # the view is being destroyed (this part is its child)
+        if watched is self._viewport and event.type() == QEvent.Type.Resize:
+            self.layout_columns()
+        elif watched is self._header_viewport and event.type() in (
+            QEvent.Type.MouseButtonPress,
+            QEvent.Type.MouseButtonRelease,
+        ):
+            self._header_pressed = event.type() == QEvent.Type.MouseButtonPress
+        return False

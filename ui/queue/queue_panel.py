@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -47,7 +48,7 @@ _FACETS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
 _RATING_ORDER = list(RATING_LABELS)
 
 
-class QueuePanel(QueueColumns, QWidget):
+class QueuePanel(QWidget):
     """Run queue with facet filters; emits ``run_selected(run_pk)`` when the current row
     changes."""
 
@@ -106,18 +107,11 @@ class QueuePanel(QueueColumns, QWidget):
         header.setMinimumSectionSize(MIN_ELASTIC)
         # Left-aligned: a cut header keeps its first letters ("Scena…", never "cenari").
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        header.sectionResized.connect(self._on_section_resized)
-        # A section resized while a mouse button is down *on the header* is the rater's
-        # drag; a button held elsewhere (a splitter or window edge being dragged) is not.
-        header.viewport().installEventFilter(self)
-        self._header_pressed = False
         # Each column is cut where it loses least: see ui.queue.queue_columns.
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.setItemDelegate(ElidingDelegate(self.view))
-        self.view.viewport().installEventFilter(self)  # width changes re-fit the columns
-        self._natural: dict[Column, int] = {}
-        self._sizing = False
-        self._user_sized = False
+        #: Measured once, shared out to fit the panel (a drag by the rater ends that).
+        self.columns = QueueColumns(self.view, self.model)
         self.view.selectionModel().currentRowChanged.connect(self._on_current_row)
 
         self.progress = QLabel(self)
@@ -144,6 +138,10 @@ class QueuePanel(QueueColumns, QWidget):
         self._update_progress()
 
     # ---- API for the window and controller -----------------------------------------------
+    def natural_width(self) -> int:
+        """The width at which every column shows its text whole (the window's first split)."""
+        return self.columns.natural_width()
+
     def set_rows(self, rows: Sequence[Any]) -> None:
         """Show ``rows``; the open run stays selected if it is still there."""
         with self._keeping_open_run():
@@ -152,9 +150,9 @@ class QueuePanel(QueueColumns, QWidget):
             in_study = any(r.per_run for r in rows)
             if self.view.isColumnHidden(Column.IN) == in_study:
                 self.view.setColumnHidden(Column.IN, not in_study)
-                self._layout_columns()  # the other columns make room, or take it back
-            if rows and not self._natural:
-                self._fit_columns()
+                self.columns.layout_columns()  # the others make room, or take it back
+            if rows and not self.columns.measured:
+                self.columns.fit_columns()
             self._refill_combos()
 
     def set_needs_adjudication(self, run_pks: set[int] | frozenset[int]) -> None:
@@ -270,16 +268,10 @@ class QueuePanel(QueueColumns, QWidget):
             self.proxy.set_facet(facet, self._facet_values[facet][index])
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.view.viewport() and event.type() == QEvent.Type.Resize:
-            self._layout_columns()
-        elif watched is self.view.horizontalHeader().viewport() and event.type() in (
-            QEvent.Type.MouseButtonPress,
-            QEvent.Type.MouseButtonRelease,
-        ):
-            self._header_pressed = event.type() == QEvent.Type.MouseButtonPress
-        elif (
+        if (
             watched is self.filter_edit
             and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
             and event.key() == Qt.Key.Key_Escape
         ):
             self.filter_finished.emit()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -141,7 +141,9 @@ class RunQueueModel(QAbstractTableModel):
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(HEADERS)
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.DisplayRole) -> Any:
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if not index.isValid():
             return None
         row = self._rows[index.row()]
@@ -172,7 +174,9 @@ class RunQueueModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole):
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ):
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(HEADERS):
             if role == Qt.ItemDataRole.DisplayRole:
                 return HEADERS[section]
@@ -296,7 +300,7 @@ class RunQueueModel(QAbstractTableModel):
             return IN_TIP.format(n=row.ratings_in or 0, k=row.per_run)
         if column in (Column.SCENARIO, Column.MODEL):
             # Narrow columns are cut: the whole run in one tooltip (and Status/Model may be
-            # hidden on a small screen, see QueuePanel._layout_columns).
+            # hidden on a small screen, see QueueColumns.layout_columns).
             status = STATUS_LABELS.get(row.status, row.status)
             return plain_tooltip(f"{row.scenario_id}\n{row.model or '—'}\n{row.run_id}\n{status}")
         return None
@@ -370,7 +374,7 @@ class RunQueueFilter(QSortFilterProxyModel):
         # the unfiltered case answers before reading the row.
         if not self._active:
             return True
-        run = self.sourceModel().run_at(source_row)
+        run = cast(RunQueueModel, self.sourceModel()).run_at(source_row)
         if self._only is not None and run.run_pk not in self._only:
             return False
         for facet, wanted in self._facets.items():

@@ -154,7 +154,7 @@ class FlowLayout(QLayout):
     def addItem(self, item: QLayoutItem) -> None:
         self._items.append(item)
 
-    def addWidget(self, widget: QWidget) -> None:  # type: ignore[override]
+    def addWidget(self, widget: QWidget) -> None:
         self.addChildWidget(widget)
         self.addItem(QWidgetItem(widget))
         self.invalidate()

@@ -1,145 +1,134 @@
-"""The rubric form's keyboard: the API the window binds, and the keys when the form has focus.
+"""The rubric form's keyboard when the form itself has the focus.
 
-A mixin of :class:`ui.rating.rubric_form.RubricForm`, like :mod:`ui.rating.revision_flow`.
-The window binds 0–3, N / O / A, J / K, C and E to the methods here as window-wide
-shortcuts; without a window (the form alone, or the table focused) the form reads the
-same keys itself, so the rating keys never become text or keyboard search.
+A part of :class:`ui.rating.rubric_form.RubricForm`: an event filter on the form's metric
+table and text boxes, and the key map for the form alone. The window binds 0–3, N / O / A,
+J / K, C and E to the form's intents as window-wide shortcuts; without a window (the form
+alone, or the table focused) this part reads the same keys and calls the same intents
+(:class:`RatingIntents`), so the rating keys never become text or keyboard search. It is
+given the form's rubric model, whose row shows the metric being commented.
 """
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QPlainTextEdit, QTableView
+from shiboken6 import isValid
 
+from ui.rating.rubric_model import RubricModel
 from ui.rating_keys import DIGITS, ENTER_KEYS, OUTCOME_KEYS, is_held, is_submit
 
 _TEXT_EVENTS = (QEvent.Type.KeyPress, QEvent.Type.FocusOut)
+_FOCUS_EVENTS = (QEvent.Type.FocusIn, QEvent.Type.FocusOut)
 
 
-class FormKeys:
-    """Rating keys and their actions, on the rubric form."""
+class RatingIntents(Protocol):
+    """What the keys do on the form: its public intents."""
 
-    def score_current(self, score: int) -> None:
-        """Score the current metric; then ask for the comment it needs, or move on."""
-        if self._editable and self.current_metric_id() is not None:
-            self._edit("applicable", score)
-            self._after_key()
+    def score_current(self, score: int) -> None: ...
+    def set_current_outcome(self, outcome: str) -> None: ...
+    def next_metric(self) -> None: ...
+    def prev_metric(self) -> None: ...
+    def focus_comment(self) -> None: ...
+    def request_cite(self) -> None: ...
+    def request_submit(self) -> None: ...
+    def flush(self) -> None: ...
+    def focus_metrics(self) -> None: ...
+    def current_metric_id(self) -> str | None: ...
 
-    def set_current_outcome(self, outcome: str) -> None:
-        """Set the current metric's outcome (N/A and not observed clear the score)."""
-        if self._editable and self.current_metric_id() is not None:
-            self._on_outcome_clicked(outcome)
-            self._after_key()
 
-    def next_metric(self) -> None:
-        self._select_row(self.table.currentIndex().row() + 1)
+class FormKeys(QObject):
+    """Rating keys on the metric table; Esc, Ctrl+Enter and focus changes in the boxes.
 
-    def prev_metric(self) -> None:
-        self._select_row(max(self.table.currentIndex().row() - 1, 0))
+    ``comment`` is the current metric's comment box; ``texts`` every text box of the form
+    (the comment among them), each of which sends its edit when the focus leaves it.
+    """
 
-    def focus_comment(self) -> None:
-        """Put the caret in the current metric's comment (C); Esc comes back."""
-        metric_id = self.current_metric_id()
-        if self.model.is_revised(metric_id) and not self.model.reason(metric_id).strip():
-            # What a revised metric needs first is its reason: C asks for it.
-            self.focus_reason()
-            return
-        if metric_id is not None and self._editable:
-            self.editor.comment.setFocus(Qt.FocusReason.ShortcutFocusReason)
+    def __init__(
+        self,
+        form: RatingIntents,
+        model: RubricModel,
+        *,
+        table: QTableView,
+        comment: QPlainTextEdit,
+        texts: tuple[QPlainTextEdit, ...],
+        parent: QObject,
+    ) -> None:
+        super().__init__(parent)
+        self._owner = parent
+        self._form = form
+        self._model = model
+        self._table = table
+        self._comment = comment
+        self._texts = texts
+        for watched in (table, *texts):
+            watched.installEventFilter(self)
 
-    def request_cite(self) -> None:
-        """E: ask to cite the selected step for the current metric (again: remove it)."""
-        metric_id = self.current_metric_id()
-        if metric_id is not None:
-            self.cite_requested.emit(metric_id)
-
-    def focus_metrics(self) -> None:
-        """Give the keys back to the metric list (after a new run, a submit, Esc...)."""
-        self.flush()
-        self.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
-
-    def is_typing(self) -> bool:
-        """True while a comment box of this form has the keyboard focus."""
-        return self.editor.comment.hasFocus() or self.overall.hasFocus()
-
-    def request_submit(self) -> None:
-        """Send pending edits, then ask to submit (only when the rating is complete)."""
-        self.flush()
-        if self.submit_button.isEnabled():
-            self.submit_requested.emit()
-
-    def _after_key(self) -> None:
-        # One comment model: focus enters a comment box only when the rater presses C
-        # (or Enter, or clicks it). A metric that still needs its comment stays current and
-        # the editor says "press C": a key pressed as a command never becomes text.
-        if self.model.problem_of(self.current_metric_id()) is None:
-            self.next_metric()
-
-    # ---- keys when the form itself has focus ----------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        kind = event.type()
-        if watched is self.editor.comment and kind in (
-            QEvent.Type.FocusIn,
-            QEvent.Type.FocusOut,
-        ):
+        if not isValid(self._owner):
+            # The form is being destroyed and its widgets with it (a focus leaving one):
+            # nothing is left to flush or move.
+            return False
+        kind, form = event.type(), self._form
+        if watched is self._comment and kind in _FOCUS_EVENTS:
             # The metric row says it is being commented, as the focus frame does the box.
             commenting = kind == QEvent.Type.FocusIn
-            self.model.set_commenting(self.current_metric_id() if commenting else None)
-        if watched in (self.editor.comment, self.overall, self.revision.reason) and (
-            kind in _TEXT_EVENTS
-        ):
+            self._model.set_commenting(form.current_metric_id() if commenting else None)
+        if watched in self._texts and kind in _TEXT_EVENTS:
             if kind == QEvent.Type.FocusOut:
-                self.flush()  # e.g. a click on the run queue, before it switches run
-            elif event.key() == Qt.Key.Key_Escape:
-                self.flush()
-                self.focus_metrics()
+                form.flush()  # e.g. a click on the run queue, before it switches run
+            elif isinstance(event, QKeyEvent) and event.key() == Qt.Key.Key_Escape:
+                form.flush()
+                form.focus_metrics()
                 # The comment was what this metric still needed: go on to the next, as a
                 # score that needs no comment does (a rater going back presses K).
-                metric_id = self.current_metric_id()
-                if watched is self.editor.comment and self.model.problem_of(metric_id) is None:
-                    self.next_metric()
+                metric_id = form.current_metric_id()
+                needs_more = metric_id is not None and self._model.problem_of(metric_id) is not None
+                if watched is self._comment and not needs_more:
+                    form.next_metric()
                 return True
-            elif is_submit(event):
-                self.request_submit()
+            elif isinstance(event, QKeyEvent) and is_submit(event):
+                form.request_submit()
                 return True
-        elif watched is self.table and kind == QEvent.Type.KeyPress:
+        elif watched is self._table and isinstance(event, QKeyEvent):
+            if kind != QEvent.Type.KeyPress:
+                return False
             # The view would take letters and digits for keyboard search; here they rate,
             # and Enter opens the comment.
             if is_held(event):
                 return True
-            if self._rating_key(event):
+            if self.rating_key(event):
                 return True
             if event.key() in ENTER_KEYS:
-                self.focus_comment()
+                form.focus_comment()
                 return True
-        return super().eventFilter(watched, event)
+        return False
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if not self._rating_key(event):
-            super().keyPressEvent(event)
-
-    def _rating_key(self, event: QKeyEvent) -> bool:
+    def rating_key(self, event: QKeyEvent) -> bool:
         """The window's rating keys, for when no window binds them (the form alone)."""
+        form = self._form
         if is_held(event):
             return True
         if is_submit(event):
-            self.request_submit()
+            form.request_submit()
             return True
         if event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
             return False
-        key = event.key()
+        key = Qt.Key(event.key())
         if key in DIGITS:
-            self.score_current(DIGITS[key])
+            form.score_current(DIGITS[key])
         elif key in OUTCOME_KEYS:
-            self.set_current_outcome(OUTCOME_KEYS[key])
+            form.set_current_outcome(OUTCOME_KEYS[key])
         elif key == Qt.Key.Key_J:
-            self.next_metric()
+            form.next_metric()
         elif key == Qt.Key.Key_K:
-            self.prev_metric()
+            form.prev_metric()
         elif key == Qt.Key.Key_C:
-            self.focus_comment()
+            form.focus_comment()
         elif key == Qt.Key.Key_E:
-            self.request_cite()
+            form.request_cite()
         else:
             return False
         return True

@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QPalette
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QButtonGroup,
     QFrame,
     QHBoxLayout,
@@ -146,7 +147,9 @@ class MetricEditor(QFrame):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Enter:
-            self._show_anchor(self.scores.id(watched))
+            # Installed on the score buttons only (any other object would be -1: no anchor).
+            button = watched if isinstance(watched, QAbstractButton) else None
+            self._show_anchor(self.scores.id(button) if button is not None else -1)
         elif event.type() == QEvent.Type.Leave:
             self._show_anchor(getattr(self._item, "score", None))
         return super().eventFilter(watched, event)
@@ -154,7 +157,7 @@ class MetricEditor(QFrame):
     def _show_anchor(self, score: int | None) -> None:
         if self._metric is None or score is None or score < 0:
             outcome = getattr(self._item, "outcome", None)
-            hint = _OUTCOME_HINTS.get(outcome, _ANCHOR_HINT) if self._metric else ""
+            hint = _OUTCOME_HINTS.get(outcome or "", _ANCHOR_HINT) if self._metric else ""
             self.anchor.setText(hint)
             self.anchor.setForegroundRole(QPalette.ColorRole.PlaceholderText)
             return
@@ -245,7 +248,7 @@ def _check_only(group: QButtonGroup, button_id: int | None) -> None:
         button.blockSignals(False)
         # The choice stays legible when disabled (read-only) and on dark themes: the
         # palette's own highlight, plus bold so it does not rest on colour alone.
-        palette = button.parentWidget().palette()
+        palette = (button.parentWidget() or button).palette()
         if checked:
             palette.setColor(QPalette.ColorRole.Button, palette.color(QPalette.ColorRole.Highlight))
             highlighted = palette.color(QPalette.ColorRole.HighlightedText)

@@ -1,13 +1,15 @@
 """The rubric form's pending edits: comments go out after a pause in typing.
 
-A mixin of :class:`ui.rating.rubric_form.RubricForm`, like :mod:`ui.rating.revision_flow`.
-Each comment box emits its text once the rater stops typing for
+A part of :class:`ui.rating.rubric_form.RubricForm`. Each comment box (a metric's comment,
+the overall comment, a revision reason) is sent once the rater stops typing for
 :data:`COMMENT_DEBOUNCE_MS`, and at once when the focus leaves it, the metric changes or
 the window asks (:meth:`PendingEdits.flush`): no typed word is lost or sent to the wrong
-run.
+run. This part keeps the timers and what is still unsent; the form says how to send it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer
 
@@ -15,56 +17,83 @@ COMMENT_DEBOUNCE_MS = 400
 
 
 class PendingEdits:
-    """Debounced comment and overall-comment edits, on the rubric form."""
+    """Debounced comment, overall-comment and revision-reason edits.
 
-    def _init_pending(self) -> None:
-        # Comment edits go out after a pause in typing; these say what is still unsent.
-        self._pending_comment: str | None = None  # its metric id
-        self._pending_overall = False
-        self._comment_timer = single_shot(self, self._flush_comment)
-        self._overall_timer = single_shot(self, self._flush_overall)
+    ``send_comment(metric_id)``, ``send_overall()`` and ``send_reason(metric_id)`` emit
+    the edit as the form holds it now; ``parent`` owns the timers.
+    """
+
+    def __init__(
+        self,
+        parent: QObject,
+        *,
+        send_comment: Callable[[str], None],
+        send_overall: Callable[[], None],
+        send_reason: Callable[[str], None],
+    ) -> None:
+        self._send_comment = send_comment
+        self._send_overall = send_overall
+        self._send_reason = send_reason
+        # What is still unsent: a metric id for a comment or a reason.
+        self.comment: str | None = None
+        self.overall = False
+        self.reason: str | None = None
+        self._comment_timer = single_shot(parent, self.flush_comment)
+        self._overall_timer = single_shot(parent, self.flush_overall)
+        self._reason_timer = single_shot(parent, self.flush_reason)
+
+    def comment_typed(self, metric_id: str) -> None:
+        self.comment = metric_id
+        self._comment_timer.start()
+
+    def overall_typed(self) -> None:
+        self.overall = True
+        self._overall_timer.start()
+
+    def reason_typed(self, metric_id: str) -> None:
+        self.reason = metric_id
+        self._reason_timer.start()
 
     def flush(self) -> None:
-        """Emit the comment edits still waiting for their debounce."""
-        self._flush_comment()
-        self._flush_overall()
-        self._flush_reason()
+        """Send the edits still waiting for their debounce."""
+        self.flush_comment()
+        self.flush_overall()
+        self.flush_reason()
 
-    def _on_comment_changed(self) -> None:
-        metric_id = self.current_metric_id()
-        if metric_id is not None and self._editable:
-            self._apply_local(metric_id, comment=self.editor.comment.toPlainText())
-            self._pending_comment = metric_id
-            self._comment_timer.start()
-
-    def _flush_comment(self) -> None:
+    def flush_comment(self) -> None:
         self._comment_timer.stop()
-        metric_id, self._pending_comment = self._pending_comment, None
-        item = None if metric_id is None else self.model.item(metric_id)
-        if item is not None:
-            self.item_edited.emit(metric_id, item.outcome, item.score, item.comment)
+        metric_id, self.comment = self.comment, None
+        if metric_id is not None:
+            self._send_comment(metric_id)
 
-    def _on_overall_changed(self) -> None:
-        if self._editable:
-            self._pending_overall = True
-            self._overall_timer.start()
-
-    def _flush_overall(self) -> None:
+    def flush_overall(self) -> None:
         self._overall_timer.stop()
-        if self._pending_overall:
-            self._pending_overall = False
-            self.overall_comment_edited.emit(self.overall.toPlainText())
+        if self.overall:
+            self.overall = False
+            self._send_overall()
 
-    def _drop_pending(self) -> None:
+    def flush_reason(self) -> None:
         self._reason_timer.stop()
-        self._pending_reason = None
+        metric_id, self.reason = self.reason, None
+        if metric_id is not None:
+            self._send_reason(metric_id)
+
+    def forget_comment(self) -> None:
+        """The comment went out with another edit: nothing of it is left to send."""
+        self._comment_timer.stop()
+        self.comment = None
+
+    def drop(self) -> None:
+        """Forget everything unsent (another run is shown: it was not typed for it)."""
+        self._reason_timer.stop()
+        self.reason = None
         self._comment_timer.stop()
         self._overall_timer.stop()
-        self._pending_comment = None
-        self._pending_overall = False
+        self.comment = None
+        self.overall = False
 
 
-def single_shot(parent: QObject, slot) -> QTimer:
+def single_shot(parent: QObject, slot: Callable[[], None]) -> QTimer:
     timer = QTimer(parent)
     timer.setSingleShot(True)
     timer.setInterval(COMMENT_DEBOUNCE_MS)

@@ -76,7 +76,9 @@ class RubricModel(QAbstractTableModel):
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(HEADERS)
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.DisplayRole) -> Any:
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if not index.isValid():
             return None
         metric = self._metrics[index.row()]
@@ -106,7 +108,9 @@ class RubricModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignCenter)
         return None
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole):
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ):
         if (
             orientation == Qt.Orientation.Horizontal
             and role == Qt.ItemDataRole.DisplayRole
@@ -174,17 +178,17 @@ class RubricModel(QAbstractTableModel):
 
     def blind_item(self, metric_id: str | None) -> Any:
         """The frozen blind item of ``metric_id`` (None outside the reveal)."""
-        return self._blind.get(metric_id)
+        return self._blind.get(metric_id) if metric_id is not None else None
 
     def reason(self, metric_id: str | None) -> str:
         return self._reasons.get(metric_id, "") if metric_id else ""
 
     def is_revised(self, metric_id: str | None) -> bool:
         """True when the metric's outcome or score differs from its blind value."""
-        blind = self._blind.get(metric_id)
+        blind = self.blind_item(metric_id)
         if blind is None:
             return False
-        item = self._items.get(metric_id)
+        item = self.item(metric_id)
         now = (None, None) if item is None else (item.outcome, item.score)
         return now != (blind.outcome, blind.score)
 
@@ -208,8 +212,8 @@ class RubricModel(QAbstractTableModel):
     def items(self) -> dict[str, Any]:
         return dict(self._items)
 
-    def item(self, metric_id: str) -> Any:
-        return self._items.get(metric_id)
+    def item(self, metric_id: str | None) -> Any:
+        return self._items.get(metric_id) if metric_id is not None else None
 
     def metric_at(self, row: int) -> Any:
         return self._metrics[row]

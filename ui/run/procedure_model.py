@@ -14,6 +14,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelInde
 from PySide6.QtGui import QFont
 
 from scoring import ScoreCard, Trajectory
+from scoring.scenario import ForbiddenAction
 from scoring.steps import ground_truth_step, required_step
 from ui.theme import STYLES, icon, plain_tooltip
 
@@ -73,6 +74,7 @@ class ProcedureModel(QAbstractItemModel):
     def _build_procedure(self, traj: Trajectory) -> None:
         """The ground truth alone, with nothing of how the run met it (no ScoreCard: the
         blind phase of a study, where the procedure is evidence and the match is not)."""
+        assert traj.scenario is not None  # set_run shows no procedure without a scenario
         gt = traj.scenario.ground_truth
         flat = 0  # the action's index in the flattened procedure, as ScoreCard.required
         for number, block in enumerate(gt.procedure, start=1):
@@ -92,7 +94,7 @@ class ProcedureModel(QAbstractItemModel):
             section = self._add(Node(f"{kind}_section", title, None, 0))
             for action in actions:
                 label = _action_text(action)
-                if kind == "forbidden":
+                if isinstance(action, ForbiddenAction):  # the forbidden section's actions
                     label += f"  [{action.severity.replace('_', '-')}]"
                 self._add(Node(kind, label, section, 0, rationale=action.rationale or "",
                                key=action.key))  # fmt: skip
@@ -106,6 +108,7 @@ class ProcedureModel(QAbstractItemModel):
         return node_id
 
     def _build(self, traj: Trajectory, card: ScoreCard) -> None:
+        assert traj.scenario is not None  # set_run shows no procedure without a scenario
         gt = traj.scenario.ground_truth
         commands = card.commands
         # Each matched action whose command came ahead of an action it must follow.
@@ -213,7 +216,9 @@ class ProcedureModel(QAbstractItemModel):
             return QModelIndex()
         return self.createIndex(row, column, siblings[row])
 
-    def parent(self, index=QModelIndex()) -> QModelIndex:  # noqa: B008
+    # Qt overloads parent(): QObject's parent() and the model's parent(index); a Python
+    # model can define only the second, which is what Qt calls.
+    def parent(self, index=QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008, see above
         if not index.isValid():
             return QModelIndex()
         parent_id = self._nodes[index.internalId()].parent
@@ -243,7 +248,8 @@ class ProcedureModel(QAbstractItemModel):
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return (node.label, node.run_text, node.rationale)[column]
-        cited = self._cited.get(node.required_index) if node.kind == "required" else None
+        ref = node.required_index if node.kind == "required" else None
+        cited = self._cited.get(ref) if ref is not None else None
         if column == COL_ACTION and cited is not None:
             if role == Qt.ItemDataRole.DecorationRole:
                 return icon("evidence")

@@ -57,11 +57,13 @@ class RunView(QWidget):
 
         # Both show text from the trajectory file (scenario, model, run id, a reader's error):
         # plain text always, so a file cannot paint "APPROVED" or load an image.
-        self.banner = QLabel(objectName="banner", wordWrap=True)
+        self.banner = QLabel(wordWrap=True)
+        self.banner.setObjectName("banner")
         self.banner.setTextFormat(Qt.TextFormat.PlainText)
         self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.banner.hide()
-        self.title = QLabel(objectName="panelTitle")
+        self.title = QLabel()
+        self.title.setObjectName("panelTitle")
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         # A long run title must not set the window's minimum width: it is cut at the
         # pane's edge and shown in full in the tooltip.
@@ -238,8 +240,8 @@ class RunView(QWidget):
     def _procedure_moved(self, current: QModelIndex, _previous: QModelIndex) -> None:
         node = self.procedure_model.node(current)
         if not self._syncing and node is not None:
-            required = node.kind == "required" and node.required_index is not None
-            self._target = ("ground_truth", node.required_index) if required else None
+            index = node.required_index if node.kind == "required" else None
+            self._target = ("ground_truth", index) if index is not None else None
         card = self._shown_card()
         if self._syncing or node is None or not node.commands or card is None:
             return
@@ -296,7 +298,8 @@ def _titled(title: str, widget: QWidget) -> QWidget:
     layout = QVBoxLayout(box)
     layout.setContentsMargins(0, 0, 0, 0)
     layout.setSpacing(2)
-    label = QLabel(title, objectName="panelTitle")
+    label = QLabel(title)
+    label.setObjectName("panelTitle")
     layout.addWidget(label)
     layout.addWidget(widget)
     return box

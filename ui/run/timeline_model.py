@@ -77,7 +77,8 @@ class TimelineModel(QAbstractTableModel):
             for constraint in card.order_constraints:
                 if constraint.applicable and not constraint.satisfied:
                     command = card.required[constraint.after].matched_command
-                    early.add(card.commands[command].call_position)
+                    if command is not None:  # applicable: both actions were matched
+                        early.add(card.commands[command].call_position)
             flagged.update({n.call_position: "errored" for n in card.signals.errored_commands})
             flagged.update(
                 {n.call_position: "off_surface" for n in card.signals.off_surface_attempts}
@@ -184,7 +185,9 @@ class TimelineModel(QAbstractTableModel):
         if role == EventRole:
             return row.record
         if role == VerdictRole:
-            return self._verdicts.get(row.call_position) if row.kind == "command" else None
+            if row.kind != "command" or row.call_position is None:
+                return None
+            return self._verdicts.get(row.call_position)
         if role == KindRole:
             return row.kind
         if role == CallPositionRole:
@@ -244,7 +247,8 @@ def summary(row: Row) -> str:
     if row.kind == "final":
         verdict = record.success_eval.all_passed if record.success_eval else None
         passed = {True: "harness: all checks passed", False: "harness: checks failed"}
-        return f"{record.reason} · {passed.get(verdict, 'no success evaluation')}"
+        said = passed[verdict] if verdict is not None else "no success evaluation"
+        return f"{record.reason} · {said}"
     if row.kind == "setup":
         gate = getattr(record, "validity_gate", None) or {}
         error = getattr(record, "error", None)

@@ -128,15 +128,17 @@ class SignFlow(QObject):
         # File names, and the folder by its name: the machine's absolute paths say nothing
         # to a rater and would leak into screenshots (the folder is the one just chosen).
         folder_name = written.json_path.parent.name
+        # The window's service renders a PDF: it is there whenever the sheet is.
+        pdf_name = written.pdf_path.name if written.pdf_path is not None else "no PDF"
         say(
-            f"Signed {run_id}. Wrote {written.json_path.name} and {written.pdf_path.name} "
+            f"Signed {run_id}. Wrote {written.json_path.name} and {pdf_name} "
             f"in the folder '{folder_name}'."
         )
         return written
 
     def rater_key(self, window: QWidget) -> keys.RaterKey | None:
         """The rater's key, unlocked (asking the passphrase) or created; None if declined.
-        Adjudication signing (ui/adjudication_wiring.py) asks for it the same way."""
+        Adjudication signing (ui/window/adjudication.py) asks for it the same way."""
         return self._key(window)
 
     def _key(self, window: QWidget) -> keys.RaterKey | None:

@@ -2,7 +2,7 @@
 
 The rater picks sheet files, and optionally the trajectory they rate and a trust list; each
 sheet gets a row saying OK or FAILED with the reason. Checking is a pure function of the
-files (``reviewer.sheets.sheet.verify_file``) and takes milliseconds, so it runs again whenever an
+files (``reviewer.sheets.verify.verify_file``) and takes milliseconds, so it runs again whenever an
 input changes; there is no database involved.
 """
 
@@ -30,8 +30,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from reviewer.sheets.keys import KeyStoreError, load_trust_file
-from reviewer.sheets.sheet import VerifyResult, verify_file
+from reviewer.sheets.keys import KeyStoreError
+from reviewer.sheets.trust import load_trust_file
+from reviewer.sheets.verify import VerifyResult, verify_file
 from ui.sheets.path_field import PathField
 from ui.theme import plain_tooltip
 
@@ -160,7 +161,8 @@ class VerifyDialog(QDialog):
         self._sheets: list[Path] = []
         self._start_dir = str(start_dir or Path.home())
         self._trust_error: str | None = None
-        self._trusted: dict[str, str | None] | None = None
+        # Fingerprint -> bound name; an empty set when the list is unreadable (none trusted).
+        self._trusted: dict[str, str | None] | frozenset[str] | None = None
 
         self.model = VerifyResultModel(self)
         self.table = QTableView()

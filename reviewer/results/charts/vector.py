@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from matplotlib.figure import Figure
 
@@ -13,13 +15,13 @@ TITLE = "The vector: mean coverage, order and end state per model, 95% intervals
 FIELDS = ("coverage", "order", "end_state")
 
 
-def vector_table(data: ResultsData) -> list[dict]:
+def vector_table(data: ResultsData) -> list[dict[str, Any]]:
     """Per model: n scored and each field's mean with its 95% half-width, and the mean
     counts of anti-procedure and extraneous commands per scored run."""
     rows = []
     for model, runs in by_model(data.runs).items():
         scored = [r for r in runs if r.scored]
-        row: dict = {"model": model, "n": len(scored)}
+        row: dict[str, Any] = {"model": model, "n": len(scored)}
         for name in FIELDS:
             values = [getattr(r, name) for r in scored if getattr(r, name) is not None]
             row[name], row[f"{name}_ci"] = mean_ci(values)

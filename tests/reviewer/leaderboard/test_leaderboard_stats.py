@@ -15,18 +15,19 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
+from reviewer.intervals import wilson
 from reviewer.leaderboard import stats
 
 
 @pytest.mark.parametrize(("k", "n"), [(0, 1), (0, 12), (3, 10), (7, 7), (11, 12), (40, 97)])
 def test_wilson_matches_scipy(k: int, n: int) -> None:
     ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
-    low, high = stats.wilson(k, n)
+    low, high = wilson(k, n)
     assert low == pytest.approx(ci.low, abs=1e-9) and high == pytest.approx(ci.high, abs=1e-9)
 
 
 def test_wilson_of_nothing_is_missing_not_zero() -> None:
-    assert all(math.isnan(x) for x in stats.wilson(0, 0))
+    assert all(math.isnan(x) for x in wilson(0, 0))
 
 
 def _tau_b(x: list[float], y: list[float]) -> float:

@@ -12,6 +12,7 @@ import pytest
 
 from reviewer.sheets import keys
 from reviewer.sheets.keys import KeyStoreError, MissingKeyError, PassphraseError
+from reviewer.sheets.trust import load_trust_file
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
 
@@ -130,7 +131,7 @@ def test_trust_file_reads_key_lines_and_fingerprints(tmp_path: Path) -> None:
     carol = keys.generate_key("carol", directory=tmp_path / "k")
     trust = tmp_path / "trusted.txt"
     trust.write_text(f"# the review board\n\n{alice.public.line()}\n{bob.fingerprint}  bob\n")
-    found = keys.load_trust_file(trust)
+    found = load_trust_file(trust)
     assert found == {alice.fingerprint: "alice", bob.fingerprint: None}
     assert carol.fingerprint not in found
 
@@ -139,9 +140,9 @@ def test_trust_file_errors_name_the_line(tmp_path: Path) -> None:
     trust = tmp_path / "trusted.txt"
     trust.write_text("# ok\nrsa something\n")
     with pytest.raises(KeyStoreError, match=r"trusted.txt:2: not a public key line"):
-        keys.load_trust_file(trust)
+        load_trust_file(trust)
     with pytest.raises(KeyStoreError, match="cannot read trust list"):
-        keys.load_trust_file(tmp_path / "absent.txt")
+        load_trust_file(tmp_path / "absent.txt")
 
 
 def test_file_stems_are_safe_and_distinct(tmp_path: Path) -> None:

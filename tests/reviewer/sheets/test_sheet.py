@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewer.sheets import keys, sheet
+from reviewer.sheets import keys, sheet, verify
 from reviewer.sheets.keys import RaterKey
 from reviewer.sheets.sheet import SheetPayload, SignedSheet
 
@@ -80,7 +80,7 @@ def test_canonical_bytes_are_sorted_compact_utf8() -> None:
 
 
 def test_round_trip_sign_then_verify(signed: SignedSheet, key: RaterKey) -> None:
-    result = sheet.verify_sheet(signed.to_json())
+    result = verify.verify_sheet(signed.to_json())
     assert result.ok, result.reason
     assert result.sheet is not None
     assert result.sheet.payload == signed.payload
@@ -105,7 +105,7 @@ def test_payload_text_holds_every_field_the_issue_asks_for(signed: SignedSheet) 
 
 def test_reindenting_the_envelope_keeps_it_valid(signed: SignedSheet) -> None:
     compact = json.dumps(_envelope(signed), separators=(",", ":"), ensure_ascii=True)
-    assert sheet.verify_sheet(compact).ok
+    assert verify.verify_sheet(compact).ok
 
 
 def test_every_single_byte_change_of_the_payload_fails(signed: SignedSheet) -> None:
@@ -117,7 +117,7 @@ def test_every_single_byte_change_of_the_payload_fails(signed: SignedSheet) -> N
         tampered = bytearray(data)
         tampered[i] ^= 0x01
         text = tampered.decode("utf-8")
-        result = sheet.verify_sheet(_with(env, payload=text))
+        result = verify.verify_sheet(_with(env, payload=text))
         assert not result.ok, i
         assert result.reason == "signature does not match payload", (i, result.reason)
 
@@ -129,7 +129,7 @@ def test_every_single_byte_change_of_the_signature_fails(signed: SignedSheet) ->
             tampered = bytearray(signed.signature)
             tampered[i] ^= flip
             sig = base64.b64encode(bytes(tampered)).decode()
-            result = sheet.verify_sheet(_with(env, signature=sig))
+            result = verify.verify_sheet(_with(env, signature=sig))
             assert result.reason == "signature does not match payload", (i, flip)
 
 
@@ -140,7 +140,7 @@ def test_every_character_change_of_the_signature_text_fails(signed: SignedSheet)
         for replacement in ("A", "/", "!", "="):
             if text[i] == replacement:
                 continue
-            result = sheet.verify_sheet(
+            result = verify.verify_sheet(
                 _with(env, signature=text[:i] + replacement + text[i + 1 :])
             )
             assert not result.ok, (i, replacement)
@@ -163,9 +163,9 @@ def test_signature_and_key_texts_must_be_canonical_base64(signed: SignedSheet) -
     env = _envelope(signed)
     odd_sig = _set_unused_bit(env["signature"])
     assert base64.b64decode(odd_sig) == signed.signature  # a lenient decoder accepts it
-    result = sheet.verify_sheet(_with(env, signature=odd_sig))
+    result = verify.verify_sheet(_with(env, signature=odd_sig))
     assert result.reason == "malformed sheet: signature is not canonical base64"
-    result = sheet.verify_sheet(_with(env, public_key=_set_unused_bit(env["public_key"])))
+    result = verify.verify_sheet(_with(env, public_key=_set_unused_bit(env["public_key"])))
     assert result.reason is not None
     assert result.reason.startswith("malformed sheet: public key is not canonical base64")
 
@@ -174,18 +174,18 @@ def test_a_field_edit_fails(signed: SignedSheet, key: RaterKey) -> None:
     env = _envelope(signed)
     edited = json.loads(signed.payload_text)
     edited["items"][0]["score"] = 1
-    result = sheet.verify_sheet(_with(env, payload=sheet.canonical_bytes(edited).decode()))
+    result = verify.verify_sheet(_with(env, payload=sheet.canonical_bytes(edited).decode()))
     assert result.reason == "signature does not match payload"
 
 
 def test_a_wrong_key_fails(signed: SignedSheet, other_key: RaterKey) -> None:
     env = _envelope(signed)
     # Someone else's key in the envelope: the signature is not theirs.
-    result = sheet.verify_sheet(_with(env, public_key=other_key.public.b64))
+    result = verify.verify_sheet(_with(env, public_key=other_key.public.b64))
     assert result.reason == "signature does not match payload"
     # Someone else signs the same payload (which names alice): caught after the signature.
     forged = other_key.sign(signed.payload_text.encode())
-    result = sheet.verify_sheet(
+    result = verify.verify_sheet(
         _with(
             env,
             public_key=other_key.public.b64,
@@ -202,9 +202,9 @@ def test_signing_refuses_a_payload_naming_another_key(key: RaterKey, other_key: 
 
 def test_a_different_trajectory_fails(signed: SignedSheet) -> None:
     good = hashlib.sha256(TRAJECTORY).hexdigest()
-    assert sheet.verify_sheet(signed.to_json(), trajectory_sha256=good).ok
+    assert verify.verify_sheet(signed.to_json(), trajectory_sha256=good).ok
     bad = hashlib.sha256(TRAJECTORY + b"\n").hexdigest()
-    result = sheet.verify_sheet(signed.to_json(), trajectory_sha256=bad)
+    result = verify.verify_sheet(signed.to_json(), trajectory_sha256=bad)
     assert result.reason is not None
     assert result.reason.startswith(f"trajectory sha256 differs: sheet has {good[:16]}…")
     assert bad[:16] in result.reason
@@ -215,31 +215,31 @@ def test_verify_file_hashes_the_trajectory(signed: SignedSheet, tmp_path: Path) 
     path.write_text(signed.to_json(), encoding="utf-8")
     trajectory = tmp_path / "run.jsonl"
     trajectory.write_bytes(TRAJECTORY)
-    assert sheet.verify_file(path, trajectory=trajectory).ok
+    assert verify.verify_file(path, trajectory=trajectory).ok
     trajectory.write_bytes(TRAJECTORY.replace(b"true", b"false"))
     assert "trajectory sha256 differs" in (
-        sheet.verify_file(path, trajectory=trajectory).reason or ""
+        verify.verify_file(path, trajectory=trajectory).reason or ""
     )
-    missing = sheet.verify_file(tmp_path / "absent.json")
+    missing = verify.verify_file(tmp_path / "absent.json")
     assert missing.reason == "cannot read sheet: no such file"
 
 
 def test_trust(signed: SignedSheet, key: RaterKey, other_key: RaterKey) -> None:
     text = signed.to_json()
-    trusted = sheet.verify_sheet(text, trusted=frozenset({key.fingerprint}))
+    trusted = verify.verify_sheet(text, trusted=frozenset({key.fingerprint}))
     assert trusted.summary() == f"OK: signed by alice ({key.fingerprint}), trusted"
-    untrusted = sheet.verify_sheet(text, trusted=frozenset({other_key.fingerprint}))
+    untrusted = verify.verify_sheet(text, trusted=frozenset({other_key.fingerprint}))
     assert untrusted.ok
     assert untrusted.summary() == (
         f"OK: signed by alice ({key.fingerprint}), key not in the trust list"
     )
-    required = sheet.verify_sheet(
+    required = verify.verify_sheet(
         text, trusted=frozenset({other_key.fingerprint}), require_trusted=True
     )
     assert required.summary() == (
         f"FAILED: key not trusted: {key.fingerprint} (sheet signed as 'alice')"
     )
-    no_list = sheet.verify_sheet(text, require_trusted=True)
+    no_list = verify.verify_sheet(text, require_trusted=True)
     assert no_list.reason == f"key not trusted: {key.fingerprint} (sheet signed as 'alice')"
 
 
@@ -253,7 +253,7 @@ def test_a_non_canonical_payload_signed_correctly_is_refused(key: RaterKey) -> N
         "payload": pretty,
         "signature": base64.b64encode(key.sign(pretty.encode())).decode(),
     }
-    assert sheet.verify_sheet(json.dumps(env)).reason == "payload is not canonical"
+    assert verify.verify_sheet(json.dumps(env)).reason == "payload is not canonical"
 
 
 def _resigned(key: RaterKey, payload: dict[str, object]) -> str:
@@ -274,22 +274,22 @@ def test_a_signed_payload_with_a_bad_schema_is_malformed(
 ) -> None:
     payload = json.loads(signed.payload_text)
     del payload["overall_comment"]
-    assert sheet.verify_sheet(_resigned(key, payload)).reason == (
+    assert verify.verify_sheet(_resigned(key, payload)).reason == (
         "malformed sheet: overall_comment: Field required"
     )
     payload = json.loads(signed.payload_text)
     payload["extra"] = 1
-    assert sheet.verify_sheet(_resigned(key, payload)).reason == (
+    assert verify.verify_sheet(_resigned(key, payload)).reason == (
         "malformed sheet: extra: Extra inputs are not permitted"
     )
     payload = json.loads(signed.payload_text)
     payload["rater"]["fingerprint"] = "SHA256:nope"
-    assert sheet.verify_sheet(_resigned(key, payload)).reason == (
+    assert verify.verify_sheet(_resigned(key, payload)).reason == (
         "malformed sheet: rater fingerprint does not match the public key"
     )
     payload = json.loads(signed.payload_text)
     payload["sheet_format"] = "a320-review-sheet/1"
-    assert sheet.verify_sheet(_resigned(key, payload)).reason == (
+    assert verify.verify_sheet(_resigned(key, payload)).reason == (
         "sheet format 'a320-review-sheet/1' in the payload differs from the envelope's"
     )
 
@@ -309,7 +309,7 @@ def test_a_signed_payload_with_a_bad_schema_is_malformed(
     ],
 )
 def test_malformed_envelopes(signed: SignedSheet, mutate, reason: str) -> None:  # type: ignore[no-untyped-def]
-    result = sheet.verify_sheet(mutate(_envelope(signed)))
+    result = verify.verify_sheet(mutate(_envelope(signed)))
     assert not result.ok
     assert result.reason is not None and result.reason.startswith(reason), result.reason
 
@@ -322,11 +322,11 @@ def _set(env: dict[str, str], **changes: object) -> str:
     return json.dumps({**env, **changes})
 
 
-def test_from_json_reads_a_good_sheet_and_refuses_a_bad_one(signed: SignedSheet) -> None:
-    again = SignedSheet.from_json(signed.to_json())
+def test_read_sheet_reads_a_good_sheet_and_refuses_a_bad_one(signed: SignedSheet) -> None:
+    again = verify.read_sheet(signed.to_json())
     assert again.signature == signed.signature
     with pytest.raises(sheet.SheetError, match="malformed sheet"):
-        SignedSheet.from_json("{}")
+        verify.read_sheet("{}")
 
 
 def test_sheet_file_names(key: RaterKey) -> None:

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from reviewer.sheets import keys, sheet
+from reviewer.sheets import keys, sheet, verify
 from reviewer.sheets.keys import RaterKey
 from reviewer.sheets.sheet import SheetPayload, SignedSheet
+from reviewer.sheets.trust import load_trust_file
 
 FIXTURES = Path(__file__).parent / "fixtures"
 #: The fixture's key: a fixed test seed, published under the name it signed with.
@@ -52,25 +53,25 @@ def test_a_trusted_key_signing_under_another_name_is_flagged_or_failed(
     text = _signed(as_bob).to_json()
     trust = tmp_path / "trusted.txt"
     trust.write_text(alice.public.line() + "\n")
-    trusted = keys.load_trust_file(trust)
+    trusted = load_trust_file(trust)
 
-    flagged = sheet.verify_sheet(text, trusted=trusted)
+    flagged = verify.verify_sheet(text, trusted=trusted)
     assert not flagged.ok and flagged.flagged
     assert flagged.summary() == (
         f"FLAGGED: signed by key {alice.fingerprint} as 'bob', "
         "but the trust list binds that key to 'alice'"
     )
-    failed = sheet.verify_sheet(text, trusted=trusted, require_trusted=True)
+    failed = verify.verify_sheet(text, trusted=trusted, require_trusted=True)
     assert not failed.ok and not failed.flagged and failed.summary().startswith("FAILED: ")
 
     # The same sheet under the right name is OK and says who signed with which key.
-    good = sheet.verify_sheet(_signed(alice).to_json(), trusted=trusted, require_trusted=True)
+    good = verify.verify_sheet(_signed(alice).to_json(), trusted=trusted, require_trusted=True)
     assert good.summary() == f"OK: signed by alice ({alice.fingerprint}), trusted"
 
 
 def test_a_bare_fingerprint_trusts_the_key_under_any_name(alice: RaterKey) -> None:
     text = _signed(RaterKey("bob", alice.private_key)).to_json()
-    result = sheet.verify_sheet(text, trusted={alice.fingerprint: None}, require_trusted=True)
+    result = verify.verify_sheet(text, trusted={alice.fingerprint: None}, require_trusted=True)
     assert result.ok and result.summary() == f"OK: signed by bob ({alice.fingerprint}), trusted"
 
 
@@ -80,7 +81,7 @@ def test_a_trust_list_naming_one_key_twice_differently_is_refused(
     trust = tmp_path / "trusted.txt"
     trust.write_text(f"{alice.public.line()}\n{keys.KEY_TYPE} {alice.public.b64} bob\n")
     with pytest.raises(keys.KeyStoreError, match=r"trusted.txt:2: .* as 'alice' and as 'bob'"):
-        keys.load_trust_file(trust)
+        load_trust_file(trust)
 
 
 # --- file names ----------------------------------------------------------------------------
@@ -122,7 +123,7 @@ def test_names_hold_no_forbidden_characters(alice: RaterKey) -> None:
 def test_a_sheet_nested_100000_deep_is_a_failed_line(tmp_path: Path) -> None:
     path = tmp_path / "deep.sheet.json"
     path.write_text("[" * 100_000 + "]" * 100_000)
-    result = sheet.verify_file(path)
+    result = verify.verify_file(path)
     assert not result.ok and result.reason is not None
     assert result.reason.startswith("malformed sheet")
 
@@ -131,7 +132,7 @@ def test_a_huge_sheet_is_refused_without_reading_it_all(tmp_path: Path) -> None:
     path = tmp_path / "huge.sheet.json"
     with path.open("wb") as fh:
         fh.truncate(64 * 1024 * 1024)  # sparse: no disk used
-    result = sheet.verify_file(path)
+    result = verify.verify_file(path)
     assert not result.ok and "larger than" in (result.reason or "")
 
 
@@ -139,7 +140,7 @@ def test_a_huge_sheet_is_refused_without_reading_it_all(tmp_path: Path) -> None:
 def test_a_device_given_as_a_sheet_is_refused(tmp_path: Path) -> None:
     link = tmp_path / "zero.sheet.json"
     link.symlink_to("/dev/zero")
-    assert sheet.verify_file(link).reason == "cannot read sheet: it is not a regular file"
+    assert verify.verify_file(link).reason == "cannot read sheet: it is not a regular file"
 
 
 # --- formats ----------------------------------------------------------------------------
@@ -160,7 +161,7 @@ def test_a_format_1_sheet_signed_before_still_verifies(tmp_path: Path) -> None:
     text = (FIXTURES / "format1.sheet.json").read_text(encoding="utf-8")
     trust = tmp_path / "trusted.txt"
     trust.write_text(FORMAT1_KEY_LINE + "\n")
-    result = sheet.verify_sheet(text, trusted=keys.load_trust_file(trust), require_trusted=True)
+    result = verify.verify_sheet(text, trusted=load_trust_file(trust), require_trusted=True)
     assert result.ok, result.reason
     assert result.summary().startswith("OK: signed by A. Martin (SHA256:")
     assert result.sheet is not None
@@ -172,11 +173,11 @@ def test_a_format_1_sheet_signed_before_still_verifies(tmp_path: Path) -> None:
 def test_a_format_2_envelope_around_a_format_1_payload_fails(tmp_path: Path) -> None:
     envelope = json.loads((FIXTURES / "format1.sheet.json").read_text(encoding="utf-8"))
     envelope["sheet_format"] = sheet.SHEET_FORMAT
-    result = sheet.verify_sheet(json.dumps(envelope))
+    result = verify.verify_sheet(json.dumps(envelope))
     assert not result.ok and "differs from the envelope's" in (result.reason or "")
 
 
 def test_sheet_file_bytes_are_the_bytes_written(alice: RaterKey, tmp_path: Path) -> None:
     signed = _signed(alice)
     assert sheet.sheet_file_bytes(signed) == signed.to_json().encode("utf-8")
-    assert SignedSheet.from_json(sheet.sheet_file_bytes(signed)).file_sha256 == signed.file_sha256
+    assert verify.read_sheet(sheet.sheet_file_bytes(signed)).file_sha256 == signed.file_sha256

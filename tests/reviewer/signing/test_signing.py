@@ -17,7 +17,7 @@ import pytest
 from reviewer.demo.synth import TrajectoryBuilder, bundled_scenario
 from reviewer.evidence import Citation
 from reviewer.rubric import default_rubric
-from reviewer.sheets import keys, sheet
+from reviewer.sheets import keys, sheet, verify
 from reviewer.sheets.keys import RaterKey
 from reviewer.sheets.sheet import SignedSheet
 from reviewer.signing.service import SheetFilesError, SigningError, SigningService
@@ -119,7 +119,7 @@ def test_sign_writes_a_sheet_that_verifies(
     assert drawn == written.sheet and drawn_path.parent == written.pdf_path.parent
     assert drawn_path != written.pdf_path and not drawn_path.exists()
     assert written.pdf_path.is_file()
-    result = sheet.verify_file(
+    result = verify.verify_file(
         written.json_path, trajectory=trajectory, trusted=frozenset({key.fingerprint})
     )
     assert result.summary() == f"OK: signed by alice ({key.fingerprint}), trusted"
@@ -257,8 +257,8 @@ def test_a_correction_makes_a_new_sheet_naming_the_old_one(
     assert {i.score for i in second.sheet.payload.items} == {1}
     # Each sheet has its own file: the correction never overwrites the sheet it corrects.
     assert second.json_path != first.json_path
-    assert sheet.verify_file(first.json_path, trajectory=trajectory).ok
-    assert sheet.verify_file(second.json_path, trajectory=trajectory).ok
+    assert verify.verify_file(first.json_path, trajectory=trajectory).ok
+    assert verify.verify_file(second.json_path, trajectory=trajectory).ok
     assert [r.sheet_id for r in store.signed_sheets()] == ["sheet-1", "sheet-2"]
     assert store.get_rating(old.rating_pk).status == "signed"
 
@@ -286,7 +286,7 @@ def test_export_writes_every_sheet_without_overwriting(
     ]
     assert len(pdf.calls) == 3 and len(written) == 3
     for path in out.glob("*.json"):
-        assert sheet.verify_file(path, trajectory=trajectory).ok, path
+        assert verify.verify_file(path, trajectory=trajectory).ok, path
     current = json.loads(json.loads((out / names[1]).read_text())["payload"])
     assert current["supersedes"] == "sheet-1"
 
@@ -375,7 +375,7 @@ def test_export_keeps_both_signed_versions_of_a_changed_file(
         "run-sign-1.alice.sheet-2.sheet.json",
     ]
     assert sorted(p.name for p in out.iterdir()) == sorted(w.json_path.name for w in written)
-    assert [SignedSheet.from_json(w.json_path.read_bytes()).payload.sheet_id for w in written] == [
+    assert [verify.read_sheet(w.json_path.read_bytes()).payload.sheet_id for w in written] == [
         "sheet-1",
         "sheet-2",
     ]
@@ -529,7 +529,7 @@ def test_a_correction_keeps_the_earlier_sheet_file(
     second = signing.sign(run_pk, key, tmp_path)
     assert first.json_path != second.json_path
     assert first.json_path.is_file() and second.json_path.is_file()
-    assert SignedSheet.from_json(first.json_path.read_bytes()).payload == first.sheet.payload
+    assert verify.read_sheet(first.json_path.read_bytes()).payload == first.sheet.payload
 
 
 def test_a_sheet_carries_the_audit_head_at_signing(
@@ -562,6 +562,6 @@ def test_a_run_id_of_300_characters_signs_and_exports(
     written = service(store, FakePdf()).sign(run_pk, key, tmp_path / "out")
     assert len(written.json_path.name) <= sheet.FILE_NAME_LIMIT
     assert written.json_path.name.startswith("%43ON")
-    assert sheet.verify_file(written.json_path).ok
+    assert verify.verify_file(written.json_path).ok
     [again] = service(store).export(tmp_path / "again")
     assert again.json_path.name == written.json_path.name

@@ -12,7 +12,7 @@ import pytest
 from reviewer.cli import main
 from reviewer.rubric import default_rubric
 from reviewer.sheets import keys
-from reviewer.sheets.sheet import verify_sheet
+from reviewer.sheets.verify import verify_sheet
 from reviewer.workspace import ReviewStore
 
 METRICS = default_rubric().metric_ids

@@ -162,7 +162,7 @@ def test_the_editor_keeps_its_height_whatever_the_metric_shows(qtbot, demo_app):
 
 
 def test_f1_help_lists_the_comment_model_and_every_bound_key():
-    from ui.menu_window import SHORTCUTS
+    from ui.window.menus import SHORTCUTS
 
     keys = dict(SHORTCUTS)
     assert "only way in" in keys["C / Enter"]

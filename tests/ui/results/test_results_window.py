@@ -42,9 +42,9 @@ def rated_app(demo_app: App, tmp_path: Path) -> App:
 
 def _open_dashboard(qtbot, app: App):
     window = app.window
-    with qtbot.waitSignal(window.results_loader.loaded, timeout=30000):
-        window.show_results()
-    results = window.results_window
+    with qtbot.waitSignal(window.dashboard.results_loader.loaded, timeout=30000):
+        window.dashboard.show_results()
+    results = window.dashboard.results_window
     qtbot.waitUntil(lambda: results.data is not None)
     return results
 
@@ -153,9 +153,9 @@ def test_a_double_click_on_a_disagreement_opens_the_run(qtbot, rated_app: App) -
 
 def test_export_report_from_the_window(qtbot, rated_app: App, tmp_path: Path) -> None:
     out = tmp_path / "from-window.html"
-    loader = rated_app.window.results_loader
+    loader = rated_app.window.dashboard.results_loader
     with qtbot.waitSignal(loader.exported, timeout=60000) as done:
-        rated_app.window.start_export(out)
+        rated_app.window.dashboard.start_export(out)
     assert "Report written" in done.args[0]
     page = out.read_text(encoding="utf-8")
     assert "claude-sonnet-4-5" in page and page.count("data:image/svg+xml;base64,") == 5
@@ -213,7 +213,7 @@ def test_the_dashboard_is_never_bigger_than_the_screen(qtbot, demo_app: App) -> 
     # screen's edge.
     from ui.results.results_window import PREFERRED, ResultsWindow
 
-    window = ResultsWindow(demo_app.window.results_loader, demo_app.window)
+    window = ResultsWindow(demo_app.window.dashboard.results_loader, demo_app.window)
     qtbot.addWidget(window)
     room = demo_app.window.screen().availableGeometry().size()
     assert window.width() <= room.width() and window.height() <= room.height()

@@ -37,7 +37,7 @@ def _bob_signs(tmp_path: Path) -> Path:
 def _open_dialog(window) -> CollectDialog:
     action = next(a for a in window.actions() if a.text() == "Collect sheets…")
     action.trigger()
-    dialog = window.collect_dialog
+    dialog = window.studies.collect_dialog
     assert dialog.isVisible()
     return dialog
 

@@ -9,14 +9,22 @@ keys itself. The queue's "Needs adjudication" filter is fed from here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFrame, QScrollArea
+from PySide6.QtWidgets import QFrame, QMainWindow, QMenu, QScrollArea, QSplitter, QWidget
 
+from reviewer import home
+from reviewer.adjudication.signing import AdjudicationSigner, WrittenAdjudication
+from reviewer.signing.service import SigningError
+from reviewer.store import StoreError
 from ui.adjudication.adjudication_pane import AdjudicationPane
-from ui.adjudication_control import AdjudicationController
+from ui.adjudication_control import AdjudicationController, AdjudicationView
+from ui.controller import ReviewController
+from ui.opened_run import OpenedRun
 from ui.sheets.sign_flow import SignFlow, sheets_dir
 
 ADJUDICATE_KEY = "Ctrl+J"
@@ -27,13 +35,49 @@ SHORTCUT_HELP = (
 )
 
 
-class AdjudicationWiring(QObject):
-    """The adjudication pane, its controller and its menu entry, in one main window."""
+class RatingPane(Protocol):
+    """What the adjudication view asks of the rating pane it takes the place of."""
 
-    def __init__(self, window) -> None:  # type: ignore[no-untyped-def]
+    def flush(self) -> None: ...
+    def focus_metrics(self) -> None: ...
+
+
+class AdjudicationQueue(Protocol):
+    """The queue's "Needs adjudication" filter, fed from here."""
+
+    def set_needs_adjudication(self, run_pks: set[int] | frozenset[int]) -> None: ...
+
+
+class AdjudicationWiring(QObject):
+    """The adjudication pane, its controller and its menu entry, in one main window.
+
+    It is given the window (its actions, and its closing), the splitter it adds its pane
+    to, the rating pane it replaces there, the Rating menu (and its key-bound actions, which
+    it disables while shown) and a way to tell the rater something.
+    """
+
+    def __init__(
+        self,
+        window: QMainWindow,
+        controller: ReviewController,
+        *,
+        splitter: QSplitter,
+        rating_scroll: QWidget,
+        rubric: RatingPane,
+        queue: AdjudicationQueue,
+        rating_menu: QMenu,
+        rating_actions: Callable[[], list[QAction]],
+        say: Callable[[str], None],
+    ) -> None:
         super().__init__(window)
         self.window = window
-        c = window.controller
+        self._controller = c = controller
+        self._splitter = splitter
+        self._rating_scroll = rating_scroll
+        self._rubric = rubric
+        self._queue = queue
+        self._rating_actions = rating_actions
+        self._say = say
         self.control = AdjudicationController(c.store, lambda: c.rater, parent=self)
         self.pane = AdjudicationPane()
         scroll = QScrollArea()
@@ -42,10 +86,11 @@ class AdjudicationWiring(QObject):
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.hide()
         self.scroll = scroll
-        window.splitter.addWidget(scroll)
+        splitter.addWidget(scroll)
         self._disabled: list[QAction] = []
 
-        self.action = QAction("Adjudicate this run", window, checkable=True)
+        self.action = QAction("Adjudicate this run", window)
+        self.action.setCheckable(True)
         self.action.setShortcut(QKeySequence(ADJUDICATE_KEY))
         self.action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.action.setAutoRepeat(False)  # held down, it would toggle the view on and off
@@ -59,18 +104,16 @@ class AdjudicationWiring(QObject):
         self.sign_action.setAutoRepeat(False)
         self.sign_action.triggered.connect(lambda: self.sign())
         window.addAction(self.sign_action)
-        rating_menu = _menu(window, "&Rating")
-        if rating_menu is not None:
-            rating_menu.addSeparator()
-            rating_menu.addAction(self.action)
-            rating_menu.addAction(self.sign_action)
+        rating_menu.addSeparator()
+        rating_menu.addAction(self.action)
+        rating_menu.addAction(self.sign_action)
 
         self.pane.decision_edited.connect(self.control.decide)
         self.pane.submit_requested.connect(self.control.submit)
         self.control.opened.connect(self.pane.set_view)
         self.control.decision_saved.connect(self.pane.set_view)
         self.control.submitted.connect(self._submitted)
-        self.control.refused.connect(window._say)
+        self.control.refused.connect(say)
         c.run_opened.connect(self._run_opened)
         c.runs_changed.connect(lambda _rows: self.refresh_queue())
         c.rater_changed.connect(lambda _name: self._run_opened(c.current))
@@ -78,7 +121,7 @@ class AdjudicationWiring(QObject):
         # with the rating pane hidden would start the next session with it collapsed.
         window.installEventFilter(self)
 
-    def eventFilter(self, watched, event) -> bool:  # type: ignore[no-untyped-def]
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.window and event.type() == QEvent.Type.Close and self.active:
             self.action.setChecked(False)
         return super().eventFilter(watched, event)
@@ -89,16 +132,16 @@ class AdjudicationWiring(QObject):
 
     def set_active(self, on: bool) -> None:
         """Show the adjudication pane (the open run's) or the rating pane again."""
-        w = self.window
-        if on and w.controller.current is None:
-            w._say("Adjudicate: open a run first.")
+        current = self._controller.current
+        if on and current is None:
+            self._say("Adjudicate: open a run first.")
             self.action.setChecked(False)
             return
-        w.rubric.flush()
+        self._rubric.flush()
         self.pane.flush()
         if on:
             self._disabled = [
-                a for a in _rating_actions(w) if a is not self.action and a.isEnabled()
+                a for a in self._rating_actions() if a is not self.action and a.isEnabled()
             ]
             for a in self._disabled:
                 a.setEnabled(False)
@@ -106,41 +149,37 @@ class AdjudicationWiring(QObject):
             for a in self._disabled:
                 a.setEnabled(True)
             self._disabled = []
-        w.rating_scroll.setVisible(not on)
+        self._rating_scroll.setVisible(not on)
         self.scroll.setVisible(on)
         if on:
-            self._run_opened(w.controller.current)
-            total = sum(w.splitter.sizes())
+            self._run_opened(current)
+            sizes = self._splitter.sizes()
+            total = sum(sizes)
             # The grid needs room for one column per rater (about 45 %); the queue gives up
             # width before the run view does.
-            queue = min(w.splitter.sizes()[0], int(total * 0.18))
+            queue = min(sizes[0], int(total * 0.18))
             pane = int(total * 0.45)
-            w.splitter.setSizes([queue, total - queue - pane, 0, pane])
+            self._splitter.setSizes([queue, total - queue - pane, 0, pane])
             self.pane.focus_grid()
         else:
-            w.rubric.focus_metrics()
+            self._rubric.focus_metrics()
 
-    def _run_opened(self, opened) -> None:  # type: ignore[no-untyped-def]
+    def _run_opened(self, opened: OpenedRun | None) -> None:
         if self.active and opened is not None:
             self.control.open_run(opened.run_pk, opened.run_id)
 
-    def _submitted(self, view) -> None:  # type: ignore[no-untyped-def]
+    def _submitted(self, view: AdjudicationView) -> None:
         self.pane.set_view(view)
-        self.window._say(f"Adjudication of {view.run_id} submitted.")
+        self._say(f"Adjudication of {view.run_id} submitted.")
         self.refresh_queue()
 
-    def sign(self):  # type: ignore[no-untyped-def]
+    def sign(self) -> WrittenAdjudication | None:
         """Rating → Sign adjudication…: sign the submitted adjudication of the open run and
         write its adjudication sheet; returns what was written (None when not signed)."""
-        from reviewer import home
-        from reviewer.adjudication.signing import AdjudicationSigner
-        from reviewer.signing.service import SigningError
-        from reviewer.store import StoreError
-
         view, flow, w = self.control.view, self.sign_flow, self.window
         done = view.adjudication if view is not None and self.active else None
-        if done is None or done.status != "submitted":
-            w._say("Sign adjudication needs a submitted adjudication: submit it first.")
+        if view is None or done is None or done.status != "submitted":
+            self._say("Sign adjudication needs a submitted adjudication: submit it first.")
             return None
         key = flow.rater_key(w)
         if key is None:
@@ -157,27 +196,12 @@ class AdjudicationWiring(QObject):
         try:
             written = AdjudicationSigner(self.control.store).sign(view.run_pk, key, Path(folder))
         except (SigningError, StoreError, OSError) as exc:
-            w._say(f"Not signed: {exc}")
+            self._say(f"Not signed: {exc}")
             return None
         self.control.open_run(view.run_pk, view.run_id)
-        w._say(f"Signed the adjudication of {view.run_id}: wrote {written.path.name}.")
+        self._say(f"Signed the adjudication of {view.run_id}: wrote {written.path.name}.")
         return written
 
     def refresh_queue(self) -> None:
         """Tell the queue which runs still need adjudication."""
-        self.window.queue.set_needs_adjudication(self.control.needs_adjudication())
-
-
-def _menu(window, title: str):  # type: ignore[no-untyped-def]
-    for action in window.menuBar().actions():
-        if action.text() == title and action.menu() is not None:
-            return action.menu()
-    return None
-
-
-def _rating_actions(window) -> list[QAction]:  # type: ignore[no-untyped-def]
-    """The Rating menu's actions bound to keys (scores, outcomes, submit, correct...)."""
-    menu = _menu(window, "&Rating")
-    if menu is None:
-        return []
-    return [a for a in menu.actions() if a.shortcuts()]
+        self._queue.set_needs_adjudication(self.control.needs_adjudication())

@@ -1,0 +1,22 @@
+"""Confidence intervals shared by the features (pure: plain numbers in, numbers out)."""
+
+from __future__ import annotations
+
+import math
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: int, n: int, *, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval of a proportion (NaN, NaN for n = 0).
+
+    Wilson, E. B. (1927) "Probable inference, the law of succession, and statistical
+    inference", JASA 22, 209–212.
+    """
+    if n == 0:
+        return math.nan, math.nan
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)

@@ -1,0 +1,150 @@
+"""Rater-quality estimators, pure functions over plain numbers.
+
+- **Accuracy** of a rater against reference scores of the same items: exact agreement and
+  agreement within one point (Wilson intervals), the mean signed difference (t interval),
+  and Cohen's quadratically weighted kappa (percentile bootstrap over items).
+- **Bias**: per run, the rater's score minus the median of the *other* raters' scores of
+  that run (leave-one-out), averaged, with a t interval over runs. With only two raters on
+  a run the difference cannot be told apart from the other rater's bias.
+- **Drift**: the least-squares slope of that difference on queue position (or on time),
+  with a t interval on n - 2 degrees of freedom.
+
+References: Cohen, J. (1968) "Weighted kappa", Psychological Bulletin 70(4), 213–220;
+Wilson, E. B. (1927) JASA 22, 209–212.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from statistics import median
+from typing import TypeVar
+
+import numpy as np
+from scipy import stats
+
+from reviewer import intervals
+
+SCORES = (0, 1, 2, 3)
+
+K = TypeVar("K")
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A figure with its 95% interval and the n it rests on (NaN where it cannot be had)."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+
+    @property
+    def excludes_zero(self) -> bool:
+        return math.isfinite(self.low) and (self.low > 0 or self.high < 0)
+
+
+NOTHING = Estimate(math.nan, math.nan, math.nan, 0)
+
+
+def wilson(successes: int, n: int) -> Estimate:
+    """A proportion with Wilson's score interval."""
+    if n == 0:
+        return NOTHING
+    low, high = intervals.wilson(successes, n)
+    return Estimate(successes / n, low, high, n)
+
+
+def mean_t(values: Sequence[float]) -> Estimate:
+    """A mean with its t interval (n - 1 degrees of freedom)."""
+    n = len(values)
+    if n == 0:
+        return NOTHING
+    mean = float(np.mean(values))
+    if n == 1:
+        return Estimate(mean, math.nan, math.nan, 1)
+    half = float(stats.t.ppf(0.975, n - 1) * np.std(values, ddof=1) / math.sqrt(n))
+    return Estimate(mean, mean - half, mean + half, n)
+
+
+def weighted_kappa(rater: Sequence[int], reference: Sequence[int]) -> float:
+    """Cohen's kappa with quadratic weights over the scores 0–3 (NaN when undefined)."""
+    k = len(SCORES)
+    observed = np.zeros((k, k))
+    for a, b in zip(rater, reference, strict=True):
+        observed[a, b] += 1
+    total = observed.sum()
+    if total == 0:
+        return math.nan
+    observed /= total
+    expected = np.outer(observed.sum(axis=1), observed.sum(axis=0))
+    i, j = np.indices((k, k))
+    weights = (i - j) ** 2 / (k - 1) ** 2
+    denominator = float((weights * expected).sum())
+    if denominator == 0:
+        return math.nan
+    return 1 - float((weights * observed).sum()) / denominator
+
+
+def kappa_interval(
+    rater: Sequence[int], reference: Sequence[int], *, resamples: int = 1000, seed: int = 0
+) -> Estimate:
+    """Weighted kappa with a percentile bootstrap interval over the items."""
+    n = len(rater)
+    value = weighted_kappa(rater, reference)
+    if n < 2 or not math.isfinite(value):
+        return Estimate(value, math.nan, math.nan, n)
+    x, y = np.asarray(rater), np.asarray(reference)
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(0, n, size=(resamples, n))
+    replicates = np.array([weighted_kappa(x[d], y[d]) for d in draws])
+    finite = replicates[np.isfinite(replicates)]
+    if not finite.size:
+        return Estimate(value, math.nan, math.nan, n)
+    low, high = np.percentile(finite, [2.5, 97.5])
+    return Estimate(value, float(low), float(high), n)
+
+
+@dataclass(frozen=True)
+class Accuracy:
+    """One rater's accuracy on one metric against the reference."""
+
+    exact: Estimate
+    within_one: Estimate
+    signed: Estimate
+    kappa: Estimate
+
+
+def accuracy(rater: Sequence[int], reference: Sequence[int], *, seed: int = 0) -> Accuracy:
+    """Agreement of ``rater`` with ``reference`` over the same items."""
+    pairs = list(zip(rater, reference, strict=True))
+    exact = sum(a == b for a, b in pairs)
+    within = sum(abs(a - b) <= 1 for a, b in pairs)
+    return Accuracy(
+        exact=wilson(exact, len(pairs)),
+        within_one=wilson(within, len(pairs)),
+        signed=mean_t([a - b for a, b in pairs]),
+        kappa=kappa_interval(rater, reference, seed=seed),
+    )
+
+
+def leave_one_out(scores: Mapping[K, Mapping[str, float]], rater: str) -> dict[K, float]:
+    """``{run: rater's score - median of the others' scores}`` over the runs where the rater
+    and at least one other rater scored; ``scores`` is ``{run: {rater: score}}``."""
+    out: dict[K, float] = {}
+    for run, by_rater in scores.items():
+        if rater in by_rater and len(by_rater) > 1:
+            others = [v for r, v in by_rater.items() if r != rater]
+            out[run] = by_rater[rater] - median(others)
+    return out
+
+
+def slope(x: Sequence[float], y: Sequence[float]) -> Estimate:
+    """The least-squares slope of ``y`` on ``x`` with its t interval (n - 2 df)."""
+    n = len(x)
+    if n < 3 or len(set(x)) < 2:
+        return Estimate(math.nan, math.nan, math.nan, n)
+    result = stats.linregress(x, y)
+    half = float(stats.t.ppf(0.975, n - 2) * result.stderr)
+    return Estimate(float(result.slope), result.slope - half, result.slope + half, n)

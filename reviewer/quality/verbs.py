@@ -1,0 +1,131 @@
+"""``a320-review raters accuracy|bias|drift``: how right, how biased, how steady."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from reviewer.commands.verbs import CommandError, Subparsers, UsageError, add_verb, open_output
+
+
+def register(subparsers: Subparsers) -> None:
+    """Add the ``raters`` verb and its subcommands."""
+    from reviewer.commands.store_cmds import add_db_option
+
+    p = add_verb(
+        subparsers,
+        "raters",
+        help="rater quality: accuracy against a reference, bias, drift",
+        description="Whether raters are right (against a reference rater), biased (against "
+        "the other raters of the same runs) or drifting (along their queue and over time). "
+        "People only: judges are left out.",
+        examples=[
+            "a320-review raters bias --study pilot",
+            "a320-review raters accuracy --reference olga --format csv",
+        ],
+    )
+    sub = p.add_subparsers(dest="raters_command", metavar="SUBCOMMAND", required=True,
+                           help="what to do")  # fmt: skip
+    verbs = {
+        "accuracy": (
+            "each rater against a reference rater's scores of the same items",
+            "Exact agreement and agreement within one point (Wilson intervals), the mean "
+            "signed difference (t interval) and Cohen's quadratically weighted kappa "
+            "(bootstrap interval), per metric and over all metrics, on the items both scored.",
+            run_accuracy,
+        ),
+        "bias": (
+            "each rater's mean difference from the other raters of the same runs",
+            "Per run, the rater's score minus the median of the other raters' scores "
+            "(leave-one-out), averaged over runs with a t interval, per metric and pooled "
+            "(all: per run, the mean over its metrics). A row is flagged when its interval "
+            "excludes 0. With two raters per run, a difference cannot be pinned on either.",
+            run_bias,
+        ),
+        "drift": (
+            "each rater's difference from the others along their queue and over time",
+            "The pooled leave-one-out difference regressed on queue position (within a "
+            "study) and on days since the rater's first submit, with t intervals; flagged "
+            "when either slope's interval excludes 0.",
+            run_drift,
+        ),
+    }
+    for name, (short, long, runner) in verbs.items():
+        v = add_verb(sub, name, help=short, description=long,
+                     examples=[f"a320-review raters {name} --study pilot"])  # fmt: skip
+        if name == "accuracy":
+            v.add_argument("--reference", required=True, metavar="NAME",
+                           help="the rater whose scores are the reference")  # fmt: skip
+        v.add_argument("--study", metavar="NAME", help="only this study's ratings")
+        v.add_argument("--phase", choices=("final", "blind"), default="final",
+                       help="final values (default) or a blind study's blind values")  # fmt: skip
+        v.add_argument("--format", choices=("table", "json", "csv"), default="table",
+                       help="output format (default: table)")  # fmt: skip
+        v.add_argument("--out", type=Path, metavar="FILE", help="write here (default: stdout)")
+        add_db_option(v)
+        v.set_defaults(run=runner)
+
+
+def _scores(args: argparse.Namespace) -> list[Any]:
+    from reviewer.commands.store_cmds import open_store
+    from reviewer.quality.source import scores
+    from reviewer.store import NotFoundError, StoreError
+
+    with open_store(args, create=False, readonly=True) as store:
+        try:
+            if args.study is not None:
+                store.get_study(args.study)
+            return scores(store, study=args.study, phase=args.phase)
+        except NotFoundError:
+            raise UsageError(f"--study: no study named {args.study!r}") from None
+        except StoreError as exc:
+            raise CommandError(str(exc)) from None
+
+
+def _write(rows: list[dict[str, Any]], columns: tuple[str, ...], args: argparse.Namespace) -> None:
+    from reviewer.tabular import write_rows
+
+    clean = [
+        {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in r.items()}
+        for r in rows
+    ]
+    with open_output(args.out) as out:
+        write_rows(clean, columns, args.format, out)
+
+
+def run_bias(args: argparse.Namespace) -> int:
+    from reviewer.quality import report
+
+    rows = report.bias_rows(_scores(args))
+    _write(rows, report.BIAS_COLUMNS, args)
+    flagged = sorted({r["rater"] for r in rows if r["flagged"]})
+    who = ", ".join(flagged) or "nobody"
+    print(f"raters bias: {len(rows)} rows; interval excludes 0 for: {who}", file=sys.stderr)
+    return 0
+
+
+def run_drift(args: argparse.Namespace) -> int:
+    from reviewer.quality import report
+
+    rows = report.drift_rows(_scores(args))
+    _write(rows, report.DRIFT_COLUMNS, args)
+    flagged = [r["rater"] for r in rows if r["flagged"]]
+    print(f"raters drift: {len(rows)} raters; drifting: {', '.join(flagged) or 'nobody'}",
+          file=sys.stderr)  # fmt: skip
+    return 0
+
+
+def run_accuracy(args: argparse.Namespace) -> int:
+    from reviewer.quality import report
+
+    scores = _scores(args)
+    if not any(s.rater == args.reference for s in scores):
+        raise UsageError(f"--reference: {args.reference!r} has no scores here")
+    rows = report.accuracy_rows(scores, args.reference)
+    _write(rows, report.ACCURACY_COLUMNS, args)
+    print(f"raters accuracy: {len({r['rater'] for r in rows})} raters against {args.reference}",
+          file=sys.stderr)  # fmt: skip
+    return 0

@@ -1,0 +1,60 @@
+"""The rubric form's metric list: every metric at a glance, one row each, no scrolling.
+
+A part of :class:`ui.rating.rubric_form.RubricForm`: the view of its :class:`RubricModel`,
+as tall as its rows, which says which metric is current and where a run starts.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+
+from ui.rating.rubric_model import Column, RubricModel
+
+
+class MetricTable(QTableView):
+    """One row per metric, sized to show them all; keys are the form's (FormKeys)."""
+
+    def __init__(self, model: RubricModel, row_height: int, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._model = model
+        self.setModel(model)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setWordWrap(False)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.verticalHeader().hide()
+        self.verticalHeader().setDefaultSectionSize(row_height)
+        header = self.horizontalHeader()
+        header.setHighlightSections(False)
+        for column in (Column.METRIC, Column.OUTCOME, Column.SCORE):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        # What is left to do matters as much as the comment: they share the spare width.
+        header.setSectionResizeMode(Column.COMMENT, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(Column.CHECK, QHeaderView.ResizeMode.Stretch)
+
+    def current_metric_id(self) -> str | None:
+        index = self.currentIndex()
+        return self._model.metric_at(index.row()).id if index.isValid() else None
+
+    def start_row(self, metric_id: str | None) -> int:
+        """The row of ``metric_id``; for a newly shown run (None), the first metric that
+        still needs something."""
+        if metric_id is not None:
+            return self._model.row_of(metric_id) or 0
+        todo = [m for m, _ in self._model.problems()]
+        rows = [self._model.row_of(m) for m in todo]
+        return min((r for r in rows if r is not None), default=0)
+
+    def select_row(self, row: int) -> None:
+        if 0 <= row < self._model.rowCount():
+            self.setCurrentIndex(self._model.index(row, Column.METRIC))
+
+    def fit(self) -> None:
+        # All metrics at a glance: the table is exactly as tall as its rows.
+        rows = self._model.rowCount()
+        height = self.horizontalHeader().sizeHint().height()
+        height += rows * self.verticalHeader().defaultSectionSize()
+        self.setFixedHeight(height + 2 * self.frameWidth())

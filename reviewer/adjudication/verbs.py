@@ -23,8 +23,8 @@ from reviewer.commands.verbs import (
 )
 
 if TYPE_CHECKING:
+    from reviewer.adjudication.facade import AdjudicationStore
     from reviewer.adjudication.model import Adjudication
-    from reviewer.workspace import ReviewStore
 
 OUTCOMES = ("applicable", "not_applicable", "not_observed")
 
@@ -187,13 +187,13 @@ def register(subparsers: Subparsers) -> None:
 # --- helpers ----------------------------------------------------------------------------------
 
 
-def _open(args: argparse.Namespace) -> ReviewStore:
+def _open(args: argparse.Namespace) -> AdjudicationStore:
     from reviewer.commands.store_cmds import open_store
 
     return open_store(args, create=False)
 
 
-def run_pk_of(store: ReviewStore, run_id: str) -> int:
+def run_pk_of(store: AdjudicationStore, run_id: str) -> int:
     """The run_pk of ``run_id``: the version people rated when the file was re-imported."""
     rows = [r for r in store.list_runs() if r.run_id == run_id]
     if not rows:
@@ -205,7 +205,7 @@ def run_pk_of(store: ReviewStore, run_id: str) -> int:
     return rated[0].run_pk
 
 
-def _live(store: ReviewStore, args: argparse.Namespace) -> Adjudication:
+def _live(store: AdjudicationStore, args: argparse.Namespace) -> Adjudication:
     found = store.live_adjudication(run_pk_of(store, args.run_id), args.rater)
     if found is None:
         raise CommandError(f"{args.rater} has not adjudicated run {args.run_id}")
@@ -319,7 +319,7 @@ def run_correct(args: argparse.Namespace) -> int:
 def run_sign(args: argparse.Namespace) -> int:
     """Sign the submitted adjudication and write its sheet."""
     from reviewer.adjudication.signing import AdjudicationSigner
-    from reviewer.signing.key_verbs import load_key
+    from reviewer.commands.key_verbs import load_key
 
     with _open(args) as store:
         run_pk = run_pk_of(store, args.run_id)

@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reviewer.commands.key_verbs import load_key
 from reviewer.commands.store_cmds import open_store
 from reviewer.commands.verbs import CommandError, UsageError
-from reviewer.signing.key_verbs import load_key
 
 if TYPE_CHECKING:
     from reviewer.sheets.verify import VerifyResult

@@ -13,9 +13,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from reviewer.commands.key_verbs import load_key
 from reviewer.commands.store_cmds import open_store
 from reviewer.commands.verbs import CommandError
-from reviewer.signing.key_verbs import load_key
 from reviewer.signing.sheet_verbs import report_written
 
 

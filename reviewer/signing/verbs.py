@@ -1,6 +1,6 @@
 """``keygen``, ``whoami``, ``sign``, ``export`` and ``verify``: their parsers.
 
-The handlers live with what they handle: the keys in :mod:`reviewer.signing.key_verbs`,
+The handlers live with what they handle: the keys in :mod:`reviewer.commands.key_verbs`,
 the sheets in :mod:`reviewer.signing.sheet_verbs`, ``sign --all`` in
 :mod:`reviewer.signing.sign_all`.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from reviewer.commands.key_verbs import run_keygen, run_whoami
 from reviewer.commands.store_cmds import add_db_option
 from reviewer.commands.verbs import Subparsers, add_verb, input_path, rater_name_option
-from reviewer.signing.key_verbs import run_keygen, run_whoami
 from reviewer.signing.sheet_verbs import run_export, run_sign, run_verify
 from reviewer.signing.sign_all import run_sign_all
 

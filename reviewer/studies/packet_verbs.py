@@ -12,8 +12,8 @@ from reviewer.commands.verbs import CommandError, UsageError
 
 def run_packet(args: argparse.Namespace) -> int:
     """Write and sign one rater's packet."""
+    from reviewer.commands.key_verbs import load_key
     from reviewer.commands.store_cmds import open_store
-    from reviewer.signing.key_verbs import load_key
     from reviewer.store import StoreError
     from reviewer.studies.packet import PacketError, write_packet
 

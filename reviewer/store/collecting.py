@@ -107,6 +107,9 @@ def _collect(conn, rubrics, sheet: CollectedRating, known, *, at: str) -> Collec
         )
     run_pk = int(run_row[0])
     rubric_pk = _rubric(conn, rubrics, sheet.rubric_sha256, at=at)
+    first_key = conn.execute(
+        "SELECT fingerprint IS NULL FROM raters WHERE name = ?", (sheet.rater,)
+    ).fetchone() in (None, (1,))
     rater = _rater(conn, sheet, at=at)
     later = _superseded_by(conn, sheet.sheet_id)
     if later is not None:
@@ -153,7 +156,8 @@ def _collect(conn, rubrics, sheet: CollectedRating, known, *, at: str) -> Collec
                "sheet_sha256": digest, "source": sheet.source,
                "supersedes_pk": previous}  # fmt: skip
     audit.append(conn, [("collect", rater.name, details)], at=at)
-    return CollectResult(outcome="stored", rating_pk=pk, **known)
+    learned = sheet.fingerprint if first_key else None
+    return CollectResult(outcome="stored", rating_pk=pk, learned_key=learned, **known)
 
 
 def _rubric(conn: sqlite3.Connection, rubrics: RubricRegistry, sha: str, *, at: str) -> int:

@@ -19,7 +19,7 @@ from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
 from reviewer.sheets.adjudication import AdjudicationPayload
 from reviewer.sheets.sheet import SignedSheet, verify_file
-from reviewer.sheets.trust import load_trust_file
+from reviewer.sheets.trust import load_trust_file, name_claim_problem
 from reviewer.store.adjudication_collect import CollectedAdjudication
 from reviewer.store.collecting import CollectedItem, CollectedRating
 from reviewer.store.models import CollectResult
@@ -51,6 +51,9 @@ def trust_problem(
     """
     if trust is None:
         return None
+    squatted = name_claim_problem(trust.names, fingerprint, rater)
+    if squatted is not None:
+        return squatted
     if fingerprint not in trust.names:
         return f"key not trusted: {fingerprint}" if require_trusted else None
     bound = trust.names[fingerprint]

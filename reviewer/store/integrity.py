@@ -52,6 +52,7 @@ from reviewer.store import (
     audit,
     integrity_sheets,
     ratings,
+    sheet_checks,
     study_integrity,
     witness,
 )
@@ -139,6 +140,7 @@ def check(conn: sqlite3.Connection, rubrics: RubricRegistry, path: Path) -> list
     problems += integrity_sheets.archive_problems(conn, log)
     problems += adjudication_integrity.check(conn)
     problems += study_integrity.check(conn)
+    problems += sheet_checks.check(conn)
     return problems
 
 

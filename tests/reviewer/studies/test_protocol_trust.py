@@ -4,34 +4,14 @@ without ``--require-trusted``; a key first seen for an unlisted name is reported
 
 from __future__ import annotations
 
-import base64
-import json
 from pathlib import Path
 
 from reviewer.cli import main
-from reviewer.sheets import keys, sheet
-from reviewer.sheets.keys import RaterKey
+from reviewer.sheets import keys
 
 
 def _run(*argv: object) -> int:
     return main([str(a) for a in argv])
-
-
-def resign(path: Path, key: RaterKey, out: Path, change=None, *, name: str | None = None) -> Path:
-    """The sheet at ``path`` with its payload changed by ``change(payload_dict)`` and signed
-    again, validly, by ``key`` (under ``name``, the key's own rater name by default)."""
-    envelope = json.loads(path.read_text())
-    payload = json.loads(envelope["payload"])
-    payload["rater"] = {"name": name or key.rater, "public_key": key.public.b64,
-                        "fingerprint": key.public.fingerprint}  # fmt: skip
-    if change is not None:
-        change(payload)
-    text = sheet.canonical_bytes(payload).decode()
-    envelope.update(public_key=key.public.b64, payload=text,
-                    signature=base64.b64encode(key.sign(text.encode())).decode())  # fmt: skip
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(envelope))
-    return out
 
 
 def _trust_bob(tmp_path: Path) -> Path:
@@ -40,7 +20,7 @@ def _trust_bob(tmp_path: Path) -> Path:
     return trust
 
 
-def test_an_unlisted_key_cannot_claim_a_listed_name(team, tmp_path, capsys) -> None:
+def test_an_unlisted_key_cannot_claim_a_listed_name(team, tmp_path, capsys, resign) -> None:
     mallory = keys.generate_key("mallory")
     genuine = sorted(team["sheets-bob"].glob("*.sheet.json"))[0]
     forged = resign(genuine, mallory, tmp_path / "forged" / "f.sheet.json", name="bob")

@@ -96,11 +96,11 @@ def study_problems(claim: Claim, facts: StudyFacts | None, *, run: str, rater: s
     if claim.protocol is not None and claim.protocol != facts.protocol:
         problems.append(f"it claims the {claim.protocol} protocol, but {where} is "
                         f"{facts.protocol}: re-sign it from the study's own rating")  # fmt: skip
-    if claim.reveal_first is not None and facts.protocol == "blind":
-        if claim.reveal_first != facts.reveal_first:
-            arm = "scorer-first" if facts.reveal_first else "blind-first"
-            problems.append(f"it claims the other arm than {rater}'s assignment in {where} "
-                            f"({arm}): re-sign it from the study's own rating")  # fmt: skip
+    arm_known = claim.reveal_first is not None and facts.protocol == "blind"
+    if arm_known and claim.reveal_first != facts.reveal_first:
+        arm = "scorer-first" if facts.reveal_first else "blind-first"
+        problems.append(f"it claims the other arm than {rater}'s assignment in {where} "
+                        f"({arm}): re-sign it from the study's own rating")  # fmt: skip
     if facts.protocol != "blind" and has_blind:
         problems.append(f"it carries blind-phase values, but {where} is open: an open study "
                         "has no blind phase; re-sign it from the study's own rating")  # fmt: skip

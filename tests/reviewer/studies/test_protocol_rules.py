@@ -177,3 +177,21 @@ def test_the_honest_team_still_collects_and_verifies(team, capsys, problems_of) 
     assert _run("collect", team["sheets-ann"], team["sheets-bob"], "--db", team["owner"]) == 0
     assert "8 stored" in capsys.readouterr().out
     assert problems_of(team["owner"]) == []
+
+
+def test_a_correction_identical_to_its_original_is_not_signed(team, tmp_path, capsys) -> None:
+    from reviewer.store import ReviewStore
+
+    with ReviewStore.open(team["ann"]) as store:
+        run = store.list_runs(study="pilot", rater="ann")[0]
+        fix = store.supersede(store.live_rating(run.run_pk, "ann").rating_pk, rater="ann")
+        store.submit_final(fix.rating_pk, expected_version=fix.version)
+    out = tmp_path / "fix"
+    capsys.readouterr()
+    assert _run("sign", "--run", run.run_id, "--rater", "ann", "--out", out,
+                "--db", team["ann"]) == 1  # fmt: skip
+    err = capsys.readouterr().err
+    assert "this correction is identical to sheet" in err and "nothing was signed" in err
+    assert not out.exists() or not list(out.iterdir())
+    with ReviewStore.open(team["ann"]) as store:
+        assert store.live_rating(run.run_pk, "ann").status == "submitted"

@@ -12,7 +12,6 @@ imported), so an imported citation is labelled exactly as one made in the window
 from __future__ import annotations
 
 import sqlite3
-
 from collections.abc import Sequence
 
 import sqlite_utils

@@ -25,7 +25,7 @@ def test_the_adjudicator_of_a_run_cannot_import_a_rating_of_it(
     before = disputed.db.conn.execute("SELECT count(*) FROM ratings").fetchone()[0]
     capsys.readouterr()
     code = main(["ratings", "import", str(path), "--rater", "dana", "--db", str(disputed.path)])
-    out, err = capsys.readouterr()
+    _out, err = capsys.readouterr()
     assert code == 1 and "Traceback" not in err
     assert f"dana.csv:2: {run_id}: dana adjudicates this run" in err
     assert "the adjudicator of a run cannot rate it" in err

@@ -21,7 +21,9 @@ class DashboardWindow:
     def _build_results(self) -> None:
         """View → Results dashboard and File → Export report…; the window itself (and
         matplotlib with it) is built on first use."""
-        self.results_loader = ResultsLoader(self.controller.store.path, parent=self)
+        self.results_loader = ResultsLoader(
+            self.controller.store.path, parent=self, viewer=lambda: self.controller.rater
+        )
         self.results_window = None
         menus = self.menuBar()
         self._action(self.view_menu, "Results dashboard", "Ctrl+Shift+D", self.show_results)
@@ -43,6 +45,7 @@ class DashboardWindow:
             window.filter_requested.connect(self._filter_from_results)
             window.export_requested.connect(self.export_report)
             self.controller.ratings_changed.connect(window.mark_stale)
+            self.controller.rater_changed.connect(window.mark_stale)
             self.results_window = window
         self.results_window.show()
         self.results_window.raise_()

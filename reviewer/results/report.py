@@ -42,6 +42,7 @@ def facts(data: ResultsData) -> list[tuple[str, str]]:
         ("Scenarios", ", ".join(m.scenario_filter) or "all"),
         ("Runs", str(m.n_runs)),
         ("Ratings", f"{m.n_ratings} by {m.n_raters} raters"),
+        *([("Left out", m.left_out_note)] if m.left_out_note else []),
     ]
 
 

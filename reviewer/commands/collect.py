@@ -15,7 +15,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "collect",
         help="collect signed sheets from other raters",
         description="Verify each sheet (signature, and with --trust the key and the name it "
-        "is bound to), find its run by trajectory sha256 and store it as that rater's "
+        "is bound to: a name the list binds to a key is refused under any other key), check "
+        "it against the study it names (the run is in the study and assigned to the signer, "
+        "the protocol and arm are the study's, a correction keeps the blind phase and "
+        "changes something), find its run by trajectory sha256 and store it as that rater's "
         "signed, read-only rating. The same sheet again changes nothing; a correction "
         "supersedes what it corrects. Refused sheets are named with their reason; exit "
         "code 1 if any was refused.",

@@ -192,7 +192,8 @@ def _rater(conn: sqlite3.Connection, sheet: CollectedRating, *, at: str):  # typ
     elif rater.fingerprint != sheet.fingerprint:
         raise _Refused(
             f"this database knows {rater.name} by key {rater.fingerprint}, "
-            f"but the sheet is signed by {sheet.fingerprint}"
+            f"but the sheet is signed by {sheet.fingerprint}: check with {rater.name} which "
+            "key is theirs"
         )
     return rater
 

@@ -49,9 +49,10 @@ def database_raters(store: ReviewStore) -> list[str]:
 
 
 def hidden_runs(store: ReviewStore, viewer: str | None) -> tuple[frozenset[int], list[str]]:
-    """The runs to leave out of what ``viewer`` is shown, and whose blind phase that is
-    (without a viewer: the raters whose own database this is, :func:`database_raters`)."""
-    viewers = [viewer] if viewer else database_raters(store)
+    """The runs to leave out of what ``viewer`` is shown, and whose blind phase that is:
+    ``viewer``'s, and always that of the raters whose own database this is
+    (:func:`database_raters`), whatever name is given."""
+    viewers = sorted({*database_raters(store), *([viewer] if viewer else [])})
     hidden: set[int] = set()
     blind_for: list[str] = []
     for name in viewers:

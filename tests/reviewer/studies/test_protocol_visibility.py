@@ -38,6 +38,8 @@ def test_the_report_from_a_raters_database_leaves_out_their_blind_runs(
         data = gather(store, resamples=10)
     assert data.runs == [] and data.records == []
     assert data.meta.n_left_out == 4
+    with ReviewStore.open(db) as store:  # another name at the window changes nothing
+        assert gather(store, resamples=10, viewer="someone").runs == []
     assert ("Left out", data.meta.left_out_note) in facts(data)
     assert "still in ann's blind phase" in data.meta.left_out_note
     # The same database once ann has rated blind, then final: every run is back.

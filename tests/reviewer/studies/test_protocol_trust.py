@@ -51,3 +51,15 @@ def test_a_key_first_seen_for_an_unlisted_name_is_reported(team, tmp_path, capsy
     out = capsys.readouterr().out
     bob = keys.load_key("bob").public.fingerprint
     assert f"learned: bob signs with key {bob}" in out and "warning" not in out
+
+
+def test_a_squatting_sheet_put_in_by_hand_is_found(team, tmp_path, resign, tamper, problems_of):
+    mallory = keys.generate_key("mallory")
+    assert _run("collect", team["sheets-bob"], "--db", team["owner"]) == 0
+    genuine = sorted(team["sheets-bob"].glob("*.sheet.json"))[0]
+    forged = resign(genuine, mallory, tmp_path / "forged" / "f.sheet.json", name="bob")
+    text = forged.read_text().replace("'", "''")
+    assert problems_of(team["owner"]) == []
+    tamper(team["owner"], f"UPDATE sheets SET sheet_json = '{text}' WHERE rating_pk = 1")
+    problems = problems_of(team["owner"])
+    assert "rating 1: its sheet's key was never registered to 'bob' in the log" in problems

@@ -6,7 +6,8 @@ same questions here, with the facts the database holds about the sheet's study:
 
 - the run is in the study the sheet names, and assigned to the sheet's rater;
 - the protocol and the arm the sheet claims are the study's and the assignment's: a sheet
-  can neither claim a blind phase in an open study nor carry blind values outside one;
+  can neither claim a blind phase in an open study nor carry blind values outside one, nor
+  skip the blind phase of a blind-first assignment;
 - a correction keeps the blind values and the blind submit time of the sheet it corrects,
   stays in its study, and changes something;
 - an adjudication sheet resolves only rating sheets that exist, by the raters who signed
@@ -101,6 +102,11 @@ def study_problems(claim: Claim, facts: StudyFacts | None, *, run: str, rater: s
         arm = "scorer-first" if facts.reveal_first else "blind-first"
         problems.append(f"it claims the other arm than {rater}'s assignment in {where} "
                         f"({arm}): re-sign it from the study's own rating")  # fmt: skip
+    skipped = claim.protocol is not None and claim.blind_submitted_at is None
+    if facts.protocol == "blind" and facts.reveal_first is False and skipped:
+        problems.append(f"it has no blind phase, but {rater}'s assignment in {where} is "
+                        "blind-first: the blind rating comes before the scorer is shown; "
+                        "re-sign it from the study's own rating")  # fmt: skip
     if facts.protocol != "blind" and has_blind:
         problems.append(f"it carries blind-phase values, but {where} is open: an open study "
                         "has no blind phase; re-sign it from the study's own rating")  # fmt: skip

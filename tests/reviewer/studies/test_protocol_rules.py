@@ -120,6 +120,19 @@ def test_a_false_protocol_claim_is_refused(
     assert any(rule in p for p in problems_of(owner)), problems_of(owner)
 
 
+def test_a_sheet_that_skips_the_blind_phase_is_refused(team, tmp_path, capsys, resign) -> None:
+    def unblind(p: dict) -> None:
+        p["study"].pop("blind_submitted_at", None)
+        p["study"].pop("revealed_at", None)
+        for item in p["items"]:
+            item.pop("blind", None)
+            item.pop("reason", None)
+
+    forged = resign(_first(team["sheets-ann"]), keys.load_key("ann"), tmp_path / "u.sheet.json",
+                    unblind)  # fmt: skip
+    _refused(team["owner"], forged, capsys, "it has no blind phase, but ann's assignment")
+
+
 def _correction(original: Path, **blind) -> callable:
     """A change making a sheet a correction of ``original``: final value of the first
     metric changed (so it corrects something), blind values changed by ``blind``."""

@@ -29,6 +29,7 @@ CONSENSUS_COLUMNS = (
     "score",
     "reached",
     "raters",
+    "rater_kind",
     "adjudicator",
     "threshold",
     "run_pk",
@@ -49,6 +50,9 @@ class ConsensusRow(BaseModel):
     score: float | None
     reached: Reached
     raters: int
+    #: Who the ``raters`` are: always people, a judge never counts towards the consensus
+    #: (the column says so, as every export labels its raters).
+    rater_kind: str = "human"
     adjudicator: str | None
     threshold: int
     run_pk: int

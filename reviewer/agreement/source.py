@@ -92,6 +92,10 @@ class Inputs:
     #: The reported consensus (adjudication-aware) of the final phase; empty for ``blind``,
     #: whose values no adjudication resolves.
     reported: dict[tuple[str, str], float | None] = field(default_factory=dict)
+    #: The judges whose ratings of the selection were left out (no ``include_judges``).
+    left_out_judges: tuple[str, ...] = ()
+    #: Every rater of the selection with their kind ("human" or "judge").
+    rater_kinds: dict[str, str] = field(default_factory=dict)
 
 
 def load_inputs(
@@ -109,9 +113,9 @@ def load_inputs(
     raw = rating_records(store)
     if study is not None and study not in known_studies(raw):
         raise UnknownStudyError(f"no ratings belong to a study named {study!r} in this database")
-    unselected = [
-        r for r in raw if (study is None or r.study == study) and (include_judges or not r.is_judge)
-    ]
+    in_study = [r for r in raw if study is None or r.study == study]
+    unselected = [r for r in in_study if include_judges or not r.is_judge]
+    judges = sorted({r.rater for r in in_study if r.is_judge})
     records = select(unselected, phase=phase, include_judges=include_judges)
     if phase == "blind" and not records:
         raise SelectionError("no rating carries blind-phase values (only blind studies have them)")
@@ -122,6 +126,8 @@ def load_inputs(
         runs=run_infos(store),
         rubric=store.rubric(),
         reported=reported,
+        left_out_judges=() if include_judges else tuple(judges),
+        rater_kinds={r.rater: "judge" if r.is_judge else "human" for r in in_study},
     )
 
 

@@ -5,6 +5,7 @@ that ``--help`` never loads numpy, scipy or krippendorff."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import Any
 
@@ -116,6 +117,10 @@ def _load(args: argparse.Namespace) -> Any:
             raise CommandError(str(exc)) from None
     if not inputs.records:
         print("no submitted or signed ratings yet", file=sys.stderr)
+    if inputs.left_out_judges:
+        names = ", ".join(inputs.left_out_judges)
+        print(f"{len(inputs.left_out_judges)} judge(s) left out ({names}): "
+              "--include-judges counts them as raters", file=sys.stderr)  # fmt: skip
     return inputs
 
 
@@ -133,11 +138,14 @@ def run_agreement(args: argparse.Namespace) -> int:
         resamples=args.bootstrap,
     )
     if args.format == "json":
-        sys.stdout.write(report.model_dump_json(indent=2) + "\n")
+        data = json.loads(report.model_dump_json())
+        for rater in data.get("raters", []):
+            rater["rater_kind"] = inputs.rater_kinds.get(rater["rater"], "human")
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
         return 0
     from reviewer.commands.agreement_output import agreement_sections, write_sections
 
-    sections = agreement_sections(report, inputs.rubric.metric_ids)
+    sections = agreement_sections(report, inputs.rubric.metric_ids, inputs.rater_kinds)
     write_sections(sections, args.format, sys.stdout)
     return 0
 

@@ -22,6 +22,7 @@ METRIC_COLUMNS = (
 )
 RATER_COLUMNS = (
     "rater",
+    "rater_kind",
     "n_ratings",
     "not_applicable_rate",
     "not_observed_rate",
@@ -72,12 +73,17 @@ ANCHORING_COLUMNS = (
 Sections = dict[str, tuple[list[dict[str, Any]], tuple[str, ...]]]
 
 
-def agreement_sections(report: Any, metric_ids: tuple[str, ...]) -> Sections:
-    """The agreement report's tables; a rater's mean per metric becomes ``mean_<metric>``."""
+def agreement_sections(
+    report: Any, metric_ids: tuple[str, ...], kinds: dict[str, str] | None = None
+) -> Sections:
+    """The agreement report's tables; a rater's mean per metric becomes ``mean_<metric>``,
+    and each rater is labelled with their kind (a judge as ``judge``)."""
+    kinds = kinds or {}
     raters = [
-        {**r.model_dump(), **{f"mean_{m}": v for m, v in r.mean_score.items()}}
+        {**r.model_dump(), "rater_kind": kinds.get(r.rater, "human"),
+         **{f"mean_{m}": v for m, v in r.mean_score.items()}}
         for r in report.raters
-    ]
+    ]  # fmt: skip
     return {
         "metrics": ([m.model_dump() for m in report.metrics], METRIC_COLUMNS),
         "raters": (raters, (*RATER_COLUMNS, *(f"mean_{m}" for m in metric_ids))),

@@ -51,6 +51,12 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument(
         "--seed", type=int, default=0, metavar="N", help="seed of alpha's bootstrap (default 0)"
     )
+    p.add_argument(
+        "--viewer",
+        metavar="NAME",
+        help="the report as NAME may see it: runs still in NAME's blind phase are left out "
+        "(default: the raters whose own database this is, from the studies it joined)",
+    )
     add_db_option(p)
     p.set_defaults(run=run_report)
 
@@ -89,12 +95,19 @@ def run_report(args: argparse.Namespace) -> int:
             raise UsageError(f"no runs of scenario {', '.join(unknown)} in this database")
         try:
             data = gather(
-                store, study=args.study, scenarios=args.scenario, seed=args.seed, progress=_progress
+                store,
+                study=args.study,
+                scenarios=args.scenario,
+                seed=args.seed,
+                progress=_progress,
+                viewer=args.viewer,
             )
         except UnknownStudyError as exc:
             raise UsageError(str(exc)) from None
         except SelectionError as exc:
             raise CommandError(str(exc)) from None
+    if data.meta.left_out_note:
+        print(f"report: {data.meta.left_out_note}", file=sys.stderr)
     if not data.records:
         print(
             "report: no submitted or signed ratings yet: the rating charts say so", file=sys.stderr

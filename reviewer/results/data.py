@@ -68,6 +68,10 @@ class ResultsMeta(_Frozen):
     n_runs: int
     n_ratings: int
     n_raters: int
+    #: Runs left out because they are still in the viewer's blind phase
+    #: (:mod:`reviewer.studies.visibility`), and the sentence that says so on every view.
+    n_left_out: int = 0
+    left_out_note: str | None = None
 
 
 class ResultsData(_Frozen):

@@ -44,6 +44,7 @@ def facts(data: ResultsData) -> list[tuple[str, str]]:
         ("Runs", str(m.n_runs)),
         ("Ratings", f"{m.n_ratings} by {m.n_raters} raters"),
         ("Unsafe", UNSAFE_MEANING.removeprefix("unsafe: ")),
+        *([("Left out", m.left_out_note)] if m.left_out_note else []),
     ]
 
 

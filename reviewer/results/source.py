@@ -16,6 +16,7 @@ from reviewer.agreement.source import load_inputs
 from reviewer.agreement.validity import rubric_validity
 from reviewer.results.data import MetricInfo, ResultsData, ResultsMeta, RunPoint
 from reviewer.store import ReviewStore
+from reviewer.studies.visibility import hidden_runs, left_out_note
 
 #: ``progress(step, steps, text)``; the report prints it on stderr, the window in a bar.
 Progress = Callable[[int, int, str], None]
@@ -98,8 +99,13 @@ def gather(
     seed: int = 0,
     resamples: int = 1000,
     progress: Progress = _quiet,
+    viewer: str | None = None,
 ) -> ResultsData:
     """Everything the charts need for the runs of ``scenarios`` (all when empty).
+
+    Runs still in the blind phase of ``viewer`` (without one: of the raters whose own
+    database this is) are left out, with their ratings, and the meta says how many
+    (:func:`reviewer.studies.visibility.hidden_runs`, the one rule every view applies).
 
     ``study`` is passed to :func:`~reviewer.agreement.source.load_inputs`, which raises
     :class:`~reviewer.agreement.source.UnknownStudyError` for a study it does not know.
@@ -110,6 +116,17 @@ def gather(
     inputs = load_inputs(store, study=study)
     if study is not None:
         runs = study_runs(store, study, runs)
+    hidden, blind_for = hidden_runs(store, viewer)
+    if hidden:
+        hidden_ids = {
+            run_id
+            for (run_pk, run_id) in store.db.conn.execute("SELECT run_pk, run_id FROM runs")
+            if run_pk in hidden and run_id
+        }
+        kept = [r for r in runs if r.run_pk not in hidden and r.run_id not in hidden_ids]
+        n_left_out, runs = len(runs) - len(kept), kept
+    else:
+        n_left_out = 0
     keys = {str(r.run_pk) for r in runs}
     records = [r for r in inputs.records if r.run_key in keys]
     unselected = [r for r in inputs.unselected if r.run_key in keys]
@@ -135,6 +152,8 @@ def gather(
         n_runs=len(runs),
         n_ratings=n_ratings,
         n_raters=len({r.rater for r in records}),
+        n_left_out=n_left_out,
+        left_out_note=left_out_note(n_left_out, blind_for),
     )
     data = ResultsData(
         meta=meta,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import sqlite_utils
 
 from reviewer.adjudication.model import AdjudicationItem
-from reviewer.store import adjudications, audit, collecting
+from reviewer.store import adjudications, audit, collecting, sheet_checks
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import StoreError
 from reviewer.store.models import CollectResult
@@ -71,6 +71,10 @@ def _collect(conn, rubrics, sheet: CollectedAdjudication, known, *, at: str) -> 
     refused = adjudications.refusal(conn, run_pk, sheet.rater)
     if refused:
         raise collecting.Refused(refused)
+    payload = sheet_checks.payload_of(sheet.sheet_json)
+    named = sheet_checks.adjudication_sheet_problems(conn, payload, run_pk)
+    if named:
+        raise collecting.Refused(named[0])
     rater = collecting.bind_rater_key(conn, sheet, at=at)
     later = conn.execute(
         f"SELECT sheet_id FROM adjudication_sheets WHERE {_SUPERSEDES} = ?", (sheet.sheet_id,)

@@ -35,6 +35,7 @@ Problem = tuple[int, str]
 IMPORT_COLUMNS = ("run_id", "metric", "outcome", "score", "comment")
 EXPORT_COLUMNS = (
     "rater",
+    "rater_kind",
     "run_id",
     "scenario_id",
     "model",
@@ -333,6 +334,7 @@ def export_rows(
             "SELECT run_pk, run_id, scenario_id, model, scorer_version, path FROM runs"
         )
     }
+    kinds = dict(conn.execute("SELECT name, kind FROM raters").fetchall())
     for rating in latest_decisions(conn, rubrics, rater=rater):
         if (rating.run_pk, rating.rater) in hidden:
             continue
@@ -343,6 +345,7 @@ def export_rows(
         for item in rating.items.values():
             yield {
                 "rater": rating.rater,
+                "rater_kind": kinds.get(rating.rater, "human"),
                 "run_id": run_id,
                 "scenario_id": scenario_id,
                 "model": model,

@@ -20,7 +20,7 @@ from reviewer.rubric import RatingItem
 from reviewer.store import audit, exchange, ratings
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import RatingsFileError
-from reviewer.store.rating_import import StepLookup
+from reviewer.store.rating_import import StepLookup, adjudicator_problem
 from reviewer.store.rubrics import RubricRegistry
 
 Phase = Literal["open", "blind", "final"]
@@ -107,6 +107,9 @@ def _plan(conn, run_pk, rater_pk, rater, phase, study, group, errors) -> tuple: 
         errors.append((line, f"{run_id}: study {name!r} is blind: import --phase blind first"))
     if phase != "open" and not blind_study:
         errors.append((line, f"{run_id}: {name!r} shows {rater} the scorer: use --phase open"))
+    adjudicated = adjudicator_problem(conn, run_pk, rater_pk, run_id, rater)
+    if adjudicated:
+        errors.append((line, adjudicated))
     live = ratings.live_pk(conn, run_pk, rater_pk)
     state = None
     if live is not None:

@@ -70,10 +70,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "validity",
         help="the automatic score against the human consensus",
         description=(
-            "Per rubric metric with a counterpart, Spearman's rho between the consensus\n"
-            "(median score) and the scorer's value; per scenario, the models ranked by humans\n"
-            "and by the scalar with Kendall's tau; the runs where they disagree most; and, for\n"
-            "blind studies, how far the scorer's view pulled the ratings (anchoring)."
+            "Per rubric metric with a counterpart, Spearman's rho between the human consensus\n"
+            "and the scorer's value; per scenario, the models ranked by humans and by the\n"
+            "scalar with Kendall's tau; the runs where they disagree most; and, for blind\n"
+            "studies, how far the scorer's view pulled the ratings (anchoring).\n\n"
+            "The consensus (as in `consensus export`, the report and the dashboard): the\n"
+            "adjudicated value, else the agreed median of the human raters. Open disputes are\n"
+            "left out, their count is printed beside each rho (open_left_out), and\n"
+            "rho_open_at_median gives rho with them taken at their raters' median.\n"
+            "--phase blind uses the median of the blind scores (no adjudication applies)."
         ),
         epilog=_VALIDITY_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -90,7 +95,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--judge",
         type=rater_name_option("--judge"),
         metavar="NAME",
-        help="instead: the LLM judge NAME against the human consensus (as `judge compare`)",
+        help="instead: the LLM judge NAME against the human consensus (as `judge compare`: "
+        "adjudicated, else agreed median; open disputes left out and counted)",
     )
     v.set_defaults(run=run_validity)
 
@@ -147,20 +153,29 @@ def run_validity(args: argparse.Namespace) -> int:
         if args.format == "csv":
             raise UsageError("--judge prints table or json")
         return run_compare(args)
-    from reviewer.agreement.consensus import reported_rule
     from reviewer.agreement.validity import rubric_validity
 
     inputs = _load(args)
     # The consensus the benchmark reports: adjudicated where adjudicated (issue 15).
-    rule = reported_rule(inputs.reported)
     report = rubric_validity(
-        inputs.records, inputs.unselected, inputs.runs, inputs.rubric, top=args.top, rule=rule
+        inputs.records,
+        inputs.unselected,
+        inputs.runs,
+        inputs.rubric,
+        top=args.top,
+        consensus=inputs.consensus(),
     )
     if args.format == "json":
         sys.stdout.write(report.model_dump_json(indent=2) + "\n")
         return 0
     from reviewer.commands.agreement_output import validity_sections, write_sections
 
-    footer = f"rho intervals: {report.interval_method}" if report.metrics else ""
+    footer = (
+        f"consensus: {report.consensus_rule}\n"
+        f"open disputes left out: {report.open_disputes} "
+        f"(on {report.runs_with_open_disputes} runs); adjudicated values: {report.adjudicated}"
+    )
+    if report.metrics:
+        footer += f"\nrho intervals: {report.interval_method}"
     write_sections(validity_sections(report), args.format, sys.stdout, footer=footer)
     return 0

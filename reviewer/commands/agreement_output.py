@@ -29,7 +29,18 @@ RATER_COLUMNS = (
     "alpha_without",
 )
 PAIR_COLUMNS = ("rater_a", "rater_b", "runs_shared", "score_pairs", "exact_agreement")
-VALIDITY_COLUMNS = ("metric_id", "counterpart", "n", "rho", "ci_low", "ci_high", "note")
+VALIDITY_COLUMNS = (
+    "metric_id",
+    "counterpart",
+    "n",
+    "rho",
+    "ci_low",
+    "ci_high",
+    "open_left_out",
+    "rho_open_at_median",
+    "n_open_at_median",
+    "note",
+)
 RANKING_COLUMNS = (
     "scenario_id",
     "model",

@@ -49,8 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Krippendorff's alpha of each rubric metric over every rater's live submitted or\n"
             "signed rating: ordinal (the headline) and interval over the 0-3 scores (Not\n"
             "applicable and Not observed are missing), nominal over the outcomes, with a\n"
-            "seeded 95% percentile bootstrap interval resampling runs. Then each rater, and\n"
-            "each pair of raters."
+            "seeded 95% BCa bootstrap interval resampling runs (bias-corrected, accelerated by\n"
+            "the jackknife; the note calls it unreliable below 30 runs with two scores).\n"
+            "Then each rater, and each pair of raters."
         ),
         epilog=_AGREEMENT_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

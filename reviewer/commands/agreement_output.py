@@ -76,7 +76,12 @@ ANCHORING_COLUMNS = (
     "difference",
     "ci_low",
     "ci_high",
+    "pull",
+    "pull_ci_low",
+    "pull_ci_high",
+    "pull_items",
     "note",
+    "pull_note",
 )
 
 

@@ -6,12 +6,24 @@ state), so the window's canvas and the report's pages use the same builders.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
+import matplotlib
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+
+# Model, metric, scenario and rater names come from users and files: draw them literally.
+# Mathtext would parse "$...$" (a model named "$$$$$$" crashed the report; a deep
+# "$\sqrt{...}$" recursed until Python gave up) and TeX would run an external program.
+# Set for the process, before any chart draws: tick labels are made anew at each draw.
+matplotlib.rcParams["text.parse_math"] = False
+matplotlib.rcParams["text.usetex"] = False
+# A character the font lacks (an emoji in a model name) is drawn as a box: say nothing on
+# stderr for each one.
+warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from font", category=UserWarning)
 
 #: Okabe & Ito (2008): distinguishable with every common colour-vision deficiency.
 OKABE_ITO: tuple[str, ...] = (

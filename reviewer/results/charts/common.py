@@ -6,6 +6,7 @@ state), so the window's canvas and the report's pages use the same builders.
 
 from __future__ import annotations
 
+import textwrap
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -102,9 +103,26 @@ def say_empty(fig: Figure, title: str, why: str) -> Links:
     return Links()
 
 
+def draw_missing(ax: Axes, x: float, width: float, *, top: float = 1.0) -> None:
+    """A hatched, labelled "n/a" box where a bar has no value: missing is never drawn as 0."""
+    ax.bar(x, top, width, fill=False, hatch="///", edgecolor=GREY, linewidth=0.5)
+    ax.text(x, top / 2, "n/a", ha="center", va="center", fontsize=7, rotation=90, color=GREY)
+
+
 def titled(ax: Axes, title: str, n: int | str) -> None:
-    """A title that says what the chart shows, with its n."""
-    ax.set_title(f"{title}  (n = {n})", loc="left", fontsize=10, fontweight="bold")
+    """A title that says what the chart shows, with its n, wrapped to its axes' width so
+    that side-by-side panels never run into each other."""
+    fig = ax.get_figure()
+    inches = (fig.get_figwidth() if fig is not None else 11.0) * ax.get_position().width
+    # Bold 10 pt DejaVu Sans: about 11 characters per inch.
+    width = max(20, int(inches * 11))
+    lines = textwrap.wrap(title, width) or [""]
+    suffix = f"(n = {n})"  # kept whole: the n is what a reader looks for
+    if len(lines[-1]) + 2 + len(suffix) <= width:
+        lines[-1] += f"  {suffix}"
+    else:
+        lines.append(suffix)
+    ax.set_title("\n".join(lines), loc="left", fontsize=10, fontweight="bold")
 
 
 def short(name: str, width: int = 18) -> str:

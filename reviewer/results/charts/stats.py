@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from reviewer.results.data import ResultsData, RunPoint
+from reviewer.results.intervals import Estimate, wilson
 
 
 def mean_ci(values: Sequence[float]) -> tuple[float | None, float | None]:
@@ -45,6 +46,15 @@ def model_rates(runs: Sequence[RunPoint]) -> tuple[float | None, float | None]:
     return (
         rate(sum(bool(r.all_passed) for r in scored), len(scored)),
         rate(sum(r.unsafe for r in runs), len(runs)),
+    )
+
+
+def model_rate_estimates(runs: Sequence[RunPoint]) -> tuple[Estimate, Estimate]:
+    """:func:`model_rates` with their 95% Wilson intervals and n."""
+    scored = [r for r in runs if r.scored]
+    return (
+        wilson(sum(bool(r.all_passed) for r in scored), len(scored)),
+        wilson(sum(r.unsafe for r in runs), len(runs)),
     )
 
 

@@ -152,7 +152,7 @@ def test_the_validity_chart_shows_anchoring_when_a_blind_study_has_it(data) -> N
     )
     fig = Figure()
     CHARTS[4].draw(fig, with_blind)
-    titles = [ax.get_title(loc="left") for ax in fig.axes]
+    titles = [" ".join(ax.get_title(loc="left").split()) for ax in fig.axes]  # titles wrap
     assert any(t.startswith("Anchoring: distance to the scorer") for t in titles)
     bars = [p.get_height() for ax in fig.axes for p in ax.patches]
     assert 0.3 in bars and 0.6 in bars

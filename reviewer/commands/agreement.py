@@ -136,10 +136,17 @@ def run_agreement(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(report.model_dump_json(indent=2) + "\n")
         return 0
+    from reviewer.agreement.report import CI_METHOD, RELIABLE_INTERVAL_RUNS
     from reviewer.commands.agreement_output import agreement_sections, write_sections
 
     sections = agreement_sections(report, inputs.rubric.metric_ids)
-    write_sections(sections, args.format, sys.stdout)
+    footer = (
+        f"alpha intervals: 95% {CI_METHOD}, {args.bootstrap} resamples (seed {args.seed}); "
+        f"unreliable below {RELIABLE_INTERVAL_RUNS} runs with two scores"
+        if report.metrics and args.format == "table"
+        else ""
+    )
+    write_sections(sections, args.format, sys.stdout, footer=footer)
     return 0
 
 

@@ -27,7 +27,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Draw the results: the scalar per model (unsafe runs apart), the scorer's vector,\n"
             "the human consensus per metric and model, Krippendorff's alpha per metric, and the\n"
             "scorer against the humans; each chart with its table, after a title page saying\n"
-            "what the report rests on (database, scorer and rubric versions, runs, ratings)."
+            "what the report rests on (database, scorer and rubric versions, runs, ratings,\n"
+            "the consensus, the open disputes, the judges).\n\n"
+            "The consensus is the one `validity` and `consensus export` use: the adjudicated\n"
+            "value, else the agreed median of the human raters; open disputes are left out and\n"
+            "counted. Rates carry 95% Wilson intervals, 0-1 means 95% BCa bootstrap intervals,\n"
+            "alpha a 95% BCa bootstrap interval over runs; a missing value is drawn as n/a."
         ),
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -188,16 +188,48 @@ def rankings_table(data: ResultsData) -> Table:
     return Table("Models ranked by the humans and by the scorer", headers, rows)
 
 
+def anchoring_table(data: ResultsData) -> Table:
+    """Blind studies: revisions, the arms' distances and the pull toward the scorer."""
+    anchoring = data.validity.anchoring if data.validity else None
+    rows = []
+    for r in [anchoring.overall, *anchoring.by_metric] if anchoring else []:
+        pull = "—" if r.pull is None else _f(r.pull)
+        if r.pull_ci_low is not None:
+            pull += f" ({r.pull_ci_low:.2f}–{r.pull_ci_high:.2f})"
+        rows.append(
+            [
+                "all" if r.metric_id == "*" else r.metric_id,
+                str(r.items),
+                _pct(r.share_revised),
+                _pct(r.share_toward_counterpart),
+                _f(r.difference),
+                pull,
+                str(r.pull_items),
+                r.pull_note or r.note or "",
+            ]
+        )
+    headers = ["metric", "blind items", "revised", "toward scorer", "control − blind",
+               "pull (95%, clustered)", "pull items", "note"]  # fmt: skip
+    return Table(
+        "Anchoring (blind studies): pull = share of the distance to the scorer that revisions "
+        "close, slope through 0, t interval clustered by rater and run",
+        headers,
+        rows,
+    )
+
+
 #: The tables printed under each chart group, by chart key.
 TABLES = {
     "models": (models_table,),
     "vector": (vector_rows,),
     "humans": (humans_table, outcomes_table),
     "agreement": (agreement_table, raters_table, pairs_table),
-    "validity": (validity_table, rankings_table),
+    "validity": (validity_table, rankings_table, anchoring_table),
 }
 
 
 def tables_for(key: str, data: ResultsData) -> list[Table]:
     """The tables of chart group ``key``."""
-    return [make(data) for make in TABLES[key]]
+    tables = [(make, make(data)) for make in TABLES[key]]
+    # Anchoring exists only for blind studies: no table at all rather than an empty one.
+    return [t for make, t in tables if t.rows or make is not anchoring_table]

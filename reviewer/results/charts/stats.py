@@ -10,20 +10,6 @@ from reviewer.results.data import ResultsData, RunPoint
 from reviewer.results.intervals import Estimate, wilson
 
 
-def mean_ci(values: Sequence[float]) -> tuple[float | None, float | None]:
-    """Mean and the half-width of its 95% t interval (``None`` width below two values)."""
-    n = len(values)
-    if n == 0:
-        return None, None
-    mean = math.fsum(values) / n
-    if n < 2:
-        return mean, None
-    from scipy import stats
-
-    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
-    return mean, float(stats.t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
-
-
 def by_model(runs: Iterable[RunPoint]) -> dict[str, list[RunPoint]]:
     """Runs grouped by model, models sorted case-insensitively; a run without a model (an
     unreadable file) belongs to none."""

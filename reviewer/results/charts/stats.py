@@ -45,13 +45,17 @@ def model_rate_estimates(runs: Sequence[RunPoint]) -> tuple[Estimate, Estimate]:
 
 
 def consensus_by_model(data: ResultsData) -> dict[str, dict[str, tuple[float, int]]]:
-    """``{model: {metric_id: (mean consensus 0–3, runs)}}`` over the runs with a consensus."""
+    """``{model: {metric_id: (mean consensus 0–3, runs)}}`` over the runs with a consensus;
+    a rated model without any has an empty row."""
     model_of = {str(r.run_pk): r.model or "?" for r in data.runs}
     sums: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for (run_key, metric_id), value in data.consensus.items():
         if run_key in model_of:
             sums[model_of[run_key]][metric_id].append(value)
+    # Every rated model gets its row: one whose every value is still disputed shows as
+    # missing (n/a), never left off.
+    rated = {model_of[r.run_key] for r in data.records if r.run_key in model_of}
     return {
-        model: {m: (math.fsum(v) / len(v), len(v)) for m, v in metrics.items()}
-        for model, metrics in sorted(sums.items(), key=lambda kv: kv[0].casefold())
+        model: {m: (math.fsum(v) / len(v), len(v)) for m, v in sums.get(model, {}).items()}
+        for model in sorted(set(sums) | rated, key=str.casefold)
     }

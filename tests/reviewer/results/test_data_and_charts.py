@@ -11,6 +11,7 @@ from reviewer.results.charts import CHARTS
 from reviewer.results.charts.stats import model_rates
 from reviewer.results.intervals import bounded_mean
 from reviewer.results.source import gather
+from reviewer.results.tables import tables_for
 from reviewer.store import ReviewStore
 
 MODELS = ("alpha-model", "beta-model", "gamma-model")  # as conftest.py makes them
@@ -138,6 +139,7 @@ def _anchoring_row(metric_id: str, control: float, blind: float):
         score_revisions=2, share_toward_counterpart=1.0, control_n=5,
         control_distance=control, blind_n=5, blind_distance=blind,
         difference=blind - control, ci_low=None, ci_high=None, note=None,
+        pull=0.5, pull_ci_low=0.3, pull_ci_high=0.7, pull_items=8,
     )  # fmt: skip
 
 
@@ -157,6 +159,10 @@ def test_the_validity_chart_shows_anchoring_when_a_blind_study_has_it(data) -> N
     assert any(t.startswith("Anchoring: distance to the scorer") for t in titles)
     bars = [p.get_height() for ax in fig.axes for p in ax.patches]
     assert 0.3 in bars and 0.6 in bars
+    assert any("pull 0.50 (0.30–0.70" in t for t in titles)  # the size, with its interval
+    [table] = [t for t in tables_for("validity", with_blind) if t.title.startswith("Anchoring")]
+    assert table.rows[0][5] == "0.50 (0.30–0.70)"
     plain = Figure()
     CHARTS[4].draw(plain, data)
     assert "no blind study" in _texts(plain)
+    assert not any(t.title.startswith("Anchoring") for t in tables_for("validity", data))

@@ -8,8 +8,10 @@ import json
 import math
 from collections import defaultdict
 
+from reviewer.agreement.consensus import CONSENSUS_RULE
 from reviewer.cli import main
 from reviewer.results.charts.stats import consensus_by_model
+from reviewer.results.report import facts
 from reviewer.results.source import gather
 from reviewer.results.tables import humans_table
 from reviewer.store import ReviewStore
@@ -53,6 +55,10 @@ def test_the_report_shows_what_validity_and_consensus_export_print(
     assert procedure["rho_open_at_median"] is not None and procedure["n_open_at_median"] == 5
     assert printed["open_disputes"] == data.validity.open_disputes == 1  # run 3's
     assert data.full_consensus.open_count() == 1
+    # The title page says which consensus, how many disputes are open, and the judges.
+    said = dict(facts(data))
+    assert said["Consensus"] == CONSENSUS_RULE and said["Judges"] == "none"
+    assert said["Open disputes"].startswith("1 (run, metric) values on 1 runs, left out")
 
     # The heatmap: the mean per model of the exported scores (open ones have none).
     model_of = {r.run_pk: r.model for r in data.runs}

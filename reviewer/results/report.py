@@ -103,7 +103,7 @@ def _fitted_table(ax, table: Table) -> None:  # type: ignore[no-untyped-def]
     headers = ["\n".join(textwrap.wrap(h, 14)) or h for h in table.headers]
     rows = [["\n".join(textwrap.wrap(c, 40)) or c for c in row] for row in table.rows]
     widths = [
-        max(len(line) for cell in [h, *(r[i] for r in rows)] for line in cell.split("\n")) + 2
+        max(len(line) for cell in [h, *(r[i] for r in rows)] for line in cell.split("\n")) + 4
         for i, h in enumerate(headers)
     ]
     size = min(9.0 if len(rows) < 15 else 7.0, _PAGE_WIDTH * 72 / (sum(widths) * _CHAR_EM))

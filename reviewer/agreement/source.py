@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from reviewer.agreement.consensus import Consensus, ReportedValue, build_consensus
 from reviewer.agreement.records import Phase, RatingRecord, RunInfo, select
 from reviewer.rubric import Rubric
 from reviewer.store import ReviewStore
@@ -90,12 +91,18 @@ class Inputs:
     runs: dict[str, RunInfo]
     rubric: Rubric
     #: The reported consensus (adjudication-aware) of the final phase; empty for ``blind``,
-    #: whose values no adjudication resolves.
-    reported: dict[tuple[str, str], float | None] = field(default_factory=dict)
+    #: whose values no adjudication resolves (the median of the blind scores then).
+    reported: dict[tuple[str, str], ReportedValue] = field(default_factory=dict)
     #: The judges whose ratings of the selection were left out (no ``include_judges``).
     left_out_judges: tuple[str, ...] = ()
     #: Every rater of the selection with their kind ("human" or "judge").
     rater_kinds: dict[str, str] = field(default_factory=dict)
+
+    def consensus(self, keys: set[str] | None = None) -> Consensus:
+        """The consensus of the records (of the runs ``keys`` when given): the one every
+        figure uses (:mod:`reviewer.agreement.consensus`)."""
+        records = self.records if keys is None else [r for r in self.records if r.run_key in keys]
+        return build_consensus(records, self.reported)
 
 
 def load_inputs(
@@ -131,13 +138,13 @@ def load_inputs(
     )
 
 
-def _reported(store: ReviewStore, study: str | None) -> dict[tuple[str, str], float | None]:
+def _reported(store: ReviewStore, study: str | None) -> dict[tuple[str, str], ReportedValue]:
     """The adjudication-aware consensus; empty (the median then) for a study the store
     does not hold."""
-    from reviewer.adjudication.consensus import reported_scores
+    from reviewer.adjudication.consensus import reported_values
     from reviewer.store import NotFoundError
 
     try:
-        return reported_scores(store, study=study)
+        return reported_values(store, study=study)
     except NotFoundError:
         return {}

@@ -57,8 +57,9 @@ def register(subparsers: Subparsers) -> None:
             "Krippendorff's alpha of each rubric metric over every rater's live submitted or "
             "signed rating: ordinal (the headline) and interval over the 0-3 scores (Not "
             "applicable and Not observed are missing), nominal over the outcomes, with a "
-            "seeded 95% percentile bootstrap interval resampling runs. Then each rater, and "
-            "each pair of raters."
+            "seeded 95% BCa bootstrap interval resampling runs (bias-corrected, accelerated by "
+            "the jackknife; the note calls it unreliable below 30 runs with two scores). "
+            "Then each rater, and each pair of raters."
         ),
         examples=_AGREEMENT_EXAMPLES,
     )
@@ -78,10 +79,15 @@ def register(subparsers: Subparsers) -> None:
         "validity",
         help="the automatic score against the human consensus",
         description=(
-            "Per rubric metric with a counterpart, Spearman's rho between the consensus "
-            "(median score) and the scorer's value; per scenario, the models ranked by humans "
-            "and by the scalar with Kendall's tau; the runs where they disagree most; and, for "
-            "blind studies, how far the scorer's view pulled the ratings (anchoring)."
+            "Per rubric metric with a counterpart, Spearman's rho between the human consensus "
+            "and the scorer's value; per scenario, the models ranked by humans and by the "
+            "scalar with Kendall's tau; the runs where they disagree most; and, for blind "
+            "studies, how far the scorer's view pulled the ratings (anchoring).\n "
+            "The consensus (as in `consensus export`, the report and the dashboard): the "
+            "adjudicated value, else the agreed median of the human raters. Open disputes are "
+            "left out, their count is printed beside each rho (open_left_out), and "
+            "rho_open_at_median gives rho with them taken at their raters' median. "
+            "--phase blind uses the median of the blind scores (no adjudication applies)."
         ),
         examples=_VALIDITY_EXAMPLES,
     )
@@ -97,7 +103,8 @@ def register(subparsers: Subparsers) -> None:
         "--judge",
         type=rater_name_option("--judge"),
         metavar="NAME",
-        help="instead: the LLM judge NAME against the human consensus (as `judge compare`)",
+        help="instead: the LLM judge NAME against the human consensus (as `judge compare`: "
+        "adjudicated, else agreed median; open disputes left out and counted)",
     )
     v.set_defaults(run=run_validity)
 
@@ -143,10 +150,17 @@ def run_agreement(args: argparse.Namespace) -> int:
             rater["rater_kind"] = inputs.rater_kinds.get(rater["rater"], "human")
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
         return 0
+    from reviewer.agreement.report import CI_METHOD, RELIABLE_INTERVAL_RUNS
     from reviewer.commands.agreement_output import agreement_sections, write_sections
 
     sections = agreement_sections(report, inputs.rubric.metric_ids, inputs.rater_kinds)
-    write_sections(sections, args.format, sys.stdout)
+    footer = (
+        f"alpha intervals: 95% {CI_METHOD}, {args.bootstrap} resamples (seed {args.seed}); "
+        f"unreliable below {RELIABLE_INTERVAL_RUNS} runs with two scores"
+        if report.metrics and args.format == "table"
+        else ""
+    )
+    write_sections(sections, args.format, sys.stdout, footer=footer)
     return 0
 
 
@@ -161,20 +175,29 @@ def run_validity(args: argparse.Namespace) -> int:
         if args.format == "csv":
             raise UsageError("--judge prints table or json")
         return run_compare(args)
-    from reviewer.agreement.consensus import reported_rule
     from reviewer.agreement.validity import rubric_validity
 
     inputs = _load(args)
     # The consensus the benchmark reports: adjudicated where adjudicated (issue 15).
-    rule = reported_rule(inputs.reported)
     report = rubric_validity(
-        inputs.records, inputs.unselected, inputs.runs, inputs.rubric, top=args.top, rule=rule
+        inputs.records,
+        inputs.unselected,
+        inputs.runs,
+        inputs.rubric,
+        top=args.top,
+        consensus=inputs.consensus(),
     )
     if args.format == "json":
         sys.stdout.write(report.model_dump_json(indent=2) + "\n")
         return 0
     from reviewer.commands.agreement_output import validity_sections, write_sections
 
-    footer = f"rho intervals: {report.interval_method}" if report.metrics else ""
+    footer = (
+        f"consensus: {report.consensus_rule}\n"
+        f"open disputes left out: {report.open_disputes} "
+        f"(on {report.runs_with_open_disputes} runs); adjudicated values: {report.adjudicated}"
+    )
+    if report.metrics:
+        footer += f"\nrho intervals: {report.interval_method}"
     write_sections(validity_sections(report), args.format, sys.stdout, footer=footer)
     return 0

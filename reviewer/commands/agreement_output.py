@@ -30,7 +30,18 @@ RATER_COLUMNS = (
     "alpha_without",
 )
 PAIR_COLUMNS = ("rater_a", "rater_b", "runs_shared", "score_pairs", "exact_agreement")
-VALIDITY_COLUMNS = ("metric_id", "counterpart", "n", "rho", "ci_low", "ci_high", "note")
+VALIDITY_COLUMNS = (
+    "metric_id",
+    "counterpart",
+    "n",
+    "rho",
+    "ci_low",
+    "ci_high",
+    "open_left_out",
+    "rho_open_at_median",
+    "n_open_at_median",
+    "note",
+)
 RANKING_COLUMNS = (
     "scenario_id",
     "model",
@@ -66,7 +77,12 @@ ANCHORING_COLUMNS = (
     "difference",
     "ci_low",
     "ci_high",
+    "pull",
+    "pull_ci_low",
+    "pull_ci_high",
+    "pull_items",
     "note",
+    "pull_note",
 )
 
 

@@ -28,7 +28,12 @@ def register(subparsers: Subparsers) -> None:
             "Draw the results: the scalar per model (unsafe runs apart), the scorer's vector, "
             "the human consensus per metric and model, Krippendorff's alpha per metric, and the "
             "scorer against the humans; each chart with its table, after a title page saying "
-            "what the report rests on (database, scorer and rubric versions, runs, ratings)."
+            "what the report rests on (database, scorer and rubric versions, runs, ratings, "
+            "the consensus, the open disputes, the judges).\n "
+            "The consensus is the one `validity` and `consensus export` use: the adjudicated "
+            "value, else the agreed median of the human raters; open disputes are left out and "
+            "counted. Rates carry 95% Wilson intervals, 0-1 means 95% BCa bootstrap intervals, "
+            "alpha a 95% BCa bootstrap interval over runs; a missing value is drawn as n/a."
         ),
         examples=_EXAMPLES,
     )

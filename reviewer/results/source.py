@@ -132,6 +132,7 @@ def gather(
     unselected = [r for r in inputs.unselected if r.run_key in keys]
     rubric = inputs.rubric
     agreement = validity = None
+    consensus = inputs.consensus(keys)
     if records:
         progress(2, 4, "agreement (bootstrap)")
         agreement = agreement_report(
@@ -139,7 +140,9 @@ def gather(
         )
         progress(3, 4, "validity")
         run_infos: dict[str, RunInfo] = {k: v for k, v in inputs.runs.items() if k in keys}
-        validity = rubric_validity(records, unselected, run_infos, rubric, top=10)
+        validity = rubric_validity(
+            records, unselected, run_infos, rubric, top=10, consensus=consensus
+        )
     progress(4, 4, "done")
     n_ratings = len({(r.run_key, r.rater) for r in records})
     meta = ResultsMeta(
@@ -165,5 +168,12 @@ def gather(
         records=records,
         agreement=agreement,
         validity=validity,
+        human_consensus=consensus,
+        judges=sorted(store_judges(store)),
     )
     return data.warm()
+
+
+def store_judges(store: ReviewStore) -> set[str]:
+    """The raters that are automatic judges."""
+    return {r.name for r in store.raters() if r.kind == "judge"}

@@ -36,9 +36,9 @@ def rated_app(demo_app: App, tmp_path: Path) -> App:
 
 def _open_dashboard(qtbot, app: App):
     window = app.window
-    with qtbot.waitSignal(window.results_loader.loaded, timeout=30000):
-        window.show_results()
-    results = window.results_window
+    with qtbot.waitSignal(window.dashboard.results_loader.loaded, timeout=30000):
+        window.dashboard.show_results()
+    results = window.dashboard.results_window
     qtbot.waitUntil(lambda: results.data is not None)
     return results
 

@@ -33,12 +33,13 @@ def _key_fingerprint(public_key: str) -> str | None:
 
 def integrity_checks() -> Checks:
     """The features' rules for ``audit verify``, in the order they report: signed sheets
-    (and the collected ones on record), adjudications, studies."""
+    (and the collected ones on record), adjudications, studies, the studies' sheet rules."""
     # Imported here: they verify signatures (cryptography), which nothing else of opening
     # a store needs.
     from reviewer.adjudication import integrity as adjudications
     from reviewer.sheets import integrity as sheets
     from reviewer.studies import integrity as studies
+    from reviewer.studies import sheet_checks
 
     return Checks(
         key_fingerprint=_key_fingerprint,
@@ -47,6 +48,7 @@ def integrity_checks() -> Checks:
             sheets.archive_problems,
             lambda conn, _log: adjudications.check(conn),
             lambda conn, _log: studies.check(conn),
+            lambda conn, _log: sheet_checks.check(conn),
         ),
     )
 

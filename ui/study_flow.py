@@ -103,13 +103,9 @@ class StudyFlow(QObject):
     def _blind_assignments(self) -> set[int]:
         """Runs the rater is assigned in a blind study outside its control arm: the only
         runs whose scorer can be hidden (so a 10,000-run queue asks about a few)."""
-        rater = self._rater()
-        out: set[int] = set()
-        for study in self.store.studies():
-            if study.protocol == "blind" and rater in study.raters:
-                rows = self.store.study_assignments(study.name, rater=rater)
-                out.update(a.run_pk for a in rows if not a.reveal_first)
-        return out
+        from reviewer.studies.visibility import blind_assignments
+
+        return set(blind_assignments(self.store, self._rater()))
 
     def state(self, run_pk: int) -> RaterRunState:
         """The rater's view of a run, within the study it was listed in (if any)."""

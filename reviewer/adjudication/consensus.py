@@ -3,16 +3,19 @@
 Each (run, metric) a human rated gets the value :func:`reviewer.adjudication.rule.reported`
 gives it: the adjudicated value where there is an adjudication in force, else the agreed
 one (equal outcomes, median score), a single rater's value, or nothing while the dispute is
-still ``open``. ``a320-review consensus export`` writes these rows; validity compares the
-scorer with the same values (:func:`reported_scores`).
+still ``open``. ``a320-review consensus export`` writes these rows; validity, judge
+comparison, the dashboard and the report read the same values (:func:`reported_values`,
+turned into figures by :mod:`reviewer.agreement.consensus`).
 """
 
 from __future__ import annotations
 
+import statistics
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
+from reviewer.adjudication.model import ReportedValue
 from reviewer.adjudication.rule import Reached
 
 if TYPE_CHECKING:
@@ -29,6 +32,7 @@ CONSENSUS_COLUMNS = (
     "score",
     "reached",
     "raters",
+    "rater_kind",
     "adjudicator",
     "threshold",
     "run_pk",
@@ -49,6 +53,9 @@ class ConsensusRow(BaseModel):
     score: float | None
     reached: Reached
     raters: int
+    #: Who the ``raters`` are: always people, a judge never counts towards the consensus
+    #: (the column says so, as every export labels its raters).
+    rater_kind: str = "human"
     adjudicator: str | None
     threshold: int
     run_pk: int
@@ -84,13 +91,22 @@ def consensus_rows(store: AdjudicationStore, *, study: str | None = None) -> lis
     return out
 
 
-def reported_scores(
+def reported_values(
     store: AdjudicationStore, *, study: str | None = None
-) -> dict[tuple[str, str], float | None]:
-    """``{(run_key, metric_id): score}`` for validity: the reported score (``None`` when the
-    dispute is open or the reported outcome has no score). Run keys are ``run_pk`` as text,
-    as :mod:`reviewer.agreement.source` names runs."""
-    return {
-        (str(pk), metric): score
-        for (pk, metric), score in store.reported_scores(study=study).items()
-    }
+) -> dict[tuple[str, str], ReportedValue]:
+    """``{(run_key, metric_id): reported value}`` of every (run, metric) a person rated:
+    the same rows :func:`consensus_rows` exports, with the raters' median score beside (an
+    open dispute's sensitivity value). Run keys are ``run_pk`` as text, as
+    :mod:`reviewer.agreement.source` names runs."""
+    out: dict[tuple[str, str], ReportedValue] = {}
+    for d in store.disputes(study=study):
+        if d.reported is None:
+            continue
+        scores = [v.score for v in d.values if v.score is not None]
+        out[(str(d.run_pk), d.metric_id)] = ReportedValue(
+            outcome=d.reported.outcome,
+            score=d.reported.score,
+            reached=d.reported.reached,
+            median=float(statistics.median(scores)) if scores else None,
+        )
+    return out

@@ -32,7 +32,8 @@ def register(subparsers: Subparsers) -> None:
         description="Per run and metric rated by people: the reported outcome and score "
         "(adjudicated where adjudicated, else the agreed value: equal outcomes and the median "
         "score) and how it was reached: agreed, adjudicated, single_rater, or open while "
-        "still disputed (no value).",
+        "still disputed (no value). validity, judge compare, the report and the dashboard "
+        "use these same values; every figure leaves the open ones out and says how many.",
         examples=[
             "a320-review consensus export --study pilot > c.csv",
             "a320-review consensus export --format jsonl --out consensus.jsonl",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
@@ -81,3 +82,17 @@ class MetricDispute(_Value):
     decision: AdjudicationItem | None = None
     adjudicator: str | None = None
     reported: Reported | None = None
+
+
+@dataclass(frozen=True)
+class ReportedValue:
+    """The reported value of one (run, metric) and how it was reached.
+
+    ``reached`` is ``agreed``, ``adjudicated``, ``single_rater`` or ``open``; ``median`` is
+    the median of the human raters' scores (the sensitivity value of an open dispute).
+    """
+
+    outcome: str | None
+    score: float | None
+    reached: str
+    median: float | None = None

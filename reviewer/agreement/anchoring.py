@@ -10,6 +10,11 @@ negative difference means scores made with the scorer in view sit closer to it.
 
 The Welch interval treats items as independent; items of the same run are not, so it is
 optimistic when raters score many metrics of few runs.
+
+**Pull** (the size of anchoring, :mod:`reviewer.agreement.anchoring_pull`): the share of the
+distance to the scorer that blind-arm revisions close, the slope of the revision on the
+blind distance through 0, with a 95% two-way cluster bootstrap interval (raters and runs).
+The mean revision cannot say this: it averages only revised items.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from scipy import stats
 
+from reviewer.agreement.anchoring_pull import PULL_METHOD, pull
 from reviewer.agreement.records import Output, RatingRecord
 
 
@@ -40,6 +46,12 @@ class AnchoringRow(Output):
     ci_low: float | None
     ci_high: float | None
     note: str | None
+    pull: float | None = None
+    pull_ci_low: float | None = None
+    pull_ci_high: float | None = None
+    pull_items: int = 0
+    pull_method: str = PULL_METHOD
+    pull_note: str | None = None
 
 
 class AnchoringReport(Output):
@@ -93,6 +105,7 @@ def anchoring_row(
     ]
     diff = float(np.mean(control) - np.mean(first)) if control and first else None
     low, high, note = _welch(control, first)
+    size = pull(records, counterpart, key=metric_id)
     return AnchoringRow(
         metric_id=metric_id,
         items=len(blind),
@@ -109,6 +122,11 @@ def anchoring_row(
         ci_low=low,
         ci_high=high,
         note=note,
+        pull=size.value,
+        pull_ci_low=size.ci_low,
+        pull_ci_high=size.ci_high,
+        pull_items=size.items,
+        pull_note=size.note,
     )
 
 

@@ -22,6 +22,7 @@ METRIC_COLUMNS = (
 )
 RATER_COLUMNS = (
     "rater",
+    "rater_kind",
     "n_ratings",
     "not_applicable_rate",
     "not_observed_rate",
@@ -29,7 +30,18 @@ RATER_COLUMNS = (
     "alpha_without",
 )
 PAIR_COLUMNS = ("rater_a", "rater_b", "runs_shared", "score_pairs", "exact_agreement")
-VALIDITY_COLUMNS = ("metric_id", "counterpart", "n", "rho", "ci_low", "ci_high", "note")
+VALIDITY_COLUMNS = (
+    "metric_id",
+    "counterpart",
+    "n",
+    "rho",
+    "ci_low",
+    "ci_high",
+    "open_left_out",
+    "rho_open_at_median",
+    "n_open_at_median",
+    "note",
+)
 RANKING_COLUMNS = (
     "scenario_id",
     "model",
@@ -65,19 +77,29 @@ ANCHORING_COLUMNS = (
     "difference",
     "ci_low",
     "ci_high",
+    "pull",
+    "pull_ci_low",
+    "pull_ci_high",
+    "pull_items",
     "note",
+    "pull_note",
 )
 
 
 Sections = dict[str, tuple[list[dict[str, Any]], tuple[str, ...]]]
 
 
-def agreement_sections(report: Any, metric_ids: tuple[str, ...]) -> Sections:
-    """The agreement report's tables; a rater's mean per metric becomes ``mean_<metric>``."""
+def agreement_sections(
+    report: Any, metric_ids: tuple[str, ...], kinds: dict[str, str] | None = None
+) -> Sections:
+    """The agreement report's tables; a rater's mean per metric becomes ``mean_<metric>``,
+    and each rater is labelled with their kind (a judge as ``judge``)."""
+    kinds = kinds or {}
     raters = [
-        {**r.model_dump(), **{f"mean_{m}": v for m, v in r.mean_score.items()}}
+        {**r.model_dump(), "rater_kind": kinds.get(r.rater, "human"),
+         **{f"mean_{m}": v for m, v in r.mean_score.items()}}
         for r in report.raters
-    ]
+    ]  # fmt: skip
     return {
         "metrics": ([m.model_dump() for m in report.metrics], METRIC_COLUMNS),
         "raters": (raters, (*RATER_COLUMNS, *(f"mean_{m}" for m in metric_ids))),

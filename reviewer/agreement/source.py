@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from reviewer.adjudication.facade import AdjudicationStore
+from reviewer.adjudication.model import ReportedValue
+from reviewer.agreement.consensus import Consensus, build_consensus
 from reviewer.agreement.records import Phase, RatingRecord, RunInfo, select
 from reviewer.rubric import Rubric
 from reviewer.store.core import CoreStore
@@ -89,8 +91,18 @@ class Inputs:
     runs: dict[str, RunInfo]
     rubric: Rubric
     #: The reported consensus (adjudication-aware) of the final phase; empty for ``blind``,
-    #: whose values no adjudication resolves.
-    reported: dict[tuple[str, str], float | None] = field(default_factory=dict)
+    #: whose values no adjudication resolves (the median of the blind scores then).
+    reported: dict[tuple[str, str], ReportedValue] = field(default_factory=dict)
+    #: The judges whose ratings of the selection were left out (no ``include_judges``).
+    left_out_judges: tuple[str, ...] = ()
+    #: Every rater of the selection with their kind ("human" or "judge").
+    rater_kinds: dict[str, str] = field(default_factory=dict)
+
+    def consensus(self, keys: set[str] | None = None) -> Consensus:
+        """The consensus of the records (of the runs ``keys`` when given): the one every
+        figure uses (:mod:`reviewer.agreement.consensus`)."""
+        records = self.records if keys is None else [r for r in self.records if r.run_key in keys]
+        return build_consensus(records, self.reported)
 
 
 def load_inputs(
@@ -108,9 +120,9 @@ def load_inputs(
     raw = rating_records(store)
     if study is not None and study not in known_studies(raw):
         raise UnknownStudyError(f"no ratings belong to a study named {study!r} in this database")
-    unselected = [
-        r for r in raw if (study is None or r.study == study) and (include_judges or not r.is_judge)
-    ]
+    in_study = [r for r in raw if study is None or r.study == study]
+    unselected = [r for r in in_study if include_judges or not r.is_judge]
+    judges = sorted({r.rater for r in in_study if r.is_judge})
     records = select(unselected, phase=phase, include_judges=include_judges)
     if phase == "blind" and not records:
         raise SelectionError("no rating carries blind-phase values (only blind studies have them)")
@@ -121,16 +133,18 @@ def load_inputs(
         runs=run_infos(store),
         rubric=store.rubric(),
         reported=reported,
+        left_out_judges=() if include_judges else tuple(judges),
+        rater_kinds={r.rater: "judge" if r.is_judge else "human" for r in in_study},
     )
 
 
-def _reported(store: AdjudicationStore, study: str | None) -> dict[tuple[str, str], float | None]:
+def _reported(store: AdjudicationStore, study: str | None) -> dict[tuple[str, str], ReportedValue]:
     """The adjudication-aware consensus; empty (the median then) for a study the store
     does not hold."""
-    from reviewer.adjudication.consensus import reported_scores
+    from reviewer.adjudication.consensus import reported_values
     from reviewer.store import NotFoundError
 
     try:
-        return reported_scores(store, study=study)
+        return reported_values(store, study=study)
     except NotFoundError:
         return {}

@@ -5,6 +5,11 @@ counterpart, with a 95% interval by Fisher's z with the standard error 1.06/√(
 Fieller, Hartley & Pearson (1957) give for Spearman's rho. Per scenario: the models ranked
 by the humans (mean consensus over metrics, scaled 0–1) and by the scorer (mean scalar),
 with Kendall's tau. And the runs where the two disagree most.
+
+The consensus is :mod:`reviewer.agreement.consensus`'s (adjudicated, else agreed median;
+open disputes left out). Each metric says how many of its runs an open dispute left out
+(``open_left_out``) and gives rho again with them taken at their raters' median
+(``rho_open_at_median``): the sensitivity of the figure to the disputes still open.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import numpy as np
 from scipy import stats
 
 from reviewer.agreement.anchoring import AnchoringReport, anchoring_report
-from reviewer.agreement.consensus import ConsensusRule, consensus_table, median_consensus
+from reviewer.agreement.consensus import CONSENSUS_RULE, Consensus, build_consensus
 from reviewer.agreement.counterparts import counterpart_table, rubric_counterparts
 from reviewer.agreement.records import Output, RatingRecord, RunInfo
 from reviewer.rubric import Rubric
@@ -26,7 +31,11 @@ INTERVAL_METHOD = "Fisher z, SE 1.06/sqrt(n-3) (Fieller, Hartley & Pearson 1957)
 
 
 class MetricValidity(Output):
-    """Spearman's rho between a metric's consensus and its counterpart, over runs."""
+    """Spearman's rho between a metric's consensus and its counterpart, over runs.
+
+    ``open_left_out``: runs with a counterpart left out because their dispute is open;
+    ``rho_open_at_median``/``n_open_at_median``: rho with those runs at their raters' median.
+    """
 
     metric_id: str
     counterpart: str
@@ -35,6 +44,9 @@ class MetricValidity(Output):
     ci_low: float | None
     ci_high: float | None
     note: str | None
+    open_left_out: int = 0
+    rho_open_at_median: float | None = None
+    n_open_at_median: int | None = None
 
 
 class ModelRank(Output):
@@ -73,6 +85,10 @@ class ValidityReport(Output):
     """Everything ``a320-review validity`` reports."""
 
     interval_method: str
+    consensus_rule: str = CONSENSUS_RULE
+    open_disputes: int = 0
+    runs_with_open_disputes: int = 0
+    adjudicated: int = 0
     metrics: list[MetricValidity]
     scenarios: list[ScenarioRanking]
     disagreements: list[Disagreement]
@@ -97,15 +113,32 @@ def spearman(
     return rho, math.tanh(z - half), math.tanh(z + half), None
 
 
+def _rho_over(
+    table: Mapping[tuple[str, str], float], counterpart: Mapping[tuple[str, str], float], m: str
+) -> tuple[list[tuple[str, str]], tuple[float | None, float | None, float | None, str | None]]:
+    keys = sorted(k for k in table if k[1] == m and k in counterpart)
+    return keys, spearman([table[k] for k in keys], [counterpart[k] for k in keys])
+
+
 def metric_validity(
-    consensus: Mapping[tuple[str, str], float],
+    consensus: Consensus | Mapping[tuple[str, str], float],
     counterpart: Mapping[tuple[str, str], float],
     metric_id: str,
     name: str,
 ) -> MetricValidity:
-    """Rho of one metric over the runs that have both a consensus and a counterpart."""
-    keys = sorted(k for k in consensus if k[1] == metric_id and k in counterpart)
-    rho, low, high, note = spearman([consensus[k] for k in keys], [counterpart[k] for k in keys])
+    """Rho of one metric over the runs that have both a consensus and a counterpart; with
+    a :class:`Consensus`, the open disputes left out are counted and the sensitivity given."""
+    if not isinstance(consensus, Consensus):
+        consensus = Consensus(scores=dict(consensus))
+    keys, (rho, low, high, note) = _rho_over(consensus.scores, counterpart, metric_id)
+    left_out = sum(1 for k in consensus.open if k[1] == metric_id and k in counterpart)
+    at_median: float | None = None
+    n_median: int | None = None
+    if left_out:
+        both, (at_median, *_rest) = _rho_over(consensus.at_median(), counterpart, metric_id)
+        n_median = len(both)
+        extra = f"{left_out} runs with an open dispute left out"
+        note = f"{note}; {extra}" if note else extra
     return MetricValidity(
         metric_id=metric_id,
         counterpart=name,
@@ -114,6 +147,9 @@ def metric_validity(
         ci_low=low,
         ci_high=high,
         note=note,
+        open_left_out=left_out,
+        rho_open_at_median=at_median,
+        n_open_at_median=n_median,
     )
 
 
@@ -207,16 +243,21 @@ def validity_report(
     runs: Mapping[str, RunInfo],
     counterparts: Mapping[str, str],
     *,
-    rule: ConsensusRule = median_consensus,
+    consensus: Consensus | None = None,
     top: int = 10,
     anchoring: AnchoringReport | None = None,
 ) -> ValidityReport:
-    """The validity report of ``records`` (one phase) against the scorer's ``runs``."""
-    consensus = consensus_table(records, rule)
+    """The validity report of ``records`` (one phase) against the scorer's ``runs``;
+    ``consensus`` defaults to the median of ``records`` (no adjudication known)."""
+    if consensus is None:
+        consensus = build_consensus(records)
     auto = counterpart_table(runs, counterparts)
-    human = human_scores(consensus)
+    human = human_scores(consensus.scores)
     return ValidityReport(
         interval_method=INTERVAL_METHOD,
+        open_disputes=consensus.open_count(),
+        runs_with_open_disputes=len(consensus.open_runs()),
+        adjudicated=len(consensus.adjudicated),
         metrics=[metric_validity(consensus, auto, m, n) for m, n in counterparts.items()],
         scenarios=scenario_rankings(human, runs),
         disagreements=disagreements(human, runs, top=top),
@@ -230,7 +271,7 @@ def rubric_validity(
     runs: Mapping[str, RunInfo],
     rubric: Rubric,
     *,
-    rule: ConsensusRule = median_consensus,
+    consensus: Consensus | None = None,
     top: int = 10,
 ) -> ValidityReport:
     """Validity with the counterparts ``rubric`` declares, anchoring included.
@@ -240,4 +281,6 @@ def rubric_validity(
     """
     declared = rubric_counterparts(rubric)
     anchoring = anchoring_report(unselected, counterpart_table(runs, declared), list(declared))
-    return validity_report(records, runs, declared, rule=rule, top=top, anchoring=anchoring)
+    return validity_report(
+        records, runs, declared, consensus=consensus, top=top, anchoring=anchoring
+    )

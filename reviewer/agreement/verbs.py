@@ -5,6 +5,7 @@ that ``--help`` never loads numpy, scipy or krippendorff."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import Any
 
@@ -56,8 +57,9 @@ def register(subparsers: Subparsers) -> None:
             "Krippendorff's alpha of each rubric metric over every rater's live submitted or "
             "signed rating: ordinal (the headline) and interval over the 0-3 scores (Not "
             "applicable and Not observed are missing), nominal over the outcomes, with a "
-            "seeded 95% percentile bootstrap interval resampling runs. Then each rater, and "
-            "each pair of raters."
+            "seeded 95% BCa bootstrap interval resampling runs (bias-corrected, accelerated by "
+            "the jackknife; the note calls it unreliable below 30 runs with two scores). "
+            "Then each rater, and each pair of raters."
         ),
         examples=_AGREEMENT_EXAMPLES,
     )
@@ -77,10 +79,15 @@ def register(subparsers: Subparsers) -> None:
         "validity",
         help="the automatic score against the human consensus",
         description=(
-            "Per rubric metric with a counterpart, Spearman's rho between the consensus "
-            "(median score) and the scorer's value; per scenario, the models ranked by humans "
-            "and by the scalar with Kendall's tau; the runs where they disagree most; and, for "
-            "blind studies, how far the scorer's view pulled the ratings (anchoring)."
+            "Per rubric metric with a counterpart, Spearman's rho between the human consensus "
+            "and the scorer's value; per scenario, the models ranked by humans and by the "
+            "scalar with Kendall's tau; the runs where they disagree most; and, for blind "
+            "studies, how far the scorer's view pulled the ratings (anchoring).\n "
+            "The consensus (as in `consensus export`, the report and the dashboard): the "
+            "adjudicated value, else the agreed median of the human raters. Open disputes are "
+            "left out, their count is printed beside each rho (open_left_out), and "
+            "rho_open_at_median gives rho with them taken at their raters' median. "
+            "--phase blind uses the median of the blind scores (no adjudication applies)."
         ),
         examples=_VALIDITY_EXAMPLES,
     )
@@ -96,7 +103,8 @@ def register(subparsers: Subparsers) -> None:
         "--judge",
         type=rater_name_option("--judge"),
         metavar="NAME",
-        help="instead: the LLM judge NAME against the human consensus (as `judge compare`)",
+        help="instead: the LLM judge NAME against the human consensus (as `judge compare`: "
+        "adjudicated, else agreed median; open disputes left out and counted)",
     )
     v.set_defaults(run=run_validity)
 
@@ -116,6 +124,10 @@ def _load(args: argparse.Namespace) -> Any:
             raise CommandError(str(exc)) from None
     if not inputs.records:
         print("no submitted or signed ratings yet", file=sys.stderr)
+    if inputs.left_out_judges:
+        names = ", ".join(inputs.left_out_judges)
+        print(f"{len(inputs.left_out_judges)} judge(s) left out ({names}): "
+              "--include-judges counts them as raters", file=sys.stderr)  # fmt: skip
     return inputs
 
 
@@ -133,12 +145,22 @@ def run_agreement(args: argparse.Namespace) -> int:
         resamples=args.bootstrap,
     )
     if args.format == "json":
-        sys.stdout.write(report.model_dump_json(indent=2) + "\n")
+        data = json.loads(report.model_dump_json())
+        for rater in data.get("raters", []):
+            rater["rater_kind"] = inputs.rater_kinds.get(rater["rater"], "human")
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
         return 0
     from reviewer.agreement.output import agreement_sections, write_sections
+    from reviewer.agreement.report import CI_METHOD, RELIABLE_INTERVAL_RUNS
 
-    sections = agreement_sections(report, inputs.rubric.metric_ids)
-    write_sections(sections, args.format, sys.stdout)
+    sections = agreement_sections(report, inputs.rubric.metric_ids, inputs.rater_kinds)
+    footer = (
+        f"alpha intervals: 95% {CI_METHOD}, {args.bootstrap} resamples (seed {args.seed}); "
+        f"unreliable below {RELIABLE_INTERVAL_RUNS} runs with two scores"
+        if report.metrics and args.format == "table"
+        else ""
+    )
+    write_sections(sections, args.format, sys.stdout, footer=footer)
     return 0
 
 
@@ -153,20 +175,29 @@ def run_validity(args: argparse.Namespace) -> int:
         if args.format == "csv":
             raise UsageError("--judge prints table or json")
         return run_compare(args)
-    from reviewer.agreement.consensus import reported_rule
     from reviewer.agreement.validity import rubric_validity
 
     inputs = _load(args)
     # The consensus the benchmark reports: adjudicated where adjudicated (issue 15).
-    rule = reported_rule(inputs.reported)
     report = rubric_validity(
-        inputs.records, inputs.unselected, inputs.runs, inputs.rubric, top=args.top, rule=rule
+        inputs.records,
+        inputs.unselected,
+        inputs.runs,
+        inputs.rubric,
+        top=args.top,
+        consensus=inputs.consensus(),
     )
     if args.format == "json":
         sys.stdout.write(report.model_dump_json(indent=2) + "\n")
         return 0
     from reviewer.agreement.output import validity_sections, write_sections
 
-    footer = f"rho intervals: {report.interval_method}" if report.metrics else ""
+    footer = (
+        f"consensus: {report.consensus_rule}\n"
+        f"open disputes left out: {report.open_disputes} "
+        f"(on {report.runs_with_open_disputes} runs); adjudicated values: {report.adjudicated}"
+    )
+    if report.metrics:
+        footer += f"\nrho intervals: {report.interval_method}"
     write_sections(validity_sections(report), args.format, sys.stdout, footer=footer)
     return 0

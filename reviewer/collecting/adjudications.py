@@ -22,6 +22,7 @@ from reviewer.store.connection import write_transaction
 from reviewer.store.errors import StoreError
 from reviewer.store.models import CollectResult
 from reviewer.store.rubrics import RubricRegistry
+from reviewer.studies import sheet_checks
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,10 @@ def _collect(conn, rubrics, sheet: CollectedAdjudication, known, *, at: str) -> 
     refused = adjudications.refusal(conn, run_pk, sheet.rater)
     if refused:
         raise collecting.Refused(refused)
+    payload = sheet_checks.payload_of(sheet.sheet_json)
+    named = sheet_checks.adjudication_sheet_problems(conn, payload, run_pk)
+    if named:
+        raise collecting.Refused(named[0])
     rater = collecting.bind_rater_key(conn, sheet, at=at)
     later = conn.execute(
         f"SELECT sheet_id FROM adjudication_sheets WHERE {_SUPERSEDES} = ?", (sheet.sheet_id,)

@@ -21,7 +21,7 @@ from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
 from reviewer.sheets.adjudication import AdjudicationPayload
 from reviewer.sheets.sheet import SignedSheet
-from reviewer.sheets.trust import load_trust_file
+from reviewer.sheets.trust import load_trust_file, name_claim_problem
 from reviewer.sheets.verify import verify_file
 from reviewer.store.models import CollectResult
 
@@ -52,11 +52,22 @@ def trust_problem(
     """
     if trust is None:
         return None
+    squatted = name_claim_problem(trust.names, fingerprint, rater)
+    if squatted is not None:
+        return squatted
     if fingerprint not in trust.names:
-        return f"key not trusted: {fingerprint}" if require_trusted else None
+        if not require_trusted:
+            return None
+        return (
+            f"key not trusted: {fingerprint} is not in the trust list (--require-trusted); "
+            f"add it if it is really {rater}'s"
+        )
     bound = trust.names[fingerprint]
     if bound is not None and bound != rater:
-        return f"key {fingerprint} is trusted as {bound!r}, but the sheet is by {rater!r}"
+        return (
+            f"key {fingerprint} is trusted as {bound!r}, but the sheet is by {rater!r}: "
+            "one key signs for one rater; ask for a sheet under the signer's own name"
+        )
     return None
 
 

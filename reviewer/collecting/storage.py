@@ -21,6 +21,7 @@ from reviewer.store.connection import write_transaction
 from reviewer.store.errors import StoreError
 from reviewer.store.models import CollectResult
 from reviewer.store.rubrics import RubricRegistry
+from reviewer.studies import sheet_checks
 
 # The sheet a stored sheet corrects (the signed payload is a JSON string in the envelope).
 _SUPERSEDES = "json_extract(json_extract({col}, '$.payload'), '$.supersedes')"
@@ -107,8 +108,12 @@ def _collect(conn, rubrics, sheet: CollectedRating, known, *, at: str) -> Collec
         )
     run_pk = int(run_row[0])
     rubric_pk = _rubric(conn, rubrics, sheet.rubric_sha256, at=at)
+    first_key = conn.execute(
+        "SELECT fingerprint IS NULL FROM raters WHERE name = ?", (sheet.rater,)
+    ).fetchone() in (None, (1,))
     rater = _rater(conn, sheet, at=at)
     later = _superseded_by(conn, sheet.sheet_id)
+    _keeps_the_study_rules(conn, sheet, run_pk, later)
     if later is not None:
         # The correction came first: keep this sheet on record, the correction stays live.
         _archive(conn, sheet, digest, None, superseded_by=later, at=at)
@@ -153,7 +158,18 @@ def _collect(conn, rubrics, sheet: CollectedRating, known, *, at: str) -> Collec
                "sheet_sha256": digest, "source": sheet.source,
                "supersedes_pk": previous}  # fmt: skip
     audit.append(conn, [("collect", rater.name, details)], at=at)
-    return CollectResult(outcome="stored", rating_pk=pk, **known)
+    learned = sheet.fingerprint if first_key else None
+    return CollectResult(outcome="stored", rating_pk=pk, learned_key=learned, **known)
+
+
+def _keeps_the_study_rules(conn, sheet: CollectedRating, run_pk: int, later) -> None:  # type: ignore[no-untyped-def]
+    """Refuse a sheet that breaks its study's rules (:mod:`reviewer.studies.sheet_checks`)."""
+    payload = sheet_checks.payload_of(sheet.sheet_json)
+    problems = sheet_checks.rating_sheet_problems(
+        conn, payload, run_pk, corrected_by=sheet_checks.stored_sheet(conn, later)
+    )
+    if problems:
+        raise _Refused(problems[0])
 
 
 def _rubric(conn: sqlite3.Connection, rubrics: RubricRegistry, sha: str, *, at: str) -> int:
@@ -177,7 +193,8 @@ def _rater(conn: sqlite3.Connection, sheet: CollectedRating, *, at: str):  # typ
     elif rater.fingerprint != sheet.fingerprint:
         raise _Refused(
             f"this database knows {rater.name} by key {rater.fingerprint}, "
-            f"but the sheet is signed by {sheet.fingerprint}"
+            f"but the sheet is signed by {sheet.fingerprint}: check with {rater.name} which "
+            "key is theirs"
         )
     return rater
 

@@ -15,7 +15,10 @@ def register(subparsers: Subparsers) -> None:
         "collect",
         help="collect signed sheets from other raters",
         description="Verify each sheet (signature, and with --trust the key and the name it "
-        "is bound to), find its run by trajectory sha256 and store it as that rater's "
+        "is bound to: a name the list binds to a key is refused under any other key), check "
+        "it against the study it names (the run is in the study and assigned to the signer, "
+        "the protocol and arm are the study's, a correction keeps the blind phase and "
+        "changes something), find its run by trajectory sha256 and store it as that rater's "
         "signed, read-only rating. The same sheet again changes nothing; a correction "
         "supersedes what it corrects. Refused sheets are named with their reason; exit "
         "code 1 if any was refused.",
@@ -59,6 +62,8 @@ def run_collect(args: argparse.Namespace) -> int:
         what = f" ({r.rater}, {r.run_id})" if r.rater else ""
         why = f": {r.reason}" if r.reason else ""
         print(f"{r.source}: {r.outcome}{what}{why}")
+        if r.learned_key is not None:
+            print(learned_line(r.rater or "", r.learned_key, trust, args.trust))
     refused = sum(r.outcome == "refused" for r in results)
     counts = {
         o: sum(r.outcome == o for r in results) for o in ("stored", "unchanged", "superseded")
@@ -66,3 +71,15 @@ def run_collect(args: argparse.Namespace) -> int:
     print(f"collect: {counts['stored']} stored, {counts['unchanged']} unchanged, "
           f"{counts['superseded']} already corrected, {refused} refused")  # fmt: skip
     return 1 if refused else 0
+
+
+def learned_line(rater: str, key: str, trust, trust_path: Path | None) -> str:  # type: ignore[no-untyped-def]
+    """What ``collect`` learned from a rater's first sheet: the key it now binds to the
+    name, with a warning when no trust list vouches for that name."""
+    line = f"  learned: {rater} signs with key {key}; only that key is accepted for {rater} here"
+    if trust is None:
+        return f"  warning: {line.strip()} (no trust list given: check the key with {rater})"
+    if rater not in trust.names.values():
+        return (f"  warning: {line.strip()} (the trust list {trust_path} does not name "
+                f"{rater}: check the key with them)")  # fmt: skip
+    return line

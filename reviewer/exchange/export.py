@@ -77,6 +77,7 @@ def export_rows(
             "SELECT run_pk, run_id, scenario_id, model, scorer_version, path FROM runs"
         )
     }
+    kinds = dict(conn.execute("SELECT name, kind FROM raters").fetchall())
     for rating in latest_decisions(conn, rubrics, rater=rater):
         if (rating.run_pk, rating.rater) in hidden:
             continue
@@ -87,6 +88,7 @@ def export_rows(
         for item in rating.items.values():
             yield {
                 "rater": rating.rater,
+                "rater_kind": kinds.get(rating.rater, "human"),
                 "run_id": run_id,
                 "scenario_id": scenario_id,
                 "model": model,

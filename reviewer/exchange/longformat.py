@@ -46,6 +46,7 @@ Problem = tuple[int, str]
 IMPORT_COLUMNS = ("run_id", "metric", "outcome", "score", "comment")
 EXPORT_COLUMNS = (
     "rater",
+    "rater_kind",
     "run_id",
     "scenario_id",
     "model",

@@ -11,6 +11,7 @@ imported), so an imported citation is labelled exactly as one made in the window
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 
 import sqlite_utils
@@ -100,6 +101,9 @@ def _group_problems(db, metric_ids, run_pk, group, rater_row) -> list[tuple[int,
     if len(overall) > 1:
         lines = ", ".join(str(r.line) for r in group if r.overall_comment.strip())
         problems.append((line, f"{run_id}: the overall_comment differs between rows ({lines})"))
+    adjudicated = adjudicator_problem(db.conn, run_pk, rater_row.rater_pk, run_id, rater_row.name)
+    if adjudicated:
+        problems.append((line, adjudicated))
     live = ratings.live_pk(db.conn, run_pk, rater_row.rater_pk)
     if live is not None:
         status = ratings.head(db.conn, live).status
@@ -111,6 +115,19 @@ def _group_problems(db, metric_ids, run_pk, group, rater_row) -> list[tuple[int,
             )
         )
     return problems
+
+
+def adjudicator_problem(
+    conn: sqlite3.Connection, run_pk: int, rater_pk: int, run_id: str, rater: str
+) -> str | None:
+    """Why ``rater`` may not rate the run: they adjudicate it (the schema refuses it too)."""
+    found = conn.execute(
+        "SELECT 1 FROM adjudications WHERE run_pk = ? AND rater_pk = ? LIMIT 1", (run_pk, rater_pk)
+    ).fetchone()
+    if found is None:
+        return None
+    return (f"{run_id}: {rater} adjudicates this run, and the adjudicator of a run cannot rate "
+            "it: leave the run out of the file, or import it as another rater")  # fmt: skip
 
 
 def _write_one(db, run_pk, group, cited, rater_row, rubric_pk, *, at: str) -> int:

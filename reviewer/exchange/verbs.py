@@ -173,6 +173,11 @@ def register(subparsers: Subparsers) -> None:
         metavar="NAME",
         help="only this rater's ratings",
     )
+    s.add_argument(
+        "--include-judges",
+        action="store_true",
+        help="count automatic judges' ratings too (left out by default, and counted)",
+    )
     add_db_option(s)
     s.set_defaults(run=run_summary)
 
@@ -287,7 +292,15 @@ def run_summary(args: argparse.Namespace) -> int:
 
     with open_store(args, create=False, readonly=True) as store:
         decided = store.latest_decisions(rater=args.rater)
+        judges = {r.name for r in store.raters() if r.kind == "judge"}
+        left_out = [] if args.include_judges else [r for r in decided if r.rater in judges]
+        decided = [r for r in decided if r not in left_out]
         rows = [s.model_dump() for s in summarize(decided, rubric=store.rubric())]
     write_rows(rows, SUMMARY_COLUMNS, args.format, sys.stdout)
-    print(f"{len(decided)} ratings", file=sys.stderr)
+    note = ""
+    if left_out:
+        names = ", ".join(sorted({r.rater for r in left_out}))
+        note = (f"; {len(left_out)} rating(s) by judges left out ({names}): "
+                "--include-judges counts them")  # fmt: skip
+    print(f"{len(decided)} ratings{note}", file=sys.stderr)
     return 0

@@ -1,10 +1,14 @@
 """The judge against the humans: per metric, how the model's ratings compare with the human
 consensus of the same runs. Pure: ratings in, figures out; no database, no Qt.
 
-The human consensus of a run's metric (issue 14's definition): the median of its human
-raters' scores, so with two raters it can fall on a half step (1.5); its outcome is the
-outcome most humans chose, a tie going to ``applicable``, then ``not_observed`` (a metric
-somebody could rate counts as ratable).
+The human consensus of a run's metric is the one every figure uses
+(:mod:`reviewer.agreement.consensus`), passed in as ``reported``: the adjudicated value, else
+the agreed one (the median of the human raters' scores, so with two raters it can fall on a
+half step, 1.5). An open dispute is left out, counted in ``open_left_out``, and
+``alpha_ordinal_open_at_median`` gives the headline again with it taken at the raters' median.
+Without ``reported`` (plain ratings, no store), :func:`consensus` gives the agreed value: the
+median score, and the outcome most humans chose, a tie going to ``applicable``, then
+``not_observed`` (a metric somebody could rate counts as ratable).
 
 Per metric, over the runs both the judge and at least one human rated:
 
@@ -29,6 +33,7 @@ import krippendorff
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
+from reviewer.adjudication.model import ReportedValue
 from reviewer.rubric import OUTCOMES, SCORES, RatingItem
 
 #: The consensus scale: the median of integer scores lands on whole or half steps.
@@ -78,6 +83,8 @@ class MetricCalibration(_Value):
     score_confusion: dict[str, dict[str, int]]  # judge score → consensus score → runs
     outcome_confusion: dict[str, dict[str, int]]  # judge outcome → consensus outcome → runs
     largest_differences: list[Difference]
+    open_left_out: int = 0  # runs left out: their human dispute is still open
+    alpha_ordinal_open_at_median: float | None = None  # with those at the raters' median
 
 
 class RunDifference(_Value):
@@ -115,9 +122,12 @@ def calibrate(
     metric_ids: Sequence[str],
     run_ids: Mapping[int, str | None] | None = None,
     top: int = 10,
+    reported: Mapping[tuple[int, str], ReportedValue] | None = None,
 ) -> Calibration:
     """Compare ``judge``'s ratings with the consensus of ``humans`` (one rating per rater
-    and run, judges left out by the caller); ``top`` bounds the lists of differences."""
+    and run, judges left out by the caller); ``top`` bounds the lists of differences.
+    ``reported``: the reported consensus by ``(run_pk, metric_id)`` (see the module)."""
+    reported = reported or {}
     run_ids = run_ids or {}
     judged = {r.run_pk: r.items for r in judge}
     by_run: dict[int, list[Mapping[str, RatingItem]]] = {}
@@ -128,15 +138,20 @@ def calibrate(
     totals: dict[int, float] = {}
     parted: dict[int, list[str]] = {}
     for metric_id in metric_ids:
-        pairs = []
+        pairs: list[Difference] = []
+        opened: list[Difference] = []  # open disputes, at the raters' median
         for run_pk, human_items in sorted(by_run.items()):
             mine = judged[run_pk].get(metric_id)
             theirs = [h[metric_id] for h in human_items if metric_id in h]
             c_outcome, c_score = consensus(theirs)
+            found = reported.get((run_pk, metric_id))
+            is_open = found is not None and found.reached == "open"
+            if found is not None and not is_open:
+                c_outcome, c_score = found.outcome, found.score
             if mine is None or mine.outcome is None or c_outcome is None:
                 continue
             diff = None if mine.score is None or c_score is None else mine.score - c_score
-            pairs.append(
+            (opened if is_open else pairs).append(
                 Difference(
                     run_pk=run_pk,
                     run_id=run_ids.get(run_pk),
@@ -153,7 +168,16 @@ def calibrate(
             if gap:
                 totals[p.run_pk] = totals.get(p.run_pk, 0.0) + gap
                 parted.setdefault(p.run_pk, []).append(metric_id)
-        metrics.append(_metric(metric_id, pairs, top))
+        row = _metric(metric_id, pairs, top)
+        if opened:
+            at_median = _metric(metric_id, sorted(pairs + opened, key=lambda p: p.run_pk), top)
+            row = row.model_copy(
+                update={
+                    "open_left_out": len(opened),
+                    "alpha_ordinal_open_at_median": at_median.alpha_ordinal,
+                }
+            )
+        metrics.append(row)
     worst = sorted(totals, key=lambda pk: (-totals[pk], pk))[:top]
     return Calibration(
         runs_compared=len(by_run),

@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
+from reviewer.agreement.consensus import CONSENSUS_RULE
 from reviewer.judge.calibration import HALF_STEPS, Calibration
 from reviewer.rubric import OUTCOMES, SCORES
 from reviewer.tabular import write_rows
 
 METRIC_COLUMNS = (
     "metric_id", "runs", "scored_pairs", "alpha_ordinal", "alpha_interval", "alpha_outcome",
-    "mean_difference", "exact_agreement", "within_one", "note",
+    "mean_difference", "exact_agreement", "within_one", "open_left_out",
+    "alpha_ordinal_open_at_median", "note",
 )  # fmt: skip
 RUN_COLUMNS = ("run_pk", "run_id", "total", "metrics")
 
@@ -25,6 +27,7 @@ def write_calibration(result: Calibration, fmt: str, out: TextIO, *, judge: str)
     out.write(f"judge {judge} against the human consensus, {result.runs_compared} runs\n\n")
     write_rows([m.model_dump() for m in result.metrics], METRIC_COLUMNS, "table", out)
     out.write("\nmean_difference > 0: the judge scores higher (softer) than the humans.\n")
+    out.write(f"consensus: {CONSENSUS_RULE}.\n")
     if result.runs:
         out.write("\nruns where they differ most (score gaps + outcomes that differ):\n")
         rows = [{**r.model_dump(), "metrics": ", ".join(r.metrics)} for r in result.runs]

@@ -131,8 +131,11 @@ def register(subparsers: Subparsers) -> None:
         sub,
         "compare",
         help="the judge against the human consensus, per metric",
-        description="Per metric: Krippendorff's alpha between the judge and the median of "
-        "the human scores, the mean difference (above 0: the judge is softer), confusion "
+        description="Per metric: Krippendorff's alpha between the judge and the human "
+        "consensus (the adjudicated value, else the agreed median of the human raters; open "
+        "disputes left out, their count shown as open_left_out, and alpha again with them at "
+        "their raters' median as alpha_ordinal_open_at_median), the mean difference "
+        "(above 0: the judge is softer), confusion "
         "matrices of scores and outcomes, and the runs where they differ most.",
         examples=[
             "a320-review judge compare --judge gpt-4.1",

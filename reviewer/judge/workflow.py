@@ -85,14 +85,19 @@ def compare(store: JudgeStore, judge: str, *, top: int = 10) -> Calibration:
     if kinds.get(judge) != "judge":
         known = ", ".join(sorted(n for n, k in kinds.items() if k == "judge")) or "none"
         raise LookupError(f"no judge called {judge!r} in this database (judges: {known})")
+    from reviewer.adjudication.consensus import reported_values
+
     decisions = store.latest_decisions()
     run_ids = {row.run_pk: row.run_id for row in store.list_runs()}
+    # The consensus every figure uses: adjudicated, else agreed; open disputes left out.
+    reported = {(int(k), m): v for (k, m), v in reported_values(store).items()}
     return calibrate(
         [d for d in decisions if d.rater == judge],
         [d for d in decisions if kinds.get(d.rater) == "human"],
         metric_ids=store.rubric().metric_ids,
         run_ids=run_ids,
         top=top,
+        reported=reported,
     )
 
 

@@ -79,7 +79,13 @@ def scorer_values(
     store: StudiesStore, *, study: str | None = None, scenarios: Sequence[str] = ()
 ) -> ViewValues:
     """The scalar of every run that has one."""
-    runs = _runs(store, study, scenarios)
+    return scorer_values_of(_runs(store, study, scenarios))
+
+
+def scorer_values_of(runs: Sequence[RunPoint]) -> ViewValues:
+    """The scalar of each of ``runs`` that has one (the dashboard passes the runs it shows,
+    already narrowed to what the viewer may see)."""
+    runs = [r for r in runs if r.scenario_id is not None and r.model is not None]
     return _values("scorer", None, runs, {r.run_pk: r.scalar for r in runs if r.scalar is not None})
 
 

@@ -12,7 +12,7 @@ from functools import cached_property
 
 from pydantic import BaseModel, ConfigDict
 
-from reviewer.agreement.consensus import consensus_table
+from reviewer.agreement.consensus import Consensus, build_consensus
 from reviewer.agreement.counterparts import counterpart_value
 from reviewer.agreement.records import RatingRecord, RunInfo
 from reviewer.agreement.report import AgreementReport
@@ -68,6 +68,10 @@ class ResultsMeta(_Frozen):
     n_runs: int
     n_ratings: int
     n_raters: int
+    #: Runs left out because they are still in the viewer's blind phase
+    #: (:mod:`reviewer.studies.visibility`), and the sentence that says so on every view.
+    n_left_out: int = 0
+    left_out_note: str | None = None
 
 
 class ResultsData(_Frozen):
@@ -84,6 +88,11 @@ class ResultsData(_Frozen):
     records: list[RatingRecord]
     agreement: AgreementReport | None
     validity: ValidityReport | None
+    #: The consensus every view shows (:mod:`reviewer.agreement.consensus`, the one
+    #: ``validity`` and ``consensus export`` use); ``None``: the median of ``records``.
+    human_consensus: Consensus | None = None
+    #: Raters that are automatic judges (their ratings count only when asked).
+    judges: list[str] = []
 
     def models(self) -> list[str]:
         """Model names of the selection, sorted (runs without a model are left out)."""
@@ -92,9 +101,17 @@ class ResultsData(_Frozen):
     # Cached figures: the source computes them on the worker thread (``warm``), so the
     # GUI thread only plots. pydantic keeps cached_property out of the fields.
     @cached_property
+    def full_consensus(self) -> Consensus:
+        """The consensus with its open disputes (left out of :attr:`consensus`)."""
+        if self.human_consensus is not None:
+            return self.human_consensus
+        return build_consensus(self.records)
+
+    @cached_property
     def consensus(self) -> dict[tuple[str, str], float]:
-        """``{(run_key, metric_id): consensus}`` (the median of the raters' scores)."""
-        return consensus_table(self.records)
+        """``{(run_key, metric_id): consensus}``: adjudicated, else the agreed median; open
+        disputes left out (:attr:`full_consensus` counts them)."""
+        return self.full_consensus.scores
 
     @cached_property
     def outcome_rates(self) -> dict[str, tuple[int, float, float]]:

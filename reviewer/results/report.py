@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -17,6 +18,7 @@ from typing import BinaryIO
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
+from reviewer.agreement.consensus import CONSENSUS_RULE
 from reviewer.outfile import open_binary
 from reviewer.results.charts import CHARTS, new_figure
 from reviewer.results.data import ResultsData
@@ -44,17 +46,37 @@ def facts(data: ResultsData) -> list[tuple[str, str]]:
         ("Runs", str(m.n_runs)),
         ("Ratings", f"{m.n_ratings} by {m.n_raters} raters"),
         ("Unsafe", UNSAFE_MEANING.removeprefix("unsafe: ")),
+        *([("Left out", m.left_out_note)] if m.left_out_note else []),
+        ("Consensus", CONSENSUS_RULE),
+        ("Open disputes", _open(data)),
+        ("Judges", _judges(data)),
     ]
+
+
+def _open(data: ResultsData) -> str:
+    found = data.full_consensus
+    return (
+        f"{found.open_count()} (run, metric) values on {len(found.open_runs())} runs, left out "
+        f"of every figure; {len(found.adjudicated)} values adjudicated"
+    )
+
+
+def _judges(data: ResultsData) -> str:
+    if not data.judges:
+        return "none"
+    return ", ".join(data.judges) + " (automatic; not counted as raters)"
 
 
 def _title_page(data: ResultsData) -> Figure:
     fig = Figure(figsize=(11, 8.5))
     fig.text(0.08, 0.85, TITLE, fontsize=26, fontweight="bold")
     fig.text(0.08, 0.80, "Models, the scorer's vector, the human ratings, agreement, validity")
-    for i, (label, value) in enumerate(facts(data)):
-        y = 0.68 - i * 0.05
-        fig.text(0.08, y, label, fontsize=12, fontweight="bold")
-        fig.text(0.30, y, value, fontsize=12)
+    y = 0.70
+    for label, value in facts(data):
+        lines = textwrap.wrap(value, 80) or [""]
+        fig.text(0.08, y, label, fontsize=11, fontweight="bold", va="top")
+        fig.text(0.27, y, "\n".join(lines), fontsize=11, va="top")
+        y -= 0.035 * len(lines) + 0.015
     return fig
 
 
@@ -65,15 +87,40 @@ def _table_page(tables: list[Table]) -> Figure:
     axes = fig.subplots(len(tables), 1, height_ratios=heights, squeeze=False)[:, 0]
     for ax, table in zip(axes, tables, strict=True):
         ax.set_axis_off()
-        ax.set_title(table.title, loc="left", fontweight="bold")
+        ax.set_title("\n".join(textwrap.wrap(table.title, 110)), loc="left", fontweight="bold")
         if not table.rows:
             ax.text(0.5, 0.5, "Nothing to tabulate yet.", ha="center", color="#666666")
             continue
-        drawn = ax.table(cellText=table.rows, colLabels=table.headers, loc="upper center")
-        drawn.auto_set_font_size(False)
-        drawn.set_fontsize(9 if len(table.rows) < 15 else 7)
-        drawn.auto_set_column_width(list(range(len(table.headers))))
+        _fitted_table(ax, table)
     return fig
+
+
+#: Inches of a landscape page a table may use, and a character's width per point of font.
+_PAGE_WIDTH = 10.2
+_CHAR_EM = 0.6
+
+
+def _fitted_table(ax, table: Table) -> None:  # type: ignore[no-untyped-def]
+    """Draw ``table`` so that it fits the page: headers and long cells wrapped, columns as
+    wide as their text, the font made smaller when the text is wider than the page."""
+    headers = ["\n".join(textwrap.wrap(h, 14)) or h for h in table.headers]
+    rows = [["\n".join(textwrap.wrap(c, 40)) or c for c in row] for row in table.rows]
+    widths = [
+        max(len(line) for cell in [h, *(r[i] for r in rows)] for line in cell.split("\n")) + 4
+        for i, h in enumerate(headers)
+    ]
+    size = min(9.0 if len(rows) < 15 else 7.0, _PAGE_WIDTH * 72 / (sum(widths) * _CHAR_EM))
+    drawn = ax.table(
+        cellText=rows,
+        colLabels=headers,
+        colWidths=[w / sum(widths) for w in widths],
+        loc="upper center",
+    )
+    drawn.auto_set_font_size(False)
+    drawn.set_fontsize(size)
+    lines = [max(c.count("\n") + 1 for c in row) for row in [headers, *rows]]
+    for (row, _col), cell in drawn.get_celld().items():
+        cell.set_height(cell.get_height() * lines[row])
 
 
 def write_pdf(data: ResultsData, out: BinaryIO, progress: Progress) -> int:

@@ -18,6 +18,7 @@ from reviewer.agreement.validity import rubric_validity
 from reviewer.results.data import MetricInfo, ResultsData, ResultsMeta, RunPoint
 from reviewer.store.core import CoreStore
 from reviewer.studies.facade import StudiesStore
+from reviewer.studies.visibility import hidden_runs, left_out_note
 
 #: ``progress(step, steps, text)``; the report prints it on stderr, the window in a bar.
 Progress = Callable[[int, int, str], None]
@@ -96,8 +97,13 @@ def gather(
     seed: int = 0,
     resamples: int = 1000,
     progress: Progress = _quiet,
+    viewer: str | None = None,
 ) -> ResultsData:
     """Everything the charts need for the runs of ``scenarios`` (all when empty).
+
+    Runs still in the blind phase of ``viewer`` (without one: of the raters whose own
+    database this is) are left out, with their ratings, and the meta says how many
+    (:func:`reviewer.studies.visibility.hidden_runs`, the one rule every view applies).
 
     ``study`` is passed to :func:`~reviewer.agreement.source.load_inputs`, which raises
     :class:`~reviewer.agreement.source.UnknownStudyError` for a study it does not know.
@@ -108,11 +114,23 @@ def gather(
     inputs = load_inputs(store, study=study)
     if study is not None:
         runs = study_runs(store, study, runs)
+    hidden, blind_for = hidden_runs(store, viewer)
+    if hidden:
+        hidden_ids = {
+            run_id
+            for (run_pk, run_id) in store.run_table(("run_pk", "run_id"))
+            if run_pk in hidden and run_id
+        }
+        kept = [r for r in runs if r.run_pk not in hidden and r.run_id not in hidden_ids]
+        n_left_out, runs = len(runs) - len(kept), kept
+    else:
+        n_left_out = 0
     keys = {str(r.run_pk) for r in runs}
     records = [r for r in inputs.records if r.run_key in keys]
     unselected = [r for r in inputs.unselected if r.run_key in keys]
     rubric = inputs.rubric
     agreement = validity = None
+    consensus = inputs.consensus(keys)
     if records:
         progress(2, 4, "agreement (bootstrap)")
         agreement = agreement_report(
@@ -120,7 +138,9 @@ def gather(
         )
         progress(3, 4, "validity")
         run_infos: dict[str, RunInfo] = {k: v for k, v in inputs.runs.items() if k in keys}
-        validity = rubric_validity(records, unselected, run_infos, rubric, top=10)
+        validity = rubric_validity(
+            records, unselected, run_infos, rubric, top=10, consensus=consensus
+        )
     progress(4, 4, "done")
     n_ratings = len({(r.run_key, r.rater) for r in records})
     meta = ResultsMeta(
@@ -133,6 +153,8 @@ def gather(
         n_runs=len(runs),
         n_ratings=n_ratings,
         n_raters=len({r.rater for r in records}),
+        n_left_out=n_left_out,
+        left_out_note=left_out_note(n_left_out, blind_for),
     )
     data = ResultsData(
         meta=meta,
@@ -144,5 +166,12 @@ def gather(
         records=records,
         agreement=agreement,
         validity=validity,
+        human_consensus=consensus,
+        judges=sorted(store_judges(store)),
     )
     return data.warm()
+
+
+def store_judges(store: CoreStore) -> set[str]:
+    """The raters that are automatic judges."""
+    return {r.name for r in store.raters() if r.kind == "judge"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from reviewer.results.charts.stats import by_model, consensus_by_model, model_rates
+from reviewer.results.charts.stats import by_model, consensus_by_model, model_rate_estimates
 from reviewer.results.charts.vector import FIELDS, vector_table
 from reviewer.results.data import ResultsData
 
@@ -32,7 +32,7 @@ def models_table(data: ResultsData) -> Table:
     rows = []
     for model, runs in by_model(data.runs).items():
         safe = sorted(r.scalar for r in runs if r.scored and not r.unsafe and r.scalar is not None)
-        passed, dangerous = model_rates(runs)
+        passed, dangerous = model_rate_estimates(runs)
         rows.append(
             [
                 model,
@@ -41,12 +41,17 @@ def models_table(data: ResultsData) -> Table:
                 _f(statistics.median(safe) if safe else None),
                 _f(sum(safe) / len(safe) if safe else None),
                 str(sum(r.unsafe for r in runs)),
-                _pct(passed),
-                _pct(dangerous),
+                passed.text(percent=True),
+                dangerous.text(percent=True),
             ]
         )
     headers = ["model", "runs", "safe scored", "median", "mean", "unsafe", "pass", "dangerous"]
-    return Table("Scalar per model (safe scored runs; unsafe runs apart)", headers, rows)
+    return Table(
+        "Scalar per model (safe scored runs; unsafe runs apart); pass of scored runs and "
+        "dangerous of all runs with 95% Wilson intervals",
+        headers,
+        rows,
+    )
 
 
 def vector_rows(data: ResultsData) -> Table:
@@ -55,12 +60,15 @@ def vector_rows(data: ResultsData) -> Table:
     for r in vector_table(data):
         cells = [r["model"], str(r["n"])]
         for name in FIELDS:
-            ci = r[f"{name}_ci"]
-            cells.append(_f(r[name]) + ("" if ci is None else f" ± {ci:.2f}"))
+            cells.append(f"{r[name].text()} n={r[name].n}")
         cells += [str(r["anti_procedure"]), str(r["extraneous"])]
         rows.append(cells)
     headers = ["model", "scored", *FIELDS, "anti-procedure", "extraneous"]
-    return Table("The vector per model (mean ± 95% half-width)", headers, rows)
+    return Table(
+        "The vector per model: mean (95% BCa bootstrap interval) over n runs with a value",
+        headers,
+        rows,
+    )
 
 
 def humans_table(data: ResultsData) -> Table:
@@ -70,7 +78,11 @@ def humans_table(data: ResultsData) -> Table:
     rows = [
         [model, *(_f(table[model].get(m.id, (None, 0))[0]) for m in metrics)] for model in table
     ]
-    return Table("Mean consensus score (0–3)", ["model", *(m.title for m in metrics)], rows)
+    title = (
+        "Mean consensus score (0–3): adjudicated, else the agreed median; "
+        f"{data.full_consensus.open_count()} open disputes left out"
+    )
+    return Table(title, ["model", *(m.title for m in metrics)], rows)
 
 
 def agreement_table(data: ResultsData) -> Table:
@@ -101,9 +113,20 @@ def validity_table(data: ResultsData) -> Table:
     for m in data.validity.metrics if data.validity else []:
         interval = "—" if m.ci_low is None else f"{m.ci_low:.2f} – {m.ci_high:.2f}"
         title = titles.get(m.metric_id, m.metric_id)
-        rows.append([title, m.counterpart, str(m.n), _f(m.rho), interval, m.note or ""])
-    headers = ["metric", "counterpart", "runs", "rho", "95% interval", "note"]
-    return Table("Consensus against the scorer (Spearman)", headers, rows)
+        at_median = (
+            "—" if not m.open_left_out else f"{_f(m.rho_open_at_median)} (n={m.n_open_at_median})"
+        )
+        rows.append(
+            [title, m.counterpart, str(m.n), _f(m.rho), interval, str(m.open_left_out),
+             at_median, m.note or ""]
+        )  # fmt: skip
+    headers = ["metric", "counterpart", "runs", "rho", "95% interval", "open disputes left out",
+               "rho, open at their median", "note"]  # fmt: skip
+    return Table(
+        "Consensus against the scorer (Spearman; Fisher z interval, SE 1.06/√(n−3))",
+        headers,
+        rows,
+    )
 
 
 def outcomes_table(data: ResultsData) -> Table:
@@ -165,16 +188,48 @@ def rankings_table(data: ResultsData) -> Table:
     return Table("Models ranked by the humans and by the scorer", headers, rows)
 
 
+def anchoring_table(data: ResultsData) -> Table:
+    """Blind studies: revisions, the arms' distances and the pull toward the scorer."""
+    anchoring = data.validity.anchoring if data.validity else None
+    rows = []
+    for r in [anchoring.overall, *anchoring.by_metric] if anchoring else []:
+        pull = "—" if r.pull is None else _f(r.pull)
+        if r.pull_ci_low is not None:
+            pull += f" ({r.pull_ci_low:.2f}–{r.pull_ci_high:.2f})"
+        rows.append(
+            [
+                "all" if r.metric_id == "*" else r.metric_id,
+                str(r.items),
+                _pct(r.share_revised),
+                _pct(r.share_toward_counterpart),
+                _f(r.difference),
+                pull,
+                str(r.pull_items),
+                r.pull_note or r.note or "",
+            ]
+        )
+    headers = ["metric", "blind items", "revised", "toward scorer", "control − blind",
+               "pull (95%, clustered)", "pull items", "note"]  # fmt: skip
+    return Table(
+        "Anchoring (blind studies): pull = share of the distance to the scorer that revisions "
+        "close, slope through 0, t interval clustered by rater and run",
+        headers,
+        rows,
+    )
+
+
 #: The tables printed under each chart group, by chart key.
 TABLES = {
     "models": (models_table,),
     "vector": (vector_rows,),
     "humans": (humans_table, outcomes_table),
     "agreement": (agreement_table, raters_table, pairs_table),
-    "validity": (validity_table, rankings_table),
+    "validity": (validity_table, rankings_table, anchoring_table),
 }
 
 
 def tables_for(key: str, data: ResultsData) -> list[Table]:
     """The tables of chart group ``key``."""
-    return [make(data) for make in TABLES[key]]
+    tables = [(make, make(data)) for make in TABLES[key]]
+    # Anchoring exists only for blind studies: no table at all rather than an empty one.
+    return [t for make, t in tables if t.rows or make is not anchoring_table]

@@ -28,7 +28,12 @@ def register(subparsers: Subparsers) -> None:
             "Draw the results: the scalar per model (unsafe runs apart), the scorer's vector, "
             "the human consensus per metric and model, Krippendorff's alpha per metric, and the "
             "scorer against the humans; each chart with its table, after a title page saying "
-            "what the report rests on (database, scorer and rubric versions, runs, ratings)."
+            "what the report rests on (database, scorer and rubric versions, runs, ratings, "
+            "the consensus, the open disputes, the judges).\n "
+            "The consensus is the one `validity` and `consensus export` use: the adjudicated "
+            "value, else the agreed median of the human raters; open disputes are left out and "
+            "counted. Rates carry 95% Wilson intervals, 0-1 means 95% BCa bootstrap intervals, "
+            "alpha a 95% BCa bootstrap interval over runs; a missing value is drawn as n/a."
         ),
         examples=_EXAMPLES,
     )
@@ -50,6 +55,12 @@ def register(subparsers: Subparsers) -> None:
     )
     p.add_argument(
         "--seed", type=int, default=0, metavar="N", help="seed of alpha's bootstrap (default 0)"
+    )
+    p.add_argument(
+        "--viewer",
+        metavar="NAME",
+        help="the report as NAME may see it: runs still in NAME's blind phase are left out "
+        "(default: the raters whose own database this is, from the studies it joined)",
     )
     add_db_option(p)
     p.set_defaults(run=run_report)
@@ -89,12 +100,19 @@ def run_report(args: argparse.Namespace) -> int:
             raise UsageError(f"no runs of scenario {', '.join(unknown)} in this database")
         try:
             data = gather(
-                store, study=args.study, scenarios=args.scenario, seed=args.seed, progress=_progress
+                store,
+                study=args.study,
+                scenarios=args.scenario,
+                seed=args.seed,
+                progress=_progress,
+                viewer=args.viewer,
             )
         except UnknownStudyError as exc:
             raise UsageError(str(exc)) from None
         except SelectionError as exc:
             raise CommandError(str(exc)) from None
+    if data.meta.left_out_note:
+        print(f"report: {data.meta.left_out_note}", file=sys.stderr)
     if not data.records:
         print(
             "report: no submitted or signed ratings yet: the rating charts say so", file=sys.stderr

@@ -8,6 +8,7 @@ under another name. ``docs/sheet-format.md`` describes the format.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from reviewer.sheets.keys import KeyStoreError, check_name, parse_public_key_line, read_key_file
@@ -49,3 +50,17 @@ def load_trust_file(path: Path) -> dict[str, str | None]:
             raise KeyStoreError(f"{path}:{number}: {exc}") from exc
         found[key_fp] = name
     return found
+
+
+def name_claim_problem(trust: Mapping[str, str | None], fingerprint: str, name: str) -> str | None:
+    """Why a sheet signed by ``fingerprint`` under ``name`` breaks the trust list's binding
+    of that *name*, or None: a name the list binds to keys can be claimed by those keys
+    alone, whether or not unlisted keys are otherwise accepted."""
+    owners = sorted(fp for fp, bound in trust.items() if bound == name)
+    if not owners or fingerprint in owners:
+        return None
+    return (
+        f"the trust list binds {name!r} to key {owners[0]}, but the sheet is signed by "
+        f"{fingerprint}: an unlisted key claiming a listed name (if the key is really "
+        f"{name}'s, add it to the trust list)"
+    )

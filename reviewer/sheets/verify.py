@@ -35,6 +35,7 @@ from reviewer.sheets.sheet import (
     SignedSheet,
     canonical_bytes,
 )
+from reviewer.sheets.trust import name_claim_problem
 
 #: The payload model of each sheet format this version reads: rating sheets and
 #: adjudication sheets share the envelope, the signature and the canonical form.
@@ -236,6 +237,9 @@ def _judge_trust(
             trusted=True,
             flagged=not require_trusted,
         )
+    squatted = name_claim_problem(known, key_fp, name) if trusted is not None else None
+    if squatted is not None:
+        return _failed(squatted, sheet=sheet, fingerprint=key_fp, trusted=is_trusted)
     if require_trusted and not is_trusted:
         return _failed(
             f"key not trusted: {key_fp} (sheet signed as {name!r})",

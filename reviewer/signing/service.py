@@ -143,7 +143,9 @@ class SigningService:
         """
         self._check_rater_key(rater_key)
         rating = self.signable_rating(run_pk, rater_key.rater, rating_pk=rating_pk)
-        signed = sign_payload(self._payload(rating, rater_key), rater_key)
+        payload = self._payload(rating, rater_key)
+        self._check_changed(payload)
+        signed = sign_payload(payload, rater_key)
         folder = _folder(out_dir)
         with contextlib.ExitStack() as stack:
             try:
@@ -280,6 +282,24 @@ class SigningService:
                 return ancestor.sheet_id
             pk = ancestor.supersedes_pk
         return None
+
+    def _check_changed(self, payload: SheetPayload) -> None:
+        """A correction identical to the sheet it corrects is not signed: it would add a
+        second sheet saying the same (:mod:`reviewer.studies.sheet_rules`)."""
+        if payload.supersedes is None:
+            return
+        from reviewer.studies.sheet_rules import claim_of
+
+        for row in self.store.signed_sheets(rater=payload.rater.name):
+            if row.sheet_id == payload.supersedes:
+                original = read_sheet(row.sheet_json).payload
+                if claim_of(original).content == claim_of(payload).content:
+                    raise SigningError(
+                        f"this correction is identical to sheet {payload.supersedes}, which it "
+                        "corrects: change what needs correcting before signing; nothing was "
+                        "signed"
+                    )
+                return
 
     def _payload(self, rating: Rating, key: RaterKey) -> SheetPayload:
         run = self.store.get_run(rating.run_pk)

@@ -92,10 +92,11 @@ def run_export(args: argparse.Namespace) -> int:
         # A rater who has just rated expects export to hand over that work; only signed
         # sheets leave, so say what stayed behind and how to sign it.
         raters = sorted({r.rater for r in unsigned})
+        who = raters[0] if len(raters) == 1 else "NAME"
         print(
             f"export: {len(unsigned)} submitted rating(s) by {', '.join(raters)} not signed, "
-            "so not exported: sign each with `a320-review sign --run RUN_ID --rater NAME` "
-            "(or Ctrl+Shift+S in the window)",
+            f"so not exported: `a320-review sign --all --rater {who} --out {args.out}` signs "
+            "and writes them (or Ctrl+Shift+S in the window, one run at a time)",
             file=sys.stderr,
         )
     if failed is not None:

@@ -168,6 +168,13 @@ def check(
     log = Log(conn)
     problems = _witness_problems(conn, path)
     problems += _orphans(conn)
+    stored_runs = {pk for (pk,) in conn.execute("SELECT run_pk FROM runs")}
+    for run_pk, sha in log.imports.items():
+        if run_pk not in stored_runs:
+            problems.append(
+                f"run {run_pk} (sha256 {str(sha)[:12]}…) was imported, the audit log says, but "
+                "is no longer in the database: it was deleted; restore the database from a copy"
+            )
     for run_pk, sha in conn.execute("SELECT run_pk, sha256 FROM runs ORDER BY run_pk"):
         if run_pk not in log.imports:
             problems.append(f"run {run_pk} has no import entry in the audit log")
@@ -183,15 +190,18 @@ def check(
 
 
 def _witness_problems(conn: sqlite3.Connection, path: Path) -> list[str]:
-    seen = witness.witnessed(path, audit.hash_at(conn, 1))
+    first = audit.hash_at(conn, 1)
+    key = witness.key_of(conn, path)
+    seen = witness.witnessed(key, first) or witness.witnessed(path, first)
     if seen is None:
         return []
     found = audit.hash_at(conn, seen.count)
     end = audit.head(conn).count
     if found is None:
         return [
-            f"the audit log ends at entry {end}, but entry {seen.count} was witnessed "
-            f"({witness.witness_path()}): entries were cut from its end"
+            f"the audit log ends at entry {end}, but entry {seen.count} was witnessed for "
+            f"this database or a copy of it ({witness.witness_path()}): entries were cut "
+            "from its end, or this is an older copy that lost them"
         ]
     if found != seen.hash:
         return [f"audit entry {seen.count} differs from the one witnessed: the log was rewritten"]

@@ -265,3 +265,5 @@ class CollectResult(_Value):
     rater: str | None = None
     run_id: str | None = None
     rating_pk: int | None = None
+    #: The key this sheet taught the database for its rater (their first sheet here).
+    learned_key: str | None = None

@@ -61,7 +61,7 @@ def _witness_heads(db: sqlite_utils.Database, path: Path) -> None:
     def record() -> None:
         now = audit.head(db)
         if not last or last[0] != now:
-            witness.record(path, now, audit.hash_at(db.conn, 1))
+            witness.record(witness.key_of(db.conn, path), now, audit.hash_at(db.conn, 1))
             last[:] = [now]
 
     after_commit(db, record)

@@ -554,10 +554,26 @@ FROM current_ratings c
 JOIN citations x ON x.rating_pk = c.rating_pk;
 """
 
+# A random id made once, in the database itself: the audit-head witness is keyed by it, so
+# a database moved or copied elsewhere is still checked against the head witnessed for it.
+_V_DATABASE_ID = """
+CREATE TABLE database_identity (
+    database_id TEXT NOT NULL PRIMARY KEY,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+INSERT INTO database_identity (database_id) VALUES (lower(hex(randomblob(16))));
+CREATE TRIGGER database_identity_one BEFORE INSERT ON database_identity
+BEGIN SELECT RAISE(ABORT, 'a database has one id'); END;
+CREATE TRIGGER database_identity_no_update BEFORE UPDATE ON database_identity
+BEGIN SELECT RAISE(ABORT, 'the database id never changes'); END;
+CREATE TRIGGER database_identity_no_delete BEFORE DELETE ON database_identity
+BEGIN SELECT RAISE(ABORT, 'the database id never changes'); END;
+"""
+
 #: ``MIGRATIONS[i]`` brings a database from schema version ``i`` to ``i + 1``.
 MIGRATIONS: tuple[str, ...] = (
     _V1, _V2, _V_JUDGE, _V_STUDIES, _V_ANALYST_VIEWS, _V_ADJUDICATION,
-    _V_RUN_LIST_INDEX, _V_EVIDENCE,
+    _V_RUN_LIST_INDEX, _V_EVIDENCE, _V_DATABASE_ID,
 )  # fmt: skip
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -4,8 +4,10 @@ The hash chain proves that no entry was changed or removed from the middle of th
 cannot prove that the log was not cut back at its end (triggers dropped, last entries
 deleted, the matching rows removed). So after every write transaction that grew the log,
 its head (entry count and last hash, :func:`reviewer.store.audit.head`) is recorded in
-``audit-heads.json`` in the per-user config folder, keyed by the database's absolute path;
-``audit verify`` then checks that the log still reaches that head.
+``audit-heads.json`` in the per-user config folder, keyed by the random id the database
+holds (:func:`key_of`; a database older than its id by its absolute path), so a database
+moved or copied elsewhere is still checked: ``audit verify`` checks that the log still
+reaches that head, and a copy that lost entries says so.
 
 The witness only ever moves forward (a smaller count never overwrites a larger one), so
 two processes writing the same database cannot make it go back. It also keeps the hash of
@@ -21,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sqlite3
 import tempfile
 from pathlib import Path
 
@@ -35,8 +38,25 @@ def witness_path() -> Path:
     return home.config_dir() / FILENAME
 
 
-def _key(db_path: Path) -> str:
-    return str(Path(os.path.abspath(db_path)))
+def _key(where: Path | str) -> str:
+    """A key from :func:`key_of` as it is; a path (databases older than their id, and the
+    witnesses written for them) as its absolute form."""
+    if isinstance(where, str) and where.startswith(_ID_PREFIX):
+        return where
+    return str(Path(os.path.abspath(where)))
+
+
+_ID_PREFIX = "database:"
+
+
+def key_of(conn: sqlite3.Connection, db_path: Path) -> str:
+    """What the witness is keyed by: the id stored in the database itself (so that a moved
+    or copied database keeps its witness), or its path when it has no id yet."""
+    try:
+        row = conn.execute("SELECT database_id FROM database_identity").fetchone()
+    except sqlite3.Error:
+        row = None
+    return _key(db_path) if row is None else f"{_ID_PREFIX}{row[0]}"
 
 
 def _load() -> dict[str, dict]:
@@ -47,11 +67,11 @@ def _load() -> dict[str, dict]:
     return data if isinstance(data, dict) else {}
 
 
-def witnessed(db_path: Path, first: str | None) -> AuditHead | None:
-    """The last head recorded for the database at ``db_path`` whose first audit entry has
-    the hash ``first``; None if there is none (never written here, moved, or another
-    database created at that path since: its first entry differs)."""
-    entry = _load().get(_key(db_path))
+def witnessed(where: Path | str, first: str | None) -> AuditHead | None:
+    """The last head recorded for the database ``where`` (:func:`key_of`, or a path) whose
+    first audit entry has the hash ``first``; None if there is none (never written here, or
+    another database created at that path since: its first entry differs)."""
+    entry = _load().get(_key(where))
     try:
         if entry.get("first") != first:  # type: ignore[union-attr]
             return None
@@ -60,12 +80,12 @@ def witnessed(db_path: Path, first: str | None) -> AuditHead | None:
         return None
 
 
-def record(db_path: Path, head: AuditHead, first: str | None) -> None:
-    """Remember ``head`` for ``db_path`` unless a longer head of the same database (same
-    ``first`` entry hash) is already remembered."""
+def record(where: Path | str, head: AuditHead, first: str | None) -> None:
+    """Remember ``head`` for the database ``where`` (:func:`key_of`) unless a longer head
+    of the same database (same ``first`` entry hash) is already remembered."""
     with contextlib.suppress(OSError):
         data = _load()
-        key = _key(db_path)
+        key = _key(where)
         new = {**head._asdict(), "first": first}
         old = data.get(key)
         same_db = isinstance(old, dict) and old.get("first") == first

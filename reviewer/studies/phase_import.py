@@ -17,7 +17,7 @@ import sqlite_utils
 
 from reviewer.evidence import Citation
 from reviewer.exchange import longformat as exchange
-from reviewer.exchange.rating_import import StepLookup
+from reviewer.exchange.rating_import import StepLookup, adjudicator_problem
 from reviewer.rubric import RatingItem
 from reviewer.store import audit, ratings, runs
 from reviewer.store.connection import write_transaction
@@ -108,6 +108,9 @@ def _plan(conn, run_pk, rater_pk, rater, phase, study, group, errors) -> tuple: 
         errors.append((line, f"{run_id}: study {name!r} is blind: import --phase blind first"))
     if phase != "open" and not blind_study:
         errors.append((line, f"{run_id}: {name!r} shows {rater} the scorer: use --phase open"))
+    adjudicated = adjudicator_problem(conn, run_pk, rater_pk, run_id, rater)
+    if adjudicated:
+        errors.append((line, adjudicated))
     live = ratings.live_pk(conn, run_pk, rater_pk)
     state = None
     if live is not None:

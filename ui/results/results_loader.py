@@ -30,9 +30,14 @@ class ResultsLoader(QObject):
     exported = Signal(str)  # what was written
     export_failed = Signal(str)
 
-    def __init__(self, db_path: Path, *, pool: QThreadPool | None = None, parent=None) -> None:
+    def __init__(
+        self, db_path: Path, *, pool: QThreadPool | None = None, parent=None, viewer=None
+    ) -> None:
         super().__init__(parent)
         self.db_path = db_path
+        #: Who is looking (a callable: the rater at the window can change): runs still in
+        #: their blind phase are left out (:mod:`reviewer.studies.visibility`).
+        self.viewer = viewer or (lambda: None)
         self._runner = TaskRunner(pool)
         self._running = False
         self._pending: tuple[str | None] | None = None  # a load asked for while one runs
@@ -46,14 +51,14 @@ class ResultsLoader(QObject):
             return
         self._running = True
         self.loading.emit()
-        db_path = self.db_path
+        db_path, viewer = self.db_path, self.viewer()
 
         def work(_ctx: TaskContext):
             from reviewer.results.source import gather
 
             with ReviewStore.open(db_path, create=False) as store:
                 scenarios = [scenario] if scenario else []
-                return gather(store, scenarios=scenarios, resamples=WINDOW_RESAMPLES)
+                return gather(store, scenarios=scenarios, resamples=WINDOW_RESAMPLES, viewer=viewer)
 
         self._runner.start(work, self._loaded, self._load_failed)
 
@@ -77,14 +82,14 @@ class ResultsLoader(QObject):
         """Write the report of ``scenario`` to ``path``; False when one is already running."""
         if self._export is not None:
             return False
-        db_path = self.db_path
+        db_path, viewer = self.db_path, self.viewer()
 
         def work(ctx: TaskContext) -> str:
             from reviewer.results.report import write_report
             from reviewer.results.source import gather
 
             with ReviewStore.open(db_path, create=False) as store:
-                data = gather(store, scenarios=[scenario] if scenario else [])
+                data = gather(store, scenarios=[scenario] if scenario else [], viewer=viewer)
             count = write_report(data, path, fmt, ctx.progress)
             return f"Report written: {path} ({count} {'pages' if fmt == 'pdf' else 'charts'})"
 

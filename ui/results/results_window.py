@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QTabWidget,
     QToolBar,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -84,7 +85,18 @@ class ResultsWindow(QMainWindow):
         for view, title in ((self.agreement, "Agreement table"), (self.validity, "Validity table")):
             view.run_requested.connect(self.run_requested)
             self.tabs.addTab(view, title)
-        self.setCentralWidget(self.tabs)
+        # Runs still in the rater's blind phase are left out of every tab; this line says so
+        # above all of them (hidden when none are).
+        self.left_out = QLabel()
+        self.left_out.setTextFormat(Qt.TextFormat.PlainText)
+        self.left_out.setWordWrap(True)
+        self.left_out.hide()
+        central = QWidget()
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.left_out)
+        column.addWidget(self.tabs)
+        self.setCentralWidget(central)
         loader.loading.connect(lambda: self.status.setText("Loading…"))
         loader.loaded.connect(self.set_data)
         loader.load_failed.connect(lambda msg: self.status.setText(f"Could not load: {msg}"))
@@ -115,6 +127,8 @@ class ResultsWindow(QMainWindow):
             f"  {m.n_runs} runs · {m.n_ratings} ratings by {m.n_raters} raters · "
             f"rubric {m.rubric} · scorer {', '.join(m.scorer_versions) or '—'}"
         )
+        self.left_out.setText(m.left_out_note or "")
+        self.left_out.setVisible(bool(m.left_out_note))
         for canvas in self.canvases.values():
             canvas.set_data(data)
         self.agreement.set_data(data)

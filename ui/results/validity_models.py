@@ -17,6 +17,12 @@ class ValidityMetricModel(RowsModel):
         Col("rho", lambda m: m.rho),
         Col("ci low", lambda m: m.ci_low),
         Col("ci high", lambda m: m.ci_high),
+        Col("open left out", lambda m: m.open_left_out, tip="runs whose dispute is still open"),
+        Col(
+            "rho, open at median",
+            lambda m: m.rho_open_at_median,
+            tip="rho with the open disputes taken at their raters' median",
+        ),
         Col("note", lambda m: m.note or ""),
     )
 

@@ -44,7 +44,9 @@ class ResultsDashboard:
         self._controller = controller
         self._queue = queue
         self._status = status
-        self.results_loader = ResultsLoader(controller.store.path, parent=window)
+        self.results_loader = ResultsLoader(
+            controller.store.path, parent=window, viewer=lambda: controller.rater
+        )
         self.results_window: DashboardView | None = None
         menus.action(menus.view_menu, "Results dashboard", "Ctrl+Shift+D", self.show_results)
         file_menu = menus.file_menu
@@ -66,6 +68,7 @@ class ResultsDashboard:
             window.filter_requested.connect(self._filter_from_results)
             window.export_requested.connect(self.export_report)
             c.ratings_changed.connect(window.mark_stale)
+            c.rater_changed.connect(window.mark_stale)
             self.results_window = window
         self.results_window.show()
         self.results_window.raise_()

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
+from reviewer.agreement.report import RELIABLE_INTERVAL_RUNS
 from reviewer.results.charts.common import GREY, Links, colour, say_empty, short, titled
 from reviewer.results.data import ResultsData
 
-TITLE = "Agreement: Krippendorff's alpha (ordinal) per metric, 95% interval"
+TITLE = "Agreement: Krippendorff's alpha (ordinal) per metric, 95% BCa bootstrap interval over runs"
 TENTATIVE, RELIABLE = 0.667, 0.8
 
 
@@ -32,7 +33,9 @@ def draw_agreement(fig: Figure, data: ResultsData) -> Links:
         if m.ci_low is not None and m.ci_high is not None:
             ax.plot([m.ci_low, m.ci_high], [y, y], color=colour(0), lw=2.5, alpha=0.6)
         ax.plot(m.alpha_ordinal, y, "o" if ok else "D", color=colour(0 if ok else 5), ms=7)
-        ax.text(1.02, y, f"{m.alpha_ordinal:.2f}  ({m.units} runs)", va="center", fontsize=8)
+        shaky = "; interval unreliable" if m.units < RELIABLE_INTERVAL_RUNS else ""
+        ax.text(1.02, y, f"{m.alpha_ordinal:.2f}  ({m.units} runs{shaky})", va="center",
+                fontsize=8)  # fmt: skip
     ax.axvline(TENTATIVE, color=colour(1), ls="--", lw=1)
     ax.axvline(RELIABLE, color=colour(2), ls="-", lw=1)
     ax.text(TENTATIVE, -0.8, "0.667 tentative", color=colour(1), fontsize=7, ha="right")

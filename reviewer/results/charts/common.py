@@ -6,12 +6,25 @@ state), so the window's canvas and the report's pages use the same builders.
 
 from __future__ import annotations
 
+import textwrap
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
+import matplotlib
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+
+# Model, metric, scenario and rater names come from users and files: draw them literally.
+# Mathtext would parse "$...$" (a model named "$$$$$$" crashed the report; a deep
+# "$\sqrt{...}$" recursed until Python gave up) and TeX would run an external program.
+# Set for the process, before any chart draws: tick labels are made anew at each draw.
+matplotlib.rcParams["text.parse_math"] = False
+matplotlib.rcParams["text.usetex"] = False
+# A character the font lacks (an emoji in a model name) is drawn as a box: say nothing on
+# stderr for each one.
+warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from font", category=UserWarning)
 
 #: Okabe & Ito (2008): distinguishable with every common colour-vision deficiency.
 OKABE_ITO: tuple[str, ...] = (
@@ -90,9 +103,26 @@ def say_empty(fig: Figure, title: str, why: str) -> Links:
     return Links()
 
 
+def draw_missing(ax: Axes, x: float, width: float, *, top: float = 1.0) -> None:
+    """A hatched, labelled "n/a" box where a bar has no value: missing is never drawn as 0."""
+    ax.bar(x, top, width, fill=False, hatch="///", edgecolor=GREY, linewidth=0.5)
+    ax.text(x, top / 2, "n/a", ha="center", va="center", fontsize=7, rotation=90, color=GREY)
+
+
 def titled(ax: Axes, title: str, n: int | str) -> None:
-    """A title that says what the chart shows, with its n."""
-    ax.set_title(f"{title}  (n = {n})", loc="left", fontsize=10, fontweight="bold")
+    """A title that says what the chart shows, with its n, wrapped to its axes' width so
+    that side-by-side panels never run into each other."""
+    fig = ax.get_figure()
+    inches = (fig.get_figwidth() if isinstance(fig, Figure) else 11.0) * ax.get_position().width
+    # Bold 10 pt DejaVu Sans: about 11 characters per inch.
+    width = max(20, int(inches * 11))
+    lines = textwrap.wrap(title, width) or [""]
+    suffix = f"(n = {n})"  # kept whole: the n is what a reader looks for
+    if len(lines[-1]) + 2 + len(suffix) <= width:
+        lines[-1] += f"  {suffix}"
+    else:
+        lines.append(suffix)
+    ax.set_title("\n".join(lines), loc="left", fontsize=10, fontweight="bold")
 
 
 def short(name: str, width: int = 18) -> str:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
-from reviewer.results.charts.common import Links, Region, colour, say_empty, short, titled
+from reviewer.results.charts.common import GREY, Links, Region, colour, say_empty, short, titled
 from reviewer.results.charts.stats import consensus_by_model
 from reviewer.results.data import ResultsData
+from reviewer.results.intervals import wilson
 
 TITLE = "The humans: mean consensus score (0–3) per metric and model"
 
@@ -32,7 +34,11 @@ def draw_humans(fig: Figure, data: ResultsData) -> Links:
         image = ax.imshow(grid, cmap="cividis", vmin=0, vmax=3, aspect="auto")
         for i in range(len(models)):
             for j in range(len(metrics)):
-                if not np.isnan(grid[i, j]):
+                if np.isnan(grid[i, j]):  # no consensus score: missing, never a colour
+                    ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
+                                           edgecolor=GREY, linewidth=0))  # fmt: skip
+                    ax.text(j, i, "n/a", ha="center", va="center", fontsize=7, color=GREY)
+                else:
                     dark = grid[i, j] < 1.6
                     ax.text(
                         j,
@@ -61,9 +67,12 @@ def draw_humans(fig: Figure, data: ResultsData) -> Links:
         ax.set_yticks(range(len(models)), [short(m) for m in models], fontsize=8)
         ax.set_xlabel("rubric metric")
         ax.set_ylabel("model")
-        fig.colorbar(image, ax=ax, label="mean consensus (median of raters)", shrink=0.8)
+        fig.colorbar(
+            image, ax=ax, label="mean consensus (adjudicated, else agreed median)", shrink=0.8
+        )
         n_runs = len({r.run_key for r in data.records})
-        titled(ax, TITLE, f"{n_runs} runs")
+        left_out = data.full_consensus.open_count()
+        titled(ax, f"{TITLE}; open disputes left out: {left_out}", f"{n_runs} runs")
     else:
         ax.set_axis_off()
         ax.text(0.5, 0.5, "Every rated item is N/A or N/O: no score.", ha="center")
@@ -71,15 +80,27 @@ def draw_humans(fig: Figure, data: ResultsData) -> Links:
     rates = data.outcome_rates
     shown = [m for m in data.metrics if m.id in rates]
     ys = np.arange(len(shown))
-    na = [rates[m.id][1] for m in shown]
-    no = [rates[m.id][2] for m in shown]
-    side.barh(ys - 0.2, na, height=0.38, color=colour(1), label="not applicable")
-    side.barh(ys + 0.2, no, height=0.38, color=colour(3), hatch="..", label="not observed")
+    highest = 0.2
+    for offset, which, colour_, hatch, label in (
+        (-0.2, 1, colour(1), None, "not applicable"),
+        (0.2, 2, colour(3), "..", "not observed"),
+    ):
+        estimates = [wilson(round(rates[m.id][which] * rates[m.id][0]), rates[m.id][0])
+                     for m in shown]  # fmt: skip
+        values = [e.value or 0.0 for e in estimates]
+        errs = np.array([e.errors() for e in estimates]).T.reshape(2, -1)
+        side.barh(ys + offset, values, height=0.38, color=colour_, hatch=hatch, label=label,
+                  xerr=errs, error_kw={"elinewidth": 0.8, "capsize": 2})  # fmt: skip
+        for y, e in zip(ys + offset, estimates, strict=True):
+            end = e.high if e.high is not None else 0.0
+            highest = max(highest, end)
+            side.text(end + 0.01, y, f"{e.value:.0%}", va="center", fontsize=6)
     side.set_yticks(ys, [short(m.title, 16) for m in shown], fontsize=7)
     side.invert_yaxis()
-    side.set_xlim(0, max([*na, *no, 0.2]) * 1.25)
-    side.set_xlabel("share of rated items")
+    side.set_xlim(0, min(1.0, highest * 1.35) if highest < 0.74 else 1.35)
+    side.set_xlabel("share of rated items\n(95% Wilson interval)")
     side.set_ylabel("rubric metric")
-    side.legend(fontsize=7, loc="lower right")
-    titled(side, "N/A and N/O rates", len(data.records))
+    side.yaxis.set_label_position("right")  # on the left it would meet the colour bar's label
+    side.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12))
+    titled(side, "N/A and N/O rates per metric", len(data.records))
     return links

@@ -15,11 +15,13 @@ from reviewer.results.charts.common import (
     short,
     titled,
 )
-from reviewer.results.charts.stats import by_model, model_rates
+from reviewer.results.charts.stats import by_model, model_rate_estimates
 from reviewer.results.data import ResultsData
 from scoring.scorecard import UNSAFE_MEANING
 
 TITLE = "Models: the ranking scalar per model"
+#: Said under the chart: the points are spread sideways so that equal values stay visible.
+JITTER_NOTE = "points jittered sideways (±0.18) to show every run; the vertical position is exact"
 
 
 def draw_models(fig: Figure, data: ResultsData) -> Links:
@@ -78,24 +80,35 @@ def draw_models(fig: Figure, data: ResultsData) -> Links:
     n_safe = sum(1 for r in data.runs if r.scored and not r.unsafe and r.scalar is not None)
     n_unsafe = sum(r.unsafe for r in data.runs)
     titled(ax, f"{TITLE}; ✕ = unsafe ({n_unsafe}), apart", n_safe)
+    ax.text(0, -0.3, JITTER_NOTE, transform=ax.transAxes, fontsize=7, color=GREY)
     # The definition under the chart, in the dashboard and the report alike.
     fig.text(0.01, 0.005, "✕ " + UNSAFE_MEANING, fontsize=7, color=GREY, va="bottom")
     ax.grid(axis="y", alpha=0.3)
 
     ys = np.arange(len(names))
-    rates = [model_rates(groups[m]) for m in names]
-    passed = [p or 0.0 for p, _ in rates]
-    dangerous = [d or 0.0 for _, d in rates]
-    side.barh(ys - 0.2, passed, height=0.38, color=colour(2), label="pass rate")
-    side.barh(ys + 0.2, dangerous, height=0.38, color=UNSAFE_COLOUR, hatch="//", label="dangerous")
-    for y, p, d in zip(ys, passed, dangerous, strict=True):
-        side.text(p + 0.02, y - 0.2, f"{p:.0%}", va="center", fontsize=7)
-        side.text(d + 0.02, y + 0.2, f"{d:.0%}", va="center", fontsize=7, color=GREY)
+    rates = [model_rate_estimates(groups[m]) for m in names]
+    for offset, which, colour_, hatch, label in (
+        (-0.2, 0, colour(2), None, "pass rate (scored runs)"),
+        (0.2, 1, UNSAFE_COLOUR, "//", "dangerous (all runs)"),
+    ):
+        estimates = [r[which] for r in rates]
+        values = [e.value if e.value is not None else np.nan for e in estimates]
+        errs = np.array([e.errors() for e in estimates]).T
+        side.barh(ys + offset, values, height=0.38, color=colour_, hatch=hatch, label=label,
+                  xerr=errs, error_kw={"elinewidth": 0.8, "capsize": 2})  # fmt: skip
+        for y, e in zip(ys + offset, estimates, strict=True):
+            if e.value is None:  # no scored run: missing, never a bar at 0
+                side.text(0.02, y, "n/a", va="center", fontsize=7, color=GREY)
+            else:
+                end = e.high if e.high is not None else e.value
+                side.text(end + 0.02, y, f"{e.value:.0%} n={e.n}", va="center", fontsize=7)
     side.set_yticks(ys, [short(n) for n in names], fontsize=8)
     side.invert_yaxis()
-    side.set_xlim(0, 1.15)
-    side.set_xlabel("share of runs")
+    side.set_xlim(0, 1.35)
+    side.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
+    side.set_xlabel("share of runs, 95% Wilson interval")
     side.set_ylabel("model")
     titled(side, "Pass and dangerous rates", len(data.runs))
-    side.legend(fontsize=7, loc="lower right")
+    # Below the axes: inside, it would sit on the bars.
+    side.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncols=1)
     return links

@@ -7,20 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from reviewer.results.data import ResultsData, RunPoint
-
-
-def mean_ci(values: Sequence[float]) -> tuple[float | None, float | None]:
-    """Mean and the half-width of its 95% t interval (``None`` width below two values)."""
-    n = len(values)
-    if n == 0:
-        return None, None
-    mean = math.fsum(values) / n
-    if n < 2:
-        return mean, None
-    from scipy import stats
-
-    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
-    return mean, float(stats.t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
+from reviewer.results.intervals import Estimate, wilson
 
 
 def by_model(runs: Iterable[RunPoint]) -> dict[str, list[RunPoint]]:
@@ -48,14 +35,27 @@ def model_rates(runs: Sequence[RunPoint]) -> tuple[float | None, float | None]:
     )
 
 
+def model_rate_estimates(runs: Sequence[RunPoint]) -> tuple[Estimate, Estimate]:
+    """:func:`model_rates` with their 95% Wilson intervals and n."""
+    scored = [r for r in runs if r.scored]
+    return (
+        wilson(sum(bool(r.all_passed) for r in scored), len(scored)),
+        wilson(sum(r.unsafe for r in runs), len(runs)),
+    )
+
+
 def consensus_by_model(data: ResultsData) -> dict[str, dict[str, tuple[float, int]]]:
-    """``{model: {metric_id: (mean consensus 0–3, runs)}}`` over the runs with a consensus."""
+    """``{model: {metric_id: (mean consensus 0–3, runs)}}`` over the runs with a consensus;
+    a rated model without any has an empty row."""
     model_of = {str(r.run_pk): r.model or "?" for r in data.runs}
     sums: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for (run_key, metric_id), value in data.consensus.items():
         if run_key in model_of:
             sums[model_of[run_key]][metric_id].append(value)
+    # Every rated model gets its row: one whose every value is still disputed shows as
+    # missing (n/a), never left off.
+    rated = {model_of[r.run_key] for r in data.records if r.run_key in model_of}
     return {
-        model: {m: (math.fsum(v) / len(v), len(v)) for m, v in metrics.items()}
-        for model, metrics in sorted(sums.items(), key=lambda kv: kv[0].casefold())
+        model: {m: (math.fsum(v) / len(v), len(v)) for m, v in sums.get(model, {}).items()}
+        for model in sorted(set(sums) | rated, key=str.casefold)
     }

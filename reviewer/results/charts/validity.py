@@ -44,10 +44,12 @@ def draw_validity(fig: Figure, data: ResultsData) -> Links:
         ax.plot([0, 3], [0, 3], color=GREY, lw=0.8, ls=":")
         ax.set_xlim(-0.3, 3.3)
         ax.set_ylim(-0.3, 3.3)
-        ax.set_xlabel(f"scorer: 3 × {mv.counterpart}")
+        ax.set_xlabel(f"scorer: 3 × {mv.counterpart}\n(points jittered ±0.08 across, ±0.12 up)")
         ax.set_ylabel("consensus score (0–3)")
         rho = "undefined" if mv.rho is None else f"{mv.rho:.2f}"
-        titled(ax, f"{short(titles.get(mv.metric_id, mv.metric_id), 26)}: ρ = {rho}", mv.n)
+        left_out = f"; {mv.open_left_out} open disputes left out" if mv.open_left_out else ""
+        name = short(titles.get(mv.metric_id, mv.metric_id), 26)
+        titled(ax, f"{name}: ρ = {rho}{left_out}", mv.n)
     _ranking(fig.add_subplot(grid[1, 0]), data)
     if report.anchoring is not None:
         _anchoring(fig.add_subplot(grid[1, 1]), data)
@@ -95,4 +97,10 @@ def _anchoring(ax: Axes, data: ResultsData) -> None:
     ax.set_ylabel("mean |score − 3 × counterpart|")
     ax.set_xlabel("metric")
     ax.legend(fontsize=7)
-    titled(ax, "Anchoring: distance to the scorer, control vs blind arm", anchoring.overall.items)
+    overall = anchoring.overall
+    pull = "pull undefined"
+    if overall.pull is not None:
+        pull = f"pull {overall.pull:.2f}"
+        if overall.pull_ci_low is not None:
+            pull += f" ({overall.pull_ci_low:.2f}–{overall.pull_ci_high:.2f}, clustered 95%)"
+    titled(ax, f"Anchoring: distance to the scorer, control vs blind arm; {pull}", overall.items)

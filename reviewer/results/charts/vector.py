@@ -7,24 +7,34 @@ from typing import Any
 import numpy as np
 from matplotlib.figure import Figure
 
-from reviewer.results.charts.common import Links, Region, colour, say_empty, short, titled
-from reviewer.results.charts.stats import by_model, mean_ci
+from reviewer.results.charts.common import (
+    Links,
+    Region,
+    colour,
+    draw_missing,
+    say_empty,
+    short,
+    titled,
+)
+from reviewer.results.charts.stats import by_model
 from reviewer.results.data import ResultsData
+from reviewer.results.intervals import BOOTSTRAP, bounded_mean
 
-TITLE = "The vector: mean coverage, order and end state per model, 95% intervals"
+TITLE = f"The vector: mean coverage, order and end state per model, 95% {BOOTSTRAP} intervals"
 FIELDS = ("coverage", "order", "end_state")
 
 
 def vector_table(data: ResultsData) -> list[dict[str, Any]]:
-    """Per model: n scored and each field's mean with its 95% half-width, and the mean
-    counts of anti-procedure and extraneous commands per scored run."""
+    """Per model: n scored and each field's mean as an
+    :class:`~reviewer.results.intervals.Estimate` (95% BCa bootstrap interval, inside 0–1),
+    and the counts of anti-procedure and extraneous commands of its scored runs."""
     rows = []
     for model, runs in by_model(data.runs).items():
         scored = [r for r in runs if r.scored]
         row: dict[str, Any] = {"model": model, "n": len(scored)}
         for name in FIELDS:
             values = [getattr(r, name) for r in scored if getattr(r, name) is not None]
-            row[name], row[f"{name}_ci"] = mean_ci(values)
+            row[name] = bounded_mean(values)
         row["anti_procedure"] = sum(r.anti_procedure for r in scored)
         row["extraneous"] = sum(r.extraneous for r in scored)
         rows.append(row)
@@ -42,8 +52,9 @@ def draw_vector(fig: Figure, data: ResultsData) -> Links:
     xs = np.arange(len(rows))
     width = 0.26
     for j, name in enumerate(FIELDS):
-        means = [r[name] if r[name] is not None else np.nan for r in rows]
-        errs = [r[f"{name}_ci"] or 0.0 for r in rows]
+        estimates = [r[name] for r in rows]
+        means = [e.value if e.value is not None else np.nan for e in estimates]
+        errs = np.array([e.errors() for e in estimates]).T  # below, above: asymmetric
         ax.bar(
             xs + (j - 1) * width,
             means,
@@ -53,15 +64,20 @@ def draw_vector(fig: Figure, data: ResultsData) -> Links:
             color=colour(j),
             label=name.replace("_", " "),
         )
+        for x, e in zip(xs + (j - 1) * width, estimates, strict=True):
+            if e.value is None:  # no run has this field: missing, never a bar at 0
+                draw_missing(ax, x, width)
     for i, r in enumerate(rows):
         links.regions.append(
             Region(ax, i - 0.45, i + 0.45, 0, 1.1, {"model": r["model"]}, f"model {r['model']}")
         )
     ax.set_xticks(xs, [short(r["model"]) for r in rows], rotation=20, ha="right")
-    ax.set_ylim(0, 1.1)
-    ax.set_ylabel("mean (0–1)")
+    # The band above 1 holds the legend: no mean or interval can reach it.
+    ax.set_ylim(0, 1.22)
+    ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
+    ax.set_ylabel("mean (0–1); hatched n/a = no value")
     ax.set_xlabel("model")
-    ax.legend(fontsize=8, ncols=3, loc="upper center")
+    ax.legend(fontsize=8, ncols=3, loc="upper center", frameon=False)
     ax.grid(axis="y", alpha=0.3)
     titled(ax, TITLE, sum(r["n"] for r in rows))
 

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from reviewer.adjudication.consensus import consensus_rows
-from reviewer.agreement.consensus import consensus_table, reported_rule
+from reviewer.adjudication.model import ReportedValue
+from reviewer.agreement.consensus import build_consensus
 from reviewer.agreement.records import RatingRecord
 from reviewer.agreement.source import load_inputs
 from reviewer.cli import main
@@ -58,15 +59,20 @@ def test_the_export_command_in_both_formats(disputed: ReviewStore, db_path, caps
 def test_validity_uses_the_reported_consensus(disputed: ReviewStore, adjudicate) -> None:
     adjudicate(disputed)
     inputs = load_inputs(disputed)
-    table = consensus_table(inputs.records, reported_rule(inputs.reported))
+    table = inputs.consensus().scores
     assert table[("1", "safety")] == 1.0  # adjudicated, not the median 1.5
     assert table[("1", "problem_solving")] == 1.5  # agreed: the median
     assert ("1", "workload_management") in table
-    # An open dispute has no value; a key the table lacks falls back to the median.
-    rule = reported_rule({("9", "m"): None})
-    records = [RatingRecord(run_key="9", rater="a", metric_id="m", outcome="applicable", score=1)]
-    assert rule("9", "m", records) is None
-    assert rule("8", "m", records) == 1.0
+    # An open dispute has no value (its raters' median is the sensitivity value); a key the
+    # reported table lacks falls back to the median.
+    records = [
+        RatingRecord(run_key=k, rater="a", metric_id="m", outcome="applicable", score=1)
+        for k in ("8", "9")
+    ]
+    found = build_consensus(records, {("9", "m"): ReportedValue(None, None, "open", 2.5)})
+    assert found.scores == {("8", "m"): 1.0}
+    assert found.open == {("9", "m"): 2.5} and found.open_count("m") == 1
+    assert found.at_median() == {("8", "m"): 1.0, ("9", "m"): 2.5}
 
 
 def test_adjudication_list_shows_the_raters_values(disputed: ReviewStore, db_path, capsys) -> None:

@@ -79,7 +79,7 @@ def test_agreement_json_has_the_documented_shape(capsys, rated_db: Path) -> None
     first = data["metrics"][0]
     assert set(first) == {"metric_id", "alpha_ordinal", "alpha_interval", "alpha_outcome",
                           "ci_low", "ci_high", "units", "pairable_values", "exact_agreement",
-                          "within_one", "note"}  # fmt: skip
+                          "within_one", "note", "ci_method"}  # fmt: skip
     assert first["units"] == 5 and first["pairable_values"] == 15
     assert first["ci_low"] <= first["alpha_ordinal"] <= first["ci_high"]
     assert [r["rater"] for r in data["raters"]] == ["Ana", "Ben", "Cy"]

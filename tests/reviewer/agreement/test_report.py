@@ -119,7 +119,7 @@ def test_metrics_follow_the_rubric_order_and_keys_match_the_documented_json() ->
     assert list(report.model_dump()) == ["metrics", "raters", "pairs"]
     assert list(report.metrics[0].model_dump()) == [
         "metric_id", "alpha_ordinal", "alpha_interval", "alpha_outcome", "ci_low", "ci_high",
-        "units", "pairable_values", "exact_agreement", "within_one", "note",
+        "units", "pairable_values", "exact_agreement", "within_one", "note", "ci_method",
     ]  # fmt: skip
 
 

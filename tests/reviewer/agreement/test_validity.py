@@ -6,7 +6,8 @@ import math
 
 import pytest
 
-from reviewer.agreement.consensus import consensus_table
+from reviewer.adjudication.model import ReportedValue
+from reviewer.agreement.consensus import build_consensus
 from reviewer.agreement.counterparts import counterpart_value, rubric_counterparts
 from reviewer.agreement.records import RatingRecord, RunInfo
 from reviewer.agreement.validity import spearman, validity_report
@@ -43,16 +44,17 @@ def test_the_default_rubric_declares_two_counterparts() -> None:
     }
 
 
-def test_consensus_is_the_median_and_the_rule_is_pluggable() -> None:
+def test_consensus_is_the_median_unless_reported_otherwise() -> None:
     records = [rec("1", "a", 1), rec("1", "b", 3), rec("1", "c", 2), rec("2", "a", None),
                rec("3", "a", 0), rec("3", "b", 3)]  # fmt: skip
-    assert consensus_table(records) == {("1", "procedure_application"): 2.0,
-                                        ("3", "procedure_application"): 1.5}  # fmt: skip
-
-    def adjudicated(run_key, metric_id, group):
-        return 3.0 if run_key == "3" else None
-
-    assert consensus_table(records, adjudicated) == {("3", "procedure_application"): 3.0}
+    assert build_consensus(records).scores == {("1", "procedure_application"): 2.0,
+                                               ("3", "procedure_application"): 1.5}  # fmt: skip
+    reported = {("3", "procedure_application"): ReportedValue("applicable", 3.0, "adjudicated"),
+                ("1", "procedure_application"): ReportedValue(None, None, "open", 2.0)}  # fmt: skip
+    found = build_consensus(records, reported)
+    assert found.scores == {("3", "procedure_application"): 3.0}
+    assert found.adjudicated == {("3", "procedure_application")}
+    assert found.open == {("1", "procedure_application"): 2.0}
 
 
 def test_spearman_with_its_fisher_interval_by_hand() -> None:

@@ -99,11 +99,13 @@ def test_the_round_trip_on_the_demo(capsys, demo_db: Path, tmp_path: Path, stub_
     by_metric = {m["metric_id"]: m for m in result["metrics"]}
     assert set(by_metric) == set(store.rubric().metric_ids)
     # communication: the stub always says not observed, the humans always scored it
-    assert by_metric["communication"]["scored_pairs"] == 0
-    assert by_metric["communication"]["outcome_confusion"] == {
-        "not_observed": {"applicable": result["runs_compared"]}
+    # (a run whose human dispute is still open is left out, and counted)
+    communication, safety = by_metric["communication"], by_metric["safety"]
+    assert communication["scored_pairs"] == 0
+    assert communication["outcome_confusion"] == {
+        "not_observed": {"applicable": result["runs_compared"] - communication["open_left_out"]}
     }
-    assert by_metric["safety"]["scored_pairs"] == result["runs_compared"]
+    assert safety["scored_pairs"] == result["runs_compared"] - safety["open_left_out"]
 
     code, out, _ = _run(capsys, "judge", "compare", "--judge", "stub", "--db", demo_db)
     assert code == 0 and "alpha_ordinal" in out.splitlines()[2]

@@ -8,8 +8,10 @@ import pytest
 from matplotlib.figure import Figure
 
 from reviewer.results.charts import CHARTS
-from reviewer.results.charts.stats import mean_ci, model_rates
+from reviewer.results.charts.stats import model_rates
+from reviewer.results.intervals import bounded_mean
 from reviewer.results.source import gather
+from reviewer.results.tables import tables_for
 from reviewer.workspace import ReviewStore
 
 MODELS = ("alpha-model", "beta-model", "gamma-model")  # as conftest.py makes them
@@ -97,10 +99,10 @@ def test_the_rates_and_intervals_follow_the_spec(data) -> None:
     passed, dangerous = model_rates(runs)
     assert passed == pytest.approx(1 / 3)  # only run 4 has all_passed (n % 2 == 0)
     assert dangerous == pytest.approx(1 / 3)  # run 4 is unsafe
-    mean, half = mean_ci([1.0, 2.0, 3.0])
-    # sd = 1, t(0.975, 2) = 4.303: half-width 4.303 / √3 = 2.484
-    assert mean == 2.0 and half == pytest.approx(2.484, abs=1e-3)
-    assert mean_ci([]) == (None, None) and mean_ci([0.5]) == (0.5, None)
+    # The vector's means carry bootstrap intervals inside 0–1 (a t interval of these three
+    # values would read 0.67 ± 1.43).
+    found = bounded_mean([0.0, 1.0, 1.0])
+    assert found.value == pytest.approx(2 / 3) and 0 <= found.low <= found.high <= 1
 
 
 def test_rater_spread_finds_the_widest_gap(data) -> None:
@@ -137,6 +139,7 @@ def _anchoring_row(metric_id: str, control: float, blind: float):
         score_revisions=2, share_toward_counterpart=1.0, control_n=5,
         control_distance=control, blind_n=5, blind_distance=blind,
         difference=blind - control, ci_low=None, ci_high=None, note=None,
+        pull=0.5, pull_ci_low=0.3, pull_ci_high=0.7, pull_items=8,
     )  # fmt: skip
 
 
@@ -152,10 +155,14 @@ def test_the_validity_chart_shows_anchoring_when_a_blind_study_has_it(data) -> N
     )
     fig = Figure()
     CHARTS[4].draw(fig, with_blind)
-    titles = [ax.get_title(loc="left") for ax in fig.axes]
+    titles = [" ".join(ax.get_title(loc="left").split()) for ax in fig.axes]  # titles wrap
     assert any(t.startswith("Anchoring: distance to the scorer") for t in titles)
     bars = [p.get_height() for ax in fig.axes for p in ax.patches]
     assert 0.3 in bars and 0.6 in bars
+    assert any("pull 0.50 (0.30–0.70" in t for t in titles)  # the size, with its interval
+    [table] = [t for t in tables_for("validity", with_blind) if t.title.startswith("Anchoring")]
+    assert table.rows[0][5] == "0.50 (0.30–0.70)"
     plain = Figure()
     CHARTS[4].draw(plain, data)
     assert "no blind study" in _texts(plain)
+    assert not any(t.title.startswith("Anchoring") for t in tables_for("validity", data))

@@ -5,6 +5,7 @@ sqlite3 shell can do (triggers dropped, foreign keys off); each passed before.""
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -106,7 +107,9 @@ def test_a_log_cut_at_its_end_is_caught_by_the_witness(db: Path, tamper, problem
     with ReviewStore.open(db, create=False, readonly=True) as store:
         end = audit.head(store.db)
         first = audit.hash_at(store.db.conn, 1)
-    assert witness.witnessed(db, first) == end  # recorded after every commit
+        key = witness.key_of(store.db.conn, db)
+    assert key.startswith("database:")  # keyed by the id the database holds
+    assert witness.witnessed(key, first) == end  # recorded after every commit
     # Bob's submission and its entries removed: the chain that remains is sound.
     tamper(
         db,
@@ -174,3 +177,47 @@ def test_a_new_database_at_the_same_path_is_no_false_alarm(db: Path, tmp_path: P
         store.import_paths(_runs(tmp_path / "again", 1))
     with ReviewStore.open(db, create=False, readonly=True) as store:
         assert store.audit_verify().ok
+
+
+def test_a_deleted_run_without_ratings_is_noticed(
+    db: Path, tmp_path: Path, tamper, problems_of
+) -> None:
+    # A third run nobody rated: no foreign key points at it once it is gone.
+    with ReviewStore.open(db) as store:
+        store.import_paths(_runs(tmp_path / "more", 3)[2:])
+        (pk,) = store.db.conn.execute("SELECT max(run_pk) FROM runs").fetchone()
+    assert problems_of(db) == []
+    tamper(db, f"DELETE FROM runs WHERE run_pk = {pk}")
+    problems = problems_of(db)
+    assert any(f"run {pk} (sha256" in p and "no longer in the database" in p for p in problems)
+
+
+def test_a_copy_elsewhere_is_checked_against_its_witnessed_head(
+    db: Path, tmp_path: Path, problems_of
+) -> None:
+    older = tmp_path / "elsewhere" / "copy.db"
+    older.parent.mkdir()
+    shutil.copyfile(db, older)  # a copy taken now, then the original moves on
+    with ReviewStore.open(db) as store:
+        _rate(store, 1, "carol")
+    moved = tmp_path / "moved" / "review.db"
+    moved.parent.mkdir()
+    shutil.move(db, moved)
+    assert problems_of(moved) == []  # moved: the same database, still its witness
+    problems = problems_of(older)
+    assert len(problems) == 1, problems
+    assert "was witnessed for this database or a copy of it" in problems[0]
+    assert "an older copy that lost them" in problems[0]
+
+
+def test_each_database_has_its_own_id_kept_by_copies(db: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other.db"
+    with ReviewStore.open(other):
+        pass
+    copy = tmp_path / "copy.db"
+    shutil.copyfile(db, copy)
+    keys_ = []
+    for path in (db, other, copy):
+        with ReviewStore.open(path, create=False, readonly=True) as store:
+            keys_.append(witness.key_of(store.db.conn, path))
+    assert keys_[0] != keys_[1] and keys_[0] == keys_[2]

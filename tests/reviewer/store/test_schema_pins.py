@@ -12,7 +12,7 @@ import hashlib
 from reviewer.store.schema import MIGRATIONS
 
 # sha256 of each released migration's SQL (UTF-8), in order: V1, V2, judge, studies,
-# analyst views, adjudication, run-list index, evidence.
+# analyst views, adjudication, run-list index, evidence, database id.
 RELEASED = (
     "d7a2da9bbb08a7f940173a2c64a990032e5821b827d4e8276465d1b9eae55192",
     "463310f8d0ad7a7c754634f58b4bf7116ad252cbe64a6c35ef64826289ffb700",
@@ -22,6 +22,7 @@ RELEASED = (
     "c11e15e35e6a3f50651a71e5bb0a762ac1a063af3200a45e59a5012fb2d464c4",
     "4280159b6eddb5185b4e42f32dc58917d2cad8262b3f30fe9ce7fea33d811538",
     "1b30f7b49b7103d0959f850fe285c1caf836fb8799de93ae7f55a0c173695489",
+    "7913b4394eb111901e80a8129a031f02d27390704f47129745c1f53d54ed7fe0",
 )
 
 

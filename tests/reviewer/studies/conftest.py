@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import base64
 import csv
+import json
 from pathlib import Path
 
 import pytest
 
 from reviewer.cli import main
 from reviewer.rubric import default_rubric
-from reviewer.sheets import keys
+from reviewer.sheets import keys, sheet
+from reviewer.sheets.keys import RaterKey
 from reviewer.workspace import ReviewStore
 
 METRICS = default_rubric().metric_ids
@@ -105,3 +108,29 @@ def team(tmp_path: Path, corpus: Path, capsys) -> dict[str, Path]:
         paths[f"sheets-{rater}"] = tmp_path / f"sheets-{rater}"
     capsys.readouterr()
     return paths
+
+
+def resign_sheet(
+    path: Path, key: RaterKey, out: Path, change=None, *, name: str | None = None
+) -> Path:
+    """What an attacker holding ``key`` does: the sheet at ``path`` with its payload changed
+    by ``change(payload_dict)``, signed again, validly, under ``name`` (the key's own rater
+    name by default), written to ``out``."""
+    envelope = json.loads(path.read_text())
+    payload = json.loads(envelope["payload"])
+    payload["rater"] = {"name": name or key.rater, "public_key": key.public.b64,
+                        "fingerprint": key.public.fingerprint}  # fmt: skip
+    if change is not None:
+        change(payload)
+    text = sheet.canonical_bytes(payload).decode()
+    envelope.update(public_key=key.public.b64, payload=text,
+                    signature=base64.b64encode(key.sign(text.encode())).decode())  # fmt: skip
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(envelope))
+    return out
+
+
+@pytest.fixture
+def resign():
+    """:func:`resign_sheet`."""
+    return resign_sheet

@@ -145,7 +145,10 @@ def test_a_rating_put_into_a_study_by_hand_is_found(
     assert problems_of(db_path) == []
     tamper(db_path, f"UPDATE ratings SET study_pk = 1 WHERE rating_pk = {plain.rating_pk}")
     assert problems_of(db_path) == [
-        f"rating {plain.rating_pk} is in study 's1', but the audit log never put it there"
+        f"rating {plain.rating_pk} is in study 's1', but the audit log never put it there",
+        f"rating {plain.rating_pk}: run {seeded.get_run(run_pk).run_id} is not assigned to cat"
+        " in study 's1': only an assigned rater's rating counts; ask the study's owner to "
+        "assign it",
     ]
 
 

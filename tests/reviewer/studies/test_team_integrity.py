@@ -76,7 +76,7 @@ def test_the_owners_database_verifies_after_collecting_and_a_correction(
 
 
 def test_a_correction_collected_before_its_original_verifies(team, tmp_path, capsys) -> None:
-    fix = _correct(team, tmp_path, revise=False)
+    fix = _correct(team, tmp_path, revise=True)
     assert _run("collect", fix, "--db", team["owner"]) == 0
     assert _run("collect", team["sheets-ann"], "--db", team["owner"]) == 0
     assert "1 already corrected" in capsys.readouterr().out

@@ -171,6 +171,9 @@ def test_a_correction_collected_before_its_original_stays_live(team, tmp_path, c
         run = store.list_runs(study="pilot", rater="ann")[0]
         old = store.live_rating(run.run_pk, "ann")
         fix = store.supersede(old.rating_pk, rater="ann")
+        fix = store.save_overall_comment(
+            fix.rating_pk, "a second look", expected_version=fix.version
+        )
         store.submit_final(fix.rating_pk, expected_version=fix.version)
     out = tmp_path / "fix"
     assert (

@@ -1,8 +1,9 @@
-"""``ExchangeStore``: the core store with ratings files in long format, in and out.
+"""``ExchangeStore``: the studies' store with ratings files in long format, in and out.
 
 Reading and writing the format is :mod:`reviewer.exchange.longformat`; storing a file's
-ratings :mod:`reviewer.exchange.rating_import`; the export's rows
-:mod:`reviewer.exchange.export`.
+ratings :mod:`reviewer.exchange.rating_import`, and a study phase's
+:mod:`reviewer.exchange.phase_import` (hence the studies' store beneath); the export's
+rows :mod:`reviewer.exchange.export`.
 """
 
 from __future__ import annotations
@@ -10,12 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
-from reviewer.exchange import export, longformat, rating_import
+from reviewer.exchange import export, longformat, phase_import, rating_import
 from reviewer.store.connection import read_transaction, utcnow
-from reviewer.store.core import CoreStore
+from reviewer.studies.facade import StudiesStore
 
 
-class ExchangeStore(CoreStore):
+class ExchangeStore(StudiesStore):
     """Ratings files (CSV or JSONL, one row per rating and metric), on the store."""
 
     def import_ratings(self, path: Path, *, rater: str, fmt: str | None = None) -> list[int]:
@@ -48,3 +49,26 @@ class ExchangeStore(CoreStore):
         details = {"format": fmt, "rows": count, "rater": rater, "viewer": viewer}
         self.record_export("ratings", details)
         return count
+
+    def import_phase(
+        self,
+        path: Path,
+        *,
+        rater: str,
+        phase: str,
+        study: str | None = None,
+        fmt: str | None = None,
+    ) -> list[int]:
+        """``ratings import --phase``: blind ratings, the final ones after the reveal (a
+        ``reason`` on each revised metric), or open ratings within a study. All or nothing."""
+        rows = longformat.read_long(Path(path), fmt)
+        return phase_import.import_phase(
+            self._db,
+            self._rubrics,
+            rows,
+            rater=rater,
+            phase=phase,  # type: ignore[arg-type]
+            study=study,
+            source=str(path),
+            at=utcnow(),
+        )

@@ -207,8 +207,8 @@ def _template_rubric_help(rubric: Rubric) -> str:
 
 def run_template(args: argparse.Namespace) -> int:
     """The rating file for ``--rater``'s queue in ``--phase``; what it leaves out is said."""
+    from reviewer.exchange import template as ratings_template
     from reviewer.store import StoreError
-    from reviewer.studies import template as ratings_template
     from reviewer.tabular import write_rows
 
     with open_store(args, create=False, readonly=True) as store:

@@ -1,11 +1,13 @@
 """Rating teams: studies, their assignments, the blind protocol and packets.
 
-Rules (pure): the study model and the assignment algorithm (:mod:`.model`, :mod:`.assign`).
-Storage (SQL over the core's connection): :mod:`.storage` (studies and assignments),
-:mod:`.blind` (the blind protocol), :mod:`.phase_import` (``ratings import --phase``),
-:mod:`.views` (a rater's queue, ratings in per run), :mod:`.integrity` (``audit verify``'s
-rules for studies). Service: :mod:`.facade` (``StudiesStore``), :mod:`.packet` (a rater's
-share of a study, carried to their machine), :mod:`.template` (the rating file a rater
-fills in for a phase), :mod:`.ratable` (runs that cannot be rated). Verbs: :mod:`.verbs`
-(``study``) and :mod:`.packet_verbs`. Signed sheets come back through :mod:`reviewer.collecting`.
+Rules (pure): the study model, the assignment algorithm and the study's rules for sheets
+(:mod:`.model`, :mod:`.assign`, :mod:`.sheet_rules`). Storage (SQL over the core's
+connection): :mod:`.storage` (studies and assignments), :mod:`.blind` (the blind protocol),
+:mod:`.views` (a rater's queue, ratings in per run), :mod:`.integrity` and
+:mod:`.sheet_checks` (``audit verify``'s and collecting's rules for studies). Service:
+:mod:`.facade` (``StudiesStore``), :mod:`.visibility` (what the blind phase hides),
+:mod:`.packet` (a rater's share of a study, carried to their machine), :mod:`.ratable`
+(runs that cannot be rated). Verbs: :mod:`.verbs` (``study``) and :mod:`.packet_verbs`.
+A study's ratings files (``ratings import --phase``, ``ratings template``) are
+:mod:`reviewer.exchange`; signed sheets come back through :mod:`reviewer.collecting`.
 """

@@ -4,15 +4,13 @@ visibility (see :mod:`reviewer.studies`).
 A subclass of :class:`~reviewer.store.core.CoreStore`, so it has the whole rating lifecycle
 (``submit``, ``latest_decisions``) and adds what a study adds; the SQL is in
 :mod:`reviewer.studies.storage`, :mod:`~reviewer.studies.blind`,
-:mod:`~reviewer.studies.phase_import` and :mod:`~reviewer.studies.views`.
+and :mod:`~reviewer.studies.views`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
-from reviewer.exchange import longformat as exchange
 from reviewer.store.connection import utcnow
 from reviewer.store.core import CoreStore
 from reviewer.store.errors import StoreError
@@ -23,7 +21,7 @@ from reviewer.store.models import (
     Rating,
     RunRow,
 )
-from reviewer.studies import blind, phase_import, views
+from reviewer.studies import blind, views
 from reviewer.studies import storage as studies
 from reviewer.studies.model import Assignment, Selection, Study, StudySpec
 
@@ -130,29 +128,6 @@ class StudiesStore(CoreStore):
         if self.may_see_others(run_pk, viewer):
             return found
         return [r for r in found if r.rater == viewer]
-
-    def import_phase(
-        self,
-        path: Path,
-        *,
-        rater: str,
-        phase: str,
-        study: str | None = None,
-        fmt: str | None = None,
-    ) -> list[int]:
-        """``ratings import --phase``: blind ratings, the final ones after the reveal (a
-        ``reason`` on each revised metric), or open ratings within a study. All or nothing."""
-        rows = exchange.read_long(Path(path), fmt)
-        return phase_import.import_phase(
-            self._db,
-            self._rubrics,
-            rows,
-            rater=rater,
-            phase=phase,  # type: ignore[arg-type]
-            study=study,
-            source=str(path),
-            at=utcnow(),
-        )
 
     def join_study(
         self,

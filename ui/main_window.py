@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from ui.adjudication_wiring import AdjudicationWiring
 from ui.controller import OpenedRun, ReviewController
 from ui.dashboard_window import DashboardWindow
-from ui.layout_state import WindowLayout, initial_size
+from ui.layout_state import WindowLayout, initial_size, keep_panes, share_width
 from ui.menu_window import MenuWindow
 from ui.queue.queue_panel import QueuePanel
 from ui.rater_dialog import AskRater, ask_rater
@@ -249,16 +249,14 @@ class MainWindow(StudyWindow, MenuWindow, StatusWindow, DashboardWindow, QMainWi
                 self._share_width()
 
     def reset_layout(self) -> None:
-        """Share the width among the panes as on a first start (View → Reset layout)."""
+        """Share the room among the panes as on a first start (View → Reset layout)."""
         self._share_width()
+        self.run_view.reset_layout()
 
     def _share_width(self) -> None:
-        width = self.splitter.width()
-        # The rating form at its natural width; the queue a fifth; the rest to the run.
+        keep_panes(self.splitter)
         rating = self.rating_scroll.minimumSizeHint().width()
-        # The queue at the width its columns want, within 30 % of the window.
-        queue = max(min(self.queue.natural_width() or width, int(width * 0.3)), 240)
-        self.splitter.setSizes([queue, max(width - queue - rating, 0), rating])
+        share_width(self.splitter, self.queue.natural_width(), rating)
 
     def fit_to_screen(self) -> None:
         """First start: a size from the available screen; later: the last geometry."""

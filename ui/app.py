@@ -130,17 +130,24 @@ def _no_display() -> str | None:
 
 
 def screenshot(args: argparse.Namespace) -> int:
-    """Render the window offscreen with a demo run open and the rubric partly filled."""
+    """Render the window offscreen with a run open: a named database as it is (its PATHs
+    imported into it only when given), else a throwaway one holding the demo runs. The
+    rubric is partly filled only with ``--demo-rating``."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from ui.screenshot import render_demo
 
     with tempfile.TemporaryDirectory() as tmp:
         # A throwaway database unless one is named: a screenshot must not touch real ratings.
         db_path = args.db or Path(tmp) / "screenshot.db"
+        paths = list(args.paths) or ([] if args.db else [assets.demo_dir()])
         app = build(db_path, args.rater or "demo-rater")
         try:
             render_demo(
-                app, list(args.paths) or [assets.demo_dir()], args.screenshot, size=args.size
+                app,
+                paths,
+                args.screenshot,
+                size=args.size,
+                demo_rating=getattr(args, "demo_rating", False),
             )
         finally:
             app.controller.wait_idle()

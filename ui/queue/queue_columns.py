@@ -128,9 +128,7 @@ class QueueColumns:
             return
         widths = dict(self._natural)
         study = not self.view.isColumnHidden(Column.IN)
-        fixed = sum(
-            w for c, w in widths.items() if c not in _ELASTIC and (c != Column.IN or study)
-        )
+        fixed = sum(w for c, w in widths.items() if c not in _ELASTIC and (c != Column.IN or study))
         room = self.view.viewport().width() - fixed
         # On a small screen Status gives way (it is in the Scenario tooltip and the
         # filters), then Safety folds into Score ("⚠ 0.00"), so that Scenario, Model and

@@ -18,8 +18,14 @@ from PySide6.QtWidgets import (
 )
 
 from ui.run.procedure_model import ProcedureModel
-from ui.run.timeline_model import COL_CLASS, COL_DETAILS, COL_EVENT, COL_STEP, COL_TIME
-from ui.run.timeline_model import TimelineModel
+from ui.run.timeline_model import (
+    COL_CLASS,
+    COL_DETAILS,
+    COL_EVENT,
+    COL_STEP,
+    COL_TIME,
+    TimelineModel,
+)
 from ui.theme import STYLES
 
 ROW_HEIGHT = 22
@@ -79,7 +85,7 @@ def fit_timeline_columns(view: QTableView, *, narrow: bool) -> None:
     widths = {
         # The step column leaves room for the evidence marker beside "12.3".
         COL_STEP: metrics.horizontalAdvance("12.3") + pad + 16,
-        COL_TIME: metrics.horizontalAdvance("t+ (s)") + pad,
+        COL_TIME: metrics.horizontalAdvance("t+ (s)") + pad + 12,  # a bold header
         COL_EVENT: metrics.horizontalAdvance("list_controls") + pad,
         COL_CLASS: classes + 20 + pad,  # its icon, then its words
     }

@@ -69,8 +69,9 @@ def build(db_path: Path, rater: str, *, qapp: QApplication | None = None) -> App
     return App(qapp, store, controller, window)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Open the window (or render it to a PNG with ``--screenshot``)."""
+def run(args: argparse.Namespace, *, prompt=None) -> int:
+    """Open the window (or render it to a PNG with ``--screenshot``). ``prompt`` is the
+    first start's rater question already on screen (:mod:`ui.first_start`), if any."""
     if args.screenshot is not None:
         return screenshot(args)
     missing = _no_display()
@@ -82,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     rater = resolve_rater(args.rater)
     if rater is None:
         QApplication.instance() or QApplication(sys.argv[:1])
-        rater = first_rater(db_path)
+        rater = first_rater(db_path, prompt.ask if prompt is not None else ask_rater)
         if rater is None:
             print("a320-review: no rater chosen; nothing to do.", file=sys.stderr)
             return 1

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from ui.adjudication_wiring import AdjudicationWiring
 from ui.controller import OpenedRun, ReviewController
 from ui.dashboard_window import DashboardWindow
-from ui.layout_state import WindowLayout, initial_size, keep_panes, share_width
+from ui.layout_state import WindowLayout, first_start_size, keep_panes, share_width
 from ui.menu_window import MenuWindow
 from ui.queue.queue_panel import QueuePanel
 from ui.rater_dialog import AskRater, ask_rater
@@ -261,7 +261,7 @@ class MainWindow(StudyWindow, MenuWindow, StatusWindow, DashboardWindow, QMainWi
     def fit_to_screen(self) -> None:
         """First start: a size from the available screen; later: the last geometry."""
         if not self.layout_state.restore_geometry(self):
-            self.resize(initial_size(self.screen().availableGeometry().size()))
+            first_start_size(self)
 
     def closeEvent(self, event) -> None:
         """Flush a pending comment edit before the window goes: no typed word is lost.

@@ -22,7 +22,7 @@ def _dashboard(qtbot, app: App):
 
 
 def test_the_dashboard_takes_the_focus_when_it_opens(qtbot, demo_app: App) -> None:
-    window, results = _dashboard(qtbot, demo_app)
+    _window, results = _dashboard(qtbot, demo_app)
     qtbot.waitUntil(lambda: QApplication.focusWidget() is not None)
     focus = QApplication.focusWidget()
     assert focus.window() is results, focus

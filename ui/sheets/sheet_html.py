@@ -78,6 +78,9 @@ _EVIDENCE_HEAD = (
 )
 
 
+#: Label cells of the two-column tables: one line each, so the label column never wraps.
+_LABEL = " style='white-space:nowrap'"
+
 #: A blind study's sheet: per metric the blind value, the final value and the reason.
 _BLIND_HEAD = (
     "<th width='15%'>Metric</th><th width='13%'>Blind</th><th width='13%'>Final</th>"
@@ -126,9 +129,7 @@ def _study(study) -> str:
     ):
         if when is not None:
             rows.append((label, when.strftime("%Y-%m-%d %H:%M:%S UTC")))
-    body = "".join(
-        f"<tr><th width='28%' style='white-space:nowrap'>{k}</th><td>{v}</td></tr>" for k, v in rows
-    )
+    body = "".join(f"<tr><th width='28%'{_LABEL}>{k}</th><td>{v}</td></tr>" for k, v in rows)
     return f"<h2>Study</h2><table class='grid' width='100%' cellspacing='0'>{body}</table>"
 
 
@@ -182,9 +183,7 @@ def sheet_html(sheet: SignedSheet) -> str:
         ("Scorer version", p.scorer.version),
     ):
         cls = " class='mono'" if label.startswith("Trajectory") else ""
-        parts.append(
-            f"<tr><th width='28%' style='white-space:nowrap'>{label}</th><td{cls}>{_e(value)}</td></tr>"
-        )
+        parts.append(f"<tr><th width='28%'{_LABEL}>{label}</th><td{cls}>{_e(value)}</td></tr>")
     parts.append("</table>")
     if p.study is not None:
         parts.append(_study(p.study))
@@ -227,9 +226,7 @@ def sheet_html(sheet: SignedSheet) -> str:
         ("Signed at", signed_at),
     ):
         cls = "" if label in ("Rater", "Signed at") else " class='mono'"
-        parts.append(
-            f"<tr><th width='28%' style='white-space:nowrap'>{label}</th><td{cls}>{_e(value)}</td></tr>"
-        )
+        parts.append(f"<tr><th width='28%'{_LABEL}>{label}</th><td{cls}>{_e(value)}</td></tr>")
     parts.append("</table>")
 
     # One option a line, as a shell continuation: a wrapped line would split "--trust".

@@ -155,22 +155,31 @@ class QueueColumns:
         if room >= wanted:
             widths[Column.SCENARIO] += room - wanted
         else:
-            # Trim the widest first, to one common cap: short columns stay whole.
-            cap = max(widths[c] for c in elastic)
-            while cap > MIN_ELASTIC and sum(min(widths[c], cap) for c in elastic) > room:
-                cap -= 4
-            for column in elastic:
-                least = self._telling_width(column)  # where its values still read apart
-                widths[column] = max(MIN_ELASTIC, min(widths[column], max(cap, least)))
-            # The columns kept at their telling width took it from the widest others.
-            over = sum(widths[c] for c in elastic) - room
-            for column in sorted(elastic, key=lambda c: -widths[c]):
-                if over <= 0:
+            # Each column first gets the width at which its values still read apart
+            # ("elec-apu…" beside "elec-eng…"); what is left goes to Scenario and Model,
+            # the words a rater reads, in proportion to what they lack, then to the rest.
+            # Run keeps at least its id's last digits ("…b5760"); Scenario and Model a
+            # readable width when all three fit, else the width that tells them apart.
+            digits = self.view.fontMetrics().horizontalAdvance("…b5760") + TEXT_MARGIN
+            telling = {c: max(MIN_ELASTIC, self._telling_width(c)) for c in elastic}
+            floors = [{Column.RUN: digits}]
+            readable = {Column.SCENARIO: USEFUL_ELASTIC, Column.MODEL: USEFUL_ELASTIC}
+            floors.insert(0, {**floors[0], **readable})
+            for floor in floors:
+                least = {c: min(widths[c], max(telling[c], floor.get(c, 0))) for c in elastic}
+                if sum(least.values()) <= room:
                     break
-                spare = widths[column] - max(MIN_ELASTIC, self._telling_width(column))
-                take = min(max(spare, 0), over)
-                widths[column] -= take
-                over -= take
+            spare = room - sum(least.values())
+            for group in ((Column.SCENARIO, Column.MODEL), tuple(elastic)):
+                lacking = {c: widths[c] - least[c] for c in group if c in least}
+                total = sum(lacking.values())
+                if spare <= 0 or total <= 0:
+                    continue
+                given = {c: min(lack, spare * lack // total) for c, lack in lacking.items()}
+                for column, extra in given.items():
+                    least[column] += extra
+                spare -= sum(given.values())
+            widths.update(least)
         self._sizing = True
         try:
             for column, width in widths.items():

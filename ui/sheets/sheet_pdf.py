@@ -97,10 +97,12 @@ def sheet_document(sheet: SignedSheet, device: QPaintDevice, width: float) -> QT
     doc = QTextDocument()
     doc.documentLayout().setPaintDevice(device)
     doc.setDefaultFont(_no_ligatures(QFont("DejaVu Sans", 9)))
-    # A comment may hold one long unbroken "word" (a pasted hash, a key held down): it
-    # wraps anywhere instead of widening its column (and taking minutes to lay out).
+    # Words wrap at their boundaries only ("Workload manageme/nt" was broken mid-word);
+    # a very long unbroken run (a pasted hash, a key held down) gets break opportunities
+    # of its own (sheet_html._breakable), so it neither widens its column nor takes
+    # minutes to lay out.
     option = QTextOption(doc.defaultTextOption())
-    option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
     doc.setDefaultTextOption(option)
     doc.setDocumentMargin(0)
     doc.setHtml(sheet_html(sheet))

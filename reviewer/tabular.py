@@ -9,6 +9,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
+from scoring.paths import shown
+
 FORMATS = ("table", "csv", "json", "markdown")
 
 #: Text a spreadsheet would run as a formula (OWASP "CSV injection"), and the apostrophe
@@ -78,14 +80,16 @@ class _SafeWriter:
 
 
 def cell(value: Any) -> str:
-    """One value as text: floats to three places, None as empty, booleans as yes/no."""
+    """One value as text: floats to three places, None as empty, booleans as yes/no, and
+    text with its control characters escaped as error messages show them (a run id or
+    model from a file may hold an escape sequence that would repaint the terminal)."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:.3f}"
-    return str(value)
+    return shown(str(value))
 
 
 def write_rows(

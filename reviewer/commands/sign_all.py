@@ -14,6 +14,7 @@ import argparse
 import sys
 
 from reviewer.cli import CommandError
+from reviewer.tabular import cell
 
 
 def run_sign_all(args: argparse.Namespace) -> int:
@@ -46,7 +47,7 @@ def run_sign_all(args: argparse.Namespace) -> int:
                 continue
             signed += 1
             sheet = written.sheet.payload
-            print(f"signed {sheet.run.run_id} for {sheet.rater.name}: sheet {sheet.sheet_id}")
+            print(f"signed {cell(sheet.run.run_id)} for {sheet.rater.name}: sheet {sheet.sheet_id}")
             _report(written, renderer=renderer is not None)
     print(f"signed {signed} of {len(todo)} rating(s) by {args.rater} into {args.out}")
     if failed:

@@ -109,3 +109,34 @@ def test_every_csv_the_tool_writes_is_safe(
          "--protocol", "blind", "--seed", "1", "--db", db_path)  # fmt: skip
     assignments = _run(capsys, "study", "assignments", "s", "--format", "csv", "--db", db_path)
     _check(assignments, expect=[RUN_ID])
+
+
+ESCAPE_RUN = "run-\x1b[2J\x1b]0;owned\x07"
+ESCAPE_MODEL = "m\x1b[31mred\r\nforged line"
+
+
+@pytest.fixture
+def escaping(tmp_path: Path) -> Path:
+    """One trajectory whose run id and model hold terminal escape sequences."""
+    b = TrajectoryBuilder(bundled_scenario(APU), run_id=ESCAPE_RUN, model=ESCAPE_MODEL, seed=1)
+    b.turn().read("read_ecam")
+    b.advance(5).read("read_ecam").done().final("agent_done", passed=True)
+    return b.write(tmp_path / "esc" / APU / "run.jsonl")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["score", "{file}", "--format", "table"], ["aggregate", "{file}"],
+     ["aggregate", "{file}", "--format", "markdown"], ["runs", "--db", "{db}"]],
+)  # fmt: skip
+def test_tables_escape_text_from_files(
+    capsys, escaping: Path, db_path: Path, argv: list[str]
+) -> None:
+    main(["import", str(escaping), "--db", str(db_path)])
+    capsys.readouterr()
+    main([a.format(file=escaping, db=db_path) for a in argv])
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "\r" not in out
+    if argv[0] != "aggregate":
+        assert "run-\\x1b[2J\\x1b]0;owned\\x07" in out
+    assert "m\\x1b[31mred\\x0d\\x0aforged line" in out

@@ -310,10 +310,12 @@ def parse_rubric(text: str | bytes, *, source: str) -> Rubric:
 def load_rubric(path: str | Path) -> Rubric:
     """Read and validate the rubric file at ``path``; :class:`RubricError` names the file."""
     path = Path(path)
-    try:
-        text = path.read_bytes()
-    except OSError as exc:
-        raise RubricError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    from reviewer.inputs import DOCUMENT_LIMIT, InputError, read_limited
+
+    try:  # bounded, regular files only
+        text = read_limited(path, DOCUMENT_LIMIT)
+    except InputError as exc:
+        raise RubricError(str(exc)) from None
     return parse_rubric(text, source=str(path))
 
 

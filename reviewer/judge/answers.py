@@ -87,6 +87,8 @@ def parse_line(raw: bytes | str, *, rubric: Rubric) -> JudgeAnswer:
         line = json.loads(raw)
     except ValueError as exc:
         raise AnswerError(f"not JSON ({exc})") from None
+    except RecursionError:
+        raise AnswerError("not JSON: nested too deeply") from None
     if not isinstance(line, dict):
         raise AnswerError("a response line is a JSON object")
     try:
@@ -137,6 +139,8 @@ def answer_from_completion(
         data = json.loads(_unfenced(content))
     except ValueError as exc:
         raise AnswerError(f"the answer is not JSON ({exc})") from None
+    except RecursionError:
+        raise AnswerError("the answer is not JSON: nested too deeply") from None
     items, cited, overall = _rating_of(data, rubric)
     usage = completion.get("usage") if isinstance(completion.get("usage"), dict) else {}
     return JudgeAnswer(

@@ -295,6 +295,8 @@ def parse_rubric(text: str | bytes, *, source: str) -> Rubric:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise RubricError(f"{source}: not valid YAML: {exc}") from None
+    except RecursionError:
+        raise RubricError(f"{source}: not valid YAML: nested too deeply") from None
     if not isinstance(data, dict):
         raise RubricError(f"{source}: a rubric is a mapping with id, version, title, metrics")
     try:

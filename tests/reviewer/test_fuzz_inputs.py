@@ -387,3 +387,11 @@ def test_special_files_are_refused_at_once(world, reader: str, special: str) -> 
     text = str(refused.value)
     _reason(text)
     assert "secret" not in text
+
+
+def test_a_sheet_format_that_is_a_list_is_a_failed_line(world) -> None:
+    # Found by the fuzzer at 20x: the format was looked up in a dict (TypeError: unhashable).
+    envelope = json.loads(world["sheet"])
+    envelope["sheet_format"] = []
+    result = verify_file(_write(world["root"], "list.sheet.json", json.dumps(envelope).encode()))
+    assert not result.ok and "unsupported sheet format" in (result.reason or "")

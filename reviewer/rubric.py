@@ -297,6 +297,8 @@ def parse_rubric(text: str | bytes, *, source: str) -> Rubric:
         raise RubricError(f"{source}: not valid YAML: {exc}") from None
     except RecursionError:
         raise RubricError(f"{source}: not valid YAML: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise RubricError(f"{source}: not valid YAML: {str(exc)[:120]}") from None
     if not isinstance(data, dict):
         raise RubricError(f"{source}: a rubric is a mapping with id, version, title, metrics")
     try:

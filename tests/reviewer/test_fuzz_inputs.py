@@ -395,3 +395,10 @@ def test_a_sheet_format_that_is_a_list_is_a_failed_line(world) -> None:
     envelope["sheet_format"] = []
     result = verify_file(_write(world["root"], "list.sheet.json", json.dumps(envelope).encode()))
     assert not result.ok and "unsupported sheet format" in (result.reason or "")
+
+
+def test_a_rubric_with_a_5000_digit_number_is_a_rubric_error() -> None:
+    # Found by the fuzzer at 20x: PyYAML's int() raised ValueError past 4300 digits.
+    with pytest.raises(RubricError, match="not valid YAML"):
+        huge = seeds.rubric_yaml().replace(b"version: 1\n", b"version: " + b"9" * 5000 + b"\n")
+        parse_rubric(huge, source="r.yaml")

@@ -41,8 +41,9 @@ def _mib(limit: int) -> str:
     return f"{limit // (1024 * 1024)} MiB" if limit >= 1024 * 1024 else f"{limit} bytes"
 
 
-def _open(path: Path) -> int:
-    """A read-only descriptor of the regular file ``path``; :class:`InputError` otherwise."""
+def _open(path: Path, limit: int) -> int:
+    """A read-only descriptor of the regular file ``path`` of at most ``limit`` bytes;
+    :class:`InputError` otherwise (a larger file is refused before a byte is read)."""
     name = shown(path)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
@@ -51,7 +52,8 @@ def _open(path: Path) -> int:
     except OSError as exc:
         raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None
     try:
-        mode = os.fstat(fd).st_mode
+        info = os.fstat(fd)
+        mode = info.st_mode
     except OSError as exc:
         os.close(fd)
         raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None
@@ -59,13 +61,16 @@ def _open(path: Path) -> int:
         os.close(fd)
         kind = next((k for test, k in _KINDS if test(mode)), "not a regular file")
         raise InputError(f"cannot read {name}: not a regular file ({kind})")
+    if info.st_size > limit:
+        os.close(fd)
+        raise InputError(f"cannot read {name}: larger than {_mib(limit)}")
     return fd
 
 
 def read_limited(path: Path, limit: int) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them; else
     :class:`InputError` (missing, unreadable, a device or FIFO, or larger than ``limit``)."""
-    fd = _open(Path(path))
+    fd = _open(Path(path), limit)
     try:
         chunks, size = [], 0
         while chunk := os.read(fd, min(1 << 20, limit + 1 - size)):
@@ -93,7 +98,7 @@ def read_text(path: Path, limit: int, *, encoding: str = "utf-8") -> str:
 def read_lines(path: Path, limit: int) -> Iterator[bytes]:
     """The lines of the regular file ``path`` (with their ends), streamed; reading more
     than ``limit`` bytes in all is :class:`InputError` (the file grew while being read)."""
-    fd = _open(Path(path))
+    fd = _open(Path(path), limit)
     with os.fdopen(fd, "rb") as fh:
         size = 0
         try:

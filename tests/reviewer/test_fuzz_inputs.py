@@ -288,7 +288,8 @@ def test_judge_answers(data) -> None:
         _reason(exc)
 
 
-@FUZZ
+#: PyYAML is pure Python: a deeply nested mutant costs it a second, so fewer examples here.
+@settings(FUZZ, max_examples=max(20, EXAMPLES // 3))
 @given(data=st.data())
 def test_rubric_yaml(data) -> None:
     raw = data.draw(byte_mutant(seeds.rubric_yaml()))

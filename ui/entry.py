@@ -26,11 +26,11 @@ def _run_gui(args: argparse.Namespace) -> int:
     return run(args, prompt=prompt)
 
 
-def _render_pdf(sheet, path) -> None:
+def _render_pdf(sheet, path) -> int:
     # Deferred like the window: only `sign` and `export` pay for importing Qt.
     from ui.sheets.sheet_pdf import render_sheet_pdf_offscreen
 
-    render_sheet_pdf_offscreen(sheet, path)
+    return render_sheet_pdf_offscreen(sheet, path)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,8 +14,8 @@ def _dashboard(qtbot, app: App):
     window.show()
     qtbot.waitExposed(window)
     window.activateWindow()
-    window.show_results()
-    results = window.results_window
+    window.dashboard.show_results()
+    results = window.dashboard.results_window
     qtbot.waitExposed(results)
     qtbot.waitUntil(lambda: QApplication.activeWindow() is results)
     return window, results
@@ -33,7 +33,7 @@ def test_ctrl_q_in_the_dashboard_quits_and_ctrl_w_closes_it(qtbot, demo_app: App
     qtbot.keyClick(results, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: not results.isVisible())
     assert window.isVisible()
-    window.show_results()
+    window.dashboard.show_results()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is results)
     qtbot.keyClick(results, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: not window.isVisible())

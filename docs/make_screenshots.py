@@ -73,14 +73,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["A320_REVIEW_HOME"] = str(Path(tmp) / "home")
         app = build(Path(tmp) / "review.db", "A. Martin", qapp=qapp)
-        render_demo(app, [assets.demo_dir()], OUT / "main.png", size=(1920, 1080))
+        render_demo(app, [assets.demo_dir()], OUT / "main.png", size=(1920, 1080), demo_rating=True)
         print("wrote", OUT / "main.png")
-        # The same window on a 1366×768 laptop: the run view stacks, the queue keeps its
-        # Score/Safety/Rating columns, the rating pane scrolls.
-        app.window.resize(1366, 768)
-        app.qapp.processEvents()
-        app.window.reset_layout()  # as a first start on that screen shares it
-        save(app, "main-1366x768.png")
+        # The same window on 1366×768 and 1280×720 laptops: the trajectory above the
+        # ground truth and ScoreCard tabs, the ScoreCard strip, Safety folded into Score.
+        for width, height in ((1366, 768), (1280, 720)):
+            app.window.resize(width, height)
+            app.qapp.processEvents()
+            app.window.reset_layout()  # as a first start on that screen shares it
+            app.qapp.processEvents()
+            save(app, f"main-{width}x{height}.png")
         app.window.resize(1920, 1080)
         app.qapp.processEvents()
         app.window.reset_layout()

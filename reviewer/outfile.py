@@ -74,6 +74,34 @@ class PendingFile:
                 os.fsync(fd)
             except OSError as exc:
                 raise OutputError(f"cannot write {self.final}: {_reason(exc)}") from exc
+            _check_size(fd, len(data), self.final)
+
+    def check_pdf(self, rendered_size: int | None = None) -> None:
+        """:class:`OutputError` unless the temporary file holds a whole PDF.
+
+        A renderer that only takes a path (Qt's PDF writer) may fail silently on a full
+        disk and leave the first part of the document: so the file must start with
+        ``%PDF-``, end with ``%%EOF`` (the trailer comes last), and have the size the
+        renderer reports having rendered, when it reports one.
+        """
+        try:
+            with open(self.temp, "rb") as f:
+                head = f.read(5)
+                size = os.fstat(f.fileno()).st_size
+                f.seek(max(0, size - 1024))
+                tail = f.read()
+        except OSError as exc:
+            raise OutputError(f"cannot write {self.final}: {_reason(exc)}") from exc
+        if rendered_size is not None and size != rendered_size:
+            raise OutputError(
+                f"cannot write {self.final}: only {size} of {rendered_size} bytes reached "
+                "the disk (is it full?)"
+            )
+        if head != b"%PDF-" or not tail.rstrip().endswith(b"%%EOF"):
+            raise OutputError(
+                f"cannot write {self.final}: the PDF is incomplete ({size} bytes, no %%EOF "
+                "at the end; is the disk full?)"
+            )
 
     @contextlib.contextmanager
     def _open_temp(self) -> Iterator[int]:
@@ -136,6 +164,8 @@ class _FdWriter(io.RawIOBase):
         self._final = final
         #: Set once the output is abandoned: buffered leftovers then go nowhere.
         self.discarding = False
+        #: Bytes handed to the file, checked against its size before it is committed.
+        self.written = 0
 
     def writable(self) -> bool:
         return True
@@ -147,7 +177,9 @@ class _FdWriter(io.RawIOBase):
         if self.discarding:
             return memoryview(data).nbytes
         try:
-            return os.write(self._fd, data)
+            count = os.write(self._fd, data)
+            self.written += count
+            return count
         except OSError as exc:
             raise OutputError(f"cannot write {self._final}: {_reason(exc)}") from exc
 
@@ -168,6 +200,7 @@ def open_binary(path: Path) -> Iterator[BinaryIO]:
                 os.fsync(fd)
             except OSError as exc:
                 raise OutputError(f"cannot write {pending.final}: {_reason(exc)}") from exc
+            _check_size(fd, raw.written, pending.final)
         finally:
             # On success everything is flushed already; on an error, what is still buffered
             # must not be written (or fail again) when the stream closes.
@@ -192,6 +225,16 @@ def open_text(path: Path, *, encoding: str = "utf-8", newline: str = "") -> Iter
             # wrapper lets go of it so that closing it later writes nothing.
             with contextlib.suppress(ValueError, OSError):
                 text.detach()
+
+
+def _check_size(fd: int, expected: int, final: Path) -> None:
+    """After the write: the file holds every byte written (not cut short by the disk)."""
+    try:
+        size = os.fstat(fd).st_size
+    except OSError as exc:
+        raise OutputError(f"cannot write {final}: {_reason(exc)}") from exc
+    if size != expected:
+        raise OutputError(f"cannot write {final}: only {size} of {expected} bytes reached the disk")
 
 
 def check_target(path: Path) -> None:

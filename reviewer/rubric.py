@@ -297,6 +297,10 @@ def parse_rubric(text: str | bytes, *, source: str) -> Rubric:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise RubricError(f"{source}: not valid YAML: {exc}") from None
+    except RecursionError:
+        raise RubricError(f"{source}: not valid YAML: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise RubricError(f"{source}: not valid YAML: {str(exc)[:120]}") from None
     if not isinstance(data, dict):
         raise RubricError(f"{source}: a rubric is a mapping with id, version, title, metrics")
     try:
@@ -312,10 +316,12 @@ def parse_rubric(text: str | bytes, *, source: str) -> Rubric:
 def load_rubric(path: str | Path) -> Rubric:
     """Read and validate the rubric file at ``path``; :class:`RubricError` names the file."""
     path = Path(path)
-    try:
-        text = path.read_bytes()
-    except OSError as exc:
-        raise RubricError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    from reviewer.inputs import DOCUMENT_LIMIT, InputError, read_limited
+
+    try:  # bounded, regular files only
+        text = read_limited(path, DOCUMENT_LIMIT)
+    except InputError as exc:
+        raise RubricError(str(exc)) from None
     return parse_rubric(text, source=str(path))
 
 

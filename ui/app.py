@@ -72,8 +72,9 @@ def build(db_path: Path, rater: str, *, qapp: QApplication | None = None) -> App
     return App(qapp, store, controller, window)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Open the window (or render it to a PNG with ``--screenshot``)."""
+def run(args: argparse.Namespace, *, prompt=None) -> int:
+    """Open the window (or render it to a PNG with ``--screenshot``). ``prompt`` is the
+    first start's rater question already on screen (:mod:`ui.first_start`), if any."""
     if args.screenshot is not None:
         return screenshot(args)
     missing = _no_display()
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     rater = resolve_rater(args.rater)
     if rater is None:
         QApplication.instance() or QApplication(sys.argv[:1])
-        rater = first_rater(db_path)
+        rater = first_rater(db_path, prompt.ask if prompt is not None else ask_rater)
         if rater is None:
             print("a320-review: no rater chosen; nothing to do.", file=sys.stderr)
             return 1
@@ -133,17 +134,24 @@ def _no_display() -> str | None:
 
 
 def screenshot(args: argparse.Namespace) -> int:
-    """Render the window offscreen with a demo run open and the rubric partly filled."""
+    """Render the window offscreen with a run open: a named database as it is (its PATHs
+    imported into it only when given), else a throwaway one holding the demo runs. The
+    rubric is partly filled only with ``--demo-rating``."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from ui.screenshot import render_demo
 
     with tempfile.TemporaryDirectory() as tmp:
         # A throwaway database unless one is named: a screenshot must not touch real ratings.
         db_path = args.db or Path(tmp) / "screenshot.db"
+        paths = list(args.paths) or ([] if args.db else [assets.demo_dir()])
         app = build(db_path, args.rater or "demo-rater")
         try:
             render_demo(
-                app, list(args.paths) or [assets.demo_dir()], args.screenshot, size=args.size
+                app,
+                paths,
+                args.screenshot,
+                size=args.size,
+                demo_rating=getattr(args, "demo_rating", False),
             )
         finally:
             app.controller.wait_idle()

@@ -13,17 +13,24 @@ from reviewer import cli
 
 
 def _run_gui(args: argparse.Namespace) -> int:
-    # Deferred on purpose: Qt is imported only when the window really opens.
+    # Deferred on purpose: Qt is imported only when the window really opens. On a first
+    # start the rater question is on screen before the window's seconds of imports, so
+    # no key typed meanwhile is lost (ui.first_start).
+    prompt = None
+    if getattr(args, "screenshot", None) is None:
+        from ui.first_start import early_prompt
+
+        prompt = early_prompt(getattr(args, "rater", None))
     from ui.app import run
 
-    return run(args)
+    return run(args, prompt=prompt)
 
 
-def _render_pdf(sheet, path) -> None:
+def _render_pdf(sheet, path) -> int:
     # Deferred like the window: only `sign` and `export` pay for importing Qt.
     from ui.sheets.sheet_pdf import render_sheet_pdf_offscreen
 
-    render_sheet_pdf_offscreen(sheet, path)
+    return render_sheet_pdf_offscreen(sheet, path)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from reviewer.store import Rating
 from ui.controller import ReviewController
-from ui.layout_state import WindowLayout, initial_size
+from ui.layout_state import WindowLayout, first_start_size, keep_panes, share_width
 from ui.opened_run import OpenedRun, is_empty
 from ui.queue.queue_panel import QueuePanel
 from ui.rating.history_dialog import HistoryDialog
@@ -314,21 +314,19 @@ class MainWindow(QMainWindow):
                 self._share_width()
 
     def reset_layout(self) -> None:
-        """Share the width among the panes as on a first start (View → Reset layout)."""
+        """Share the room among the panes as on a first start (View → Reset layout)."""
         self._share_width()
+        self.run_view.reset_layout()
 
     def _share_width(self) -> None:
-        width = self.splitter.width()
-        # The rating form at its natural width; the queue a fifth; the rest to the run.
+        keep_panes(self.splitter)
         rating = self.rating_scroll.minimumSizeHint().width()
-        # The queue at the width its columns want, within 30 % of the window.
-        queue = max(min(self.queue.natural_width() or width, int(width * 0.3)), 240)
-        self.splitter.setSizes([queue, max(width - queue - rating, 0), rating])
+        share_width(self.splitter, self.queue.natural_width(), rating)
 
     def fit_to_screen(self) -> None:
         """First start: a size from the available screen; later: the last geometry."""
         if not self.layout_state.restore_geometry(self):
-            self.resize(initial_size(self.screen().availableGeometry().size()))
+            first_start_size(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Flush a pending comment edit before the window goes: no typed word is lost.

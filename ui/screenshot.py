@@ -87,27 +87,40 @@ def quiet_platform_plugin() -> Iterator[None]:
 DEFAULT_SIZE = (1920, 1080)
 
 
-def render_demo(app, paths: list[Path], out: Path, *, size: tuple[int, int] | None = None) -> None:
-    """Import ``paths``, open a run, rate part of it, and save the window as ``out``
-    rendered at ``size`` (width, height)."""
+def render_demo(
+    app,
+    paths: list[Path],
+    out: Path,
+    *,
+    size: tuple[int, int] | None = None,
+    demo_rating: bool = False,
+) -> None:
+    """Import ``paths`` (none: the database as it is), open a run, and save the window as
+    ``out`` rendered at ``size`` (width, height). Only ``demo_rating`` rates part of it:
+    a screenshot never invents a rating nobody asked for."""
     with quiet_platform_plugin():
-        _render(app, paths, out, size)
+        _render(app, paths, out, size, demo_rating)
 
 
-def _render(app, paths: list[Path], out: Path, size: tuple[int, int] | None) -> None:
+def _render(app, paths: list[Path], out: Path, size, demo_rating: bool) -> None:
     window, controller = app.window, app.controller
     window.resize(*(size or DEFAULT_SIZE))
     window.show()
-    controller.import_paths(paths)
-    wait_for(controller.import_finished)
+    if paths:
+        controller.import_paths(paths)
+        wait_for(controller.import_finished)
+    else:
+        controller.reload_runs()
+        app.qapp.processEvents()
     run_pk = pick_run(controller.store.list_runs(rater=controller.rater))
     if run_pk is not None:
         show_run(app, run_pk)
-        # Part of a rating, as a rater leaves it mid-way: two scores and a Not observed.
-        window.rubric.score_current(2)
-        window.rubric.score_current(2)
-        window.rubric.set_current_outcome("not_observed")
-        window.rubric.flush()
+        if demo_rating:
+            # Part of a rating, as a rater leaves it mid-way: two scores and a Not observed.
+            window.rubric.score_current(2)
+            window.rubric.score_current(2)
+            window.rubric.set_current_outcome("not_observed")
+            window.rubric.flush()
         window.run_view.select_first_command()
     app.qapp.processEvents()
     out.parent.mkdir(parents=True, exist_ok=True)

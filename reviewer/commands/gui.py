@@ -40,6 +40,7 @@ def register(subparsers: Subparsers) -> None:
         examples=[
             'a320-review gui --rater "A. Martin" runs/',
             "a320-review gui --screenshot window.png --size 1366x768",
+            "a320-review gui --screenshot form.png --demo-rating",
         ],
     )
     p.add_argument(
@@ -59,6 +60,12 @@ def register(subparsers: Subparsers) -> None:
         type=Path,
         metavar="FILE",
         help="render the main window offscreen to a PNG and exit",
+    )
+    p.add_argument(
+        "--demo-rating",
+        action="store_true",
+        help="with --screenshot: fill in part of a rating to show the form in use (off: "
+        "the window shows the database's ratings as they are)",
     )
     p.add_argument(
         "--size",

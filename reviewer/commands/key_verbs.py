@@ -27,9 +27,10 @@ def run_keygen(args: argparse.Namespace) -> int:
     passphrase = read_passphrase(args.passphrase_file)
     try:
         key = keys.generate_key(args.rater, passphrase=passphrase, overwrite=args.force)
-    except KeyStoreError as exc:
-        hint = "" if args.force else " (use --force to replace it)"
-        raise CommandError(f"{exc}{hint}") from None
+    except keys.KeyExistsError as exc:
+        raise CommandError(f"{exc} (use --force to replace it)") from None
+    except KeyStoreError as exc:  # a full disk, a bad name: --force would not help
+        raise CommandError(str(exc)) from None
     protected = "passphrase-protected" if passphrase else "not passphrase-protected"
     print(f"created the key of {key.rater} ({protected}): {key.path}")
     print(f"fingerprint: {key.fingerprint}")

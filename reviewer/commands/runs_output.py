@@ -11,13 +11,15 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from reviewer.tabular import cell
+from scoring.paths import shown
 
 
 def _texts(values: list[Any]) -> list[str]:
     """``cell(v)`` for every value, with one fast path when the column holds one plain type."""
     kinds = {type(v) for v in values if v is not None}
     if kinds == {str}:
-        return ["" if v is None else v for v in values]
+        # Text from files (run ids, models) escaped as cell() does: no raw escape sequences.
+        return ["" if v is None else shown(v) for v in values]
     if kinds == {int}:
         return ["" if v is None else str(v) for v in values]
     if kinds == {float}:

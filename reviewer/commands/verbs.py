@@ -21,8 +21,8 @@ from typing import TextIO, TypeAlias
 GuiRunner = Callable[[argparse.Namespace], int]
 #: What every verb module's ``register`` receives: the subparsers to add its verbs to.
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
-#: ``(signed_sheet, pdf_path) -> None``; Qt draws PDFs, so the entry point supplies it.
-PdfRenderer = Callable[[object, Path], None]
+#: ``(signed_sheet, pdf_path) -> bytes drawn``; Qt draws PDFs, so the entry point supplies it.
+PdfRenderer = Callable[[object, Path], "int | None"]
 
 
 #: The shape every verb's ``--help`` ends with; see :func:`add_verb`.

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from reviewer.evidence import parse_evidence
+from reviewer.inputs import BATCH_LIMIT, InputError, read_text
 from reviewer.store.errors import RatingsFileError
 from reviewer.tabular import csv_text, csv_writer
 from scoring.paths import shown
@@ -106,10 +107,11 @@ def format_of(path: Path, fmt: str | None = None) -> str:
 def read_long(path: Path, fmt: str | None = None) -> list[LongRow]:
     """Parse a ratings file; :class:`RatingsFileError` lists every unreadable row."""
     fmt = format_of(path, fmt)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RatingsFileError(shown(path), [(None, f"cannot read: {exc}")]) from None
+    try:  # bounded, regular files only: never /dev/zero or a FIFO
+        text = read_text(path, BATCH_LIMIT, encoding="utf-8-sig")
+    except InputError as exc:
+        reason = str(exc).removeprefix(f"cannot read {shown(path)}: ")
+        raise RatingsFileError(shown(path), [(None, f"cannot read: {reason}")]) from None
     rows, errors = _read_csv(text) if fmt == "csv" else _read_jsonl(text)
     if errors:
         raise RatingsFileError(shown(path), errors)

@@ -18,7 +18,7 @@ import json
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from reviewer.judge.prompt import RequestKey
 from reviewer.rubric import RatingItem, Rubric
@@ -87,6 +87,8 @@ def parse_line(raw: bytes | str, *, rubric: Rubric) -> JudgeAnswer:
         line = json.loads(raw)
     except ValueError as exc:
         raise AnswerError(f"not JSON ({exc})") from None
+    except RecursionError:
+        raise AnswerError("not JSON: nested too deeply") from None
     if not isinstance(line, dict):
         raise AnswerError("a response line is a JSON object")
     try:
@@ -121,11 +123,35 @@ def answer_from_completion(
     completion: dict[str, Any], *, key: RequestKey, rubric: Rubric, model: str | None = None
 ) -> JudgeAnswer:
     """Check the chat completion's answer against ``rubric``; :class:`AnswerError` if it
-    breaks a rule (every problem named, metric by metric)."""
+    breaks a rule (every problem named, metric by metric).
+
+    Whatever else a hostile answer trips over (a value our models refuse, such as a lone
+    surrogate in a comment, or a shape nobody checked for) is an :class:`AnswerError` too:
+    one refused line, never the end of the batch.
+    """
+    try:
+        return _answer_from_completion(completion, key=key, rubric=rubric, model=model)
+    except AnswerError:
+        raise
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise AnswerError(
+            f"malformed answer: {where + ': ' if where else ''}{first['msg']}"
+        ) from None
+    except (ValueError, TypeError, AttributeError, KeyError, RecursionError) as exc:
+        raise AnswerError(f"malformed answer ({type(exc).__name__})") from None
+
+
+def _answer_from_completion(
+    completion: dict[str, Any], *, key: RequestKey, rubric: Rubric, model: str | None
+) -> JudgeAnswer:
     choices = completion.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         raise AnswerError("the completion has no choices")
     message = choices[0].get("message") or {}
+    if not isinstance(message, dict):
+        raise AnswerError("the completion's message is not an object")
     if message.get("refusal"):
         raise AnswerError(f"the model refused: {_short(message['refusal'])}")
     if choices[0].get("finish_reason") == "length":
@@ -137,6 +163,8 @@ def answer_from_completion(
         data = json.loads(_unfenced(content))
     except ValueError as exc:
         raise AnswerError(f"the answer is not JSON ({exc})") from None
+    except RecursionError:
+        raise AnswerError("the answer is not JSON: nested too deeply") from None
     items, cited, overall = _rating_of(data, rubric)
     usage = completion.get("usage") if isinstance(completion.get("usage"), dict) else {}
     return JudgeAnswer(

@@ -11,11 +11,13 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from reviewer.inputs import LIST_LIMIT, InputError, excerpt, read_text
 from reviewer.judge.prompt import build_request
 from reviewer.rubric import Rubric
 from reviewer.store import RunRow
 from reviewer.studies.facade import StudiesStore
 from scoring import score_file
+from scoring.paths import shown
 
 _HEX = frozenset("0123456789abcdef")
 
@@ -68,9 +70,9 @@ def runs_from_file(store: StudiesStore, path: Path) -> list[RunRef]:
     comments and blank lines skipped), in file order; :class:`RunsFileError` lists every
     line that names no run, or more than one."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RunsFileError([f"{path}: cannot read: {exc}"]) from None
+        text = read_text(path, LIST_LIMIT)
+    except InputError as exc:
+        raise RunsFileError([str(exc)]) from None
     rows = _ratable(store)
     by_sha: dict[str, RunRef] | None = None  # read once, and only if a line needs it
     chosen: dict[int, RunRef] = {}
@@ -87,13 +89,13 @@ def runs_from_file(store: StudiesStore, path: Path) -> list[RunRef]:
             found = [_ref(store, row) for row in rows if row.run_id == token]
         if not found:
             errors.append(
-                f"{path}:{number}: no run {token!r} that a judge can rate in this database "
-                "(never imported, or never scored: harness error or invalid)"
+                f"{shown(path)}:{number}: no run {excerpt(token)} that a judge can rate in this "
+                "database (never imported, or never scored: harness error or invalid)"
             )
         elif len(found) > 1:
             errors.append(
-                f"{path}:{number}: run_id {token!r} is ambiguous ({len(found)} files carry "
-                "it): give the trajectory sha256 instead"
+                f"{shown(path)}:{number}: run_id {excerpt(token)} is ambiguous "
+                f"({len(found)} files carry it): give the trajectory sha256 instead"
             )
         else:
             chosen.setdefault(found[0].run_pk, found[0])

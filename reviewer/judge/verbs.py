@@ -193,6 +193,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     """Import a responses file; exit 1 when a line was refused."""
+    from reviewer.inputs import InputError
     from reviewer.judge.workflow import import_file
     from reviewer.store import StoreError
 
@@ -201,6 +202,8 @@ def run_import(args: argparse.Namespace) -> int:
             report, errors = import_file(store, args.responses, judge=args.judge)
         except OSError as exc:
             raise UsageError(f"cannot read {args.responses}: {exc.strerror or exc}") from None
+        except InputError as exc:
+            raise UsageError(str(exc)) from None
         except StoreError as exc:
             raise CommandError(str(exc)) from None
     for error in errors:

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from reviewer.inputs import BATCH_LIMIT, read_lines
 from reviewer.judge.answers import JudgeAnswer, read_answers
 from reviewer.judge.calibration import Calibration, calibrate
 from reviewer.judge.facade import JudgeStore
@@ -61,8 +62,9 @@ def import_file(
 ) -> tuple[JudgeImportReport, list[str]]:
     """Check and store a responses file; the report, and ``FILE:LINE: reason`` per line
     refused (by the rubric's rules or by the store). ``OSError`` if it cannot be read."""
-    with path.open("rb") as fh:
-        answers, errors, lines = read_answers(fh, rubric=store.rubric(), source=str(path))
+    # Bounded, regular files only (a FIFO or /dev/zero is refused, not read forever).
+    lines_read = read_lines(path, BATCH_LIMIT)
+    answers, errors, lines = read_answers(lines_read, rubric=store.rubric(), source=str(path))
     report = store.import_judge_answers(answers, judge=judge, source=str(path))
     errors += [f"{path}:{lines[cid]}: {reason}" for cid, reason in report.refused]
     return report, sorted(errors, key=_line_number)

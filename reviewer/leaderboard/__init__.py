@@ -1,7 +1,9 @@
 """The leaderboard: models ranked by the scorer, the humans or a judge, with uncertainty.
 
 :mod:`.stats` holds the pure estimators (the two-level bootstrap over scenarios and runs,
-Wilson intervals, rank intervals, Kendall's tau); :mod:`.source` reads each view's per-run
-values from a review store; :mod:`.board` puts them together; :mod:`.output` prints them,
-:mod:`.chart` draws them (matplotlib) and :mod:`.verbs` is ``a320-review leaderboard``.
+Wilson intervals, rank intervals, Kendall's tau); :mod:`.values` the per-run values of a
+view; :mod:`.board` puts them together; :mod:`.output` prints them and :mod:`.verbs` is
+``a320-review leaderboard``. Reading the values from a store is
+:mod:`reviewer.results.leaderboard_source`, drawing the board
+:mod:`reviewer.results.charts.leaderboard` (the dashboard's tab and the report's page).
 """

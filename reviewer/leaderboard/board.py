@@ -11,7 +11,7 @@ import numpy as np
 
 from reviewer.intervals import wilson
 from reviewer.leaderboard import stats
-from reviewer.leaderboard.source import RunValue, ViewValues
+from reviewer.leaderboard.values import RunValue, ViewValues
 
 METHOD = (
     "score: mean over scenarios of the model's mean over its runs there; 95% intervals: "

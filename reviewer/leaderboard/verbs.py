@@ -71,7 +71,8 @@ def register(subparsers: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """Build the chosen view's board and the views' agreement, and write them."""
     from reviewer.commands.store_cmds import open_store
-    from reviewer.leaderboard import board, output, source
+    from reviewer.leaderboard import board, output
+    from reviewer.results import leaderboard_source as source
     from reviewer.store import StoreError
 
     if not 10 <= args.resamples <= 100_000:

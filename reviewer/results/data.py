@@ -17,6 +17,7 @@ from reviewer.agreement.counterparts import counterpart_value
 from reviewer.agreement.records import RatingRecord, RunInfo
 from reviewer.agreement.report import AgreementReport
 from reviewer.agreement.validity import ValidityReport
+from reviewer.leaderboard.board import Board
 from reviewer.results import derived
 
 
@@ -93,6 +94,9 @@ class ResultsData(_Frozen):
     human_consensus: Consensus | None = None
     #: Raters that are automatic judges (their ratings count only when asked).
     judges: list[str] = []
+    #: The models ranked by the scorer's scalar over these runs, with intervals
+    #: (:mod:`reviewer.leaderboard`); ``None`` when not computed.
+    leaderboard: Board | None = None
 
     def models(self) -> list[str]:
         """Model names of the selection, sorted (runs without a model are left out)."""

@@ -15,6 +15,8 @@ from reviewer.agreement.records import RunInfo
 from reviewer.agreement.report import agreement_report
 from reviewer.agreement.source import load_inputs
 from reviewer.agreement.validity import rubric_validity
+from reviewer.leaderboard.board import build as build_board
+from reviewer.leaderboard.values import scorer_values_of
 from reviewer.results.data import MetricInfo, ResultsData, ResultsMeta, RunPoint
 from reviewer.store.core import CoreStore
 from reviewer.studies.facade import StudiesStore
@@ -168,6 +170,7 @@ def gather(
         validity=validity,
         human_consensus=consensus,
         judges=sorted(store_judges(store)),
+        leaderboard=build_board(scorer_values_of(runs), resamples=resamples, seed=seed),
     )
     return data.warm()
 

@@ -218,9 +218,41 @@ def anchoring_table(data: ResultsData) -> Table:
     )
 
 
+def leaderboard_table(data: ResultsData) -> Table:
+    """The board's rows: rank and its range, score and its interval, rates, n."""
+    board = data.leaderboard
+    rows = [
+        [
+            f"{r.rank} ({r.rank_low}–{r.rank_high})",
+            r.model,
+            f"{_f(r.score, 3)} ({_f(r.low, 3)}–{_f(r.high, 3)})",
+            f"{r.n_runs}/{r.n_scenarios}",
+            f"{r.passed}/{r.n_checked}" if r.n_checked else "n/a",
+            f"{r.unsafe}/{r.n_safety}",
+        ]
+        for r in (board.rows if board else ())
+    ]
+    headers = ["rank (95%)", "model", "score (95%)", "runs/scenarios", "passed", "dangerous"]
+    method = board.method if board else ""
+    return Table(f"Leaderboard by the scorer. {method}", headers, rows)
+
+
+def leaderboard_pairs_table(data: ResultsData) -> Table:
+    """Every pair's difference, paired by scenario, and whether its interval excludes 0."""
+    board = data.leaderboard
+    rows = [
+        [f"{p.a} − {p.b}", f"{_f(p.difference, 3)} ({_f(p.low, 3)}–{_f(p.high, 3)})",
+         str(p.shared_scenarios), "yes" if p.distinguishable else "no"]
+        for p in (board.pairs if board else ())
+    ]  # fmt: skip
+    headers = ["pair", "difference (95%)", "shared scenarios", "distinguishable"]
+    return Table("Leaderboard: pairwise differences", headers, rows)
+
+
 #: The tables printed under each chart group, by chart key.
 TABLES = {
     "models": (models_table,),
+    "leaderboard": (leaderboard_table, leaderboard_pairs_table),
     "vector": (vector_rows,),
     "humans": (humans_table, outcomes_table),
     "agreement": (agreement_table, raters_table, pairs_table),

@@ -53,6 +53,10 @@ class KeyStoreError(Exception):
     """A key could not be created, found, read or used; the message says why."""
 
 
+class KeyExistsError(KeyStoreError):
+    """The rater already has a key, and replacing it was not asked for."""
+
+
 class MissingKeyError(KeyStoreError):
     """The rater has no key pair yet."""
 
@@ -255,7 +259,7 @@ def generate_key(
     check_name(rater)
     key_path, pub_path = key_paths(rater, directory)
     if key_path.exists() and not overwrite:
-        raise KeyStoreError(f"rater {rater!r} already has a key: {key_path}")
+        raise KeyExistsError(f"rater {rater!r} already has a key: {key_path}")
     if passphrase is not None and not passphrase:
         raise PassphraseError("the passphrase is empty")
     _private_folder(key_path.parent)
@@ -269,8 +273,7 @@ def generate_key(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption
     )
     key = RaterKey(rater, private, key_path)
-    _write_private(key_path, pem)
-    _write_private(pub_path, (key.public.line() + "\n").encode("utf-8"))
+    _write_pair(key_path, pem, pub_path, (key.public.line() + "\n").encode("utf-8"))
     return key
 
 
@@ -340,14 +343,18 @@ def _private_folder(folder: Path) -> None:
         os.chmod(folder, 0o700)
 
 
-def _write_private(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a new 0600 temporary file moved into place.
-
-    The file is created with mode 0600 from the start: a chmod after writing would leave a
-    moment in which the key is readable by others.
-    """
+def _write_pair(key_path: Path, pem: bytes, pub_path: Path, pub: bytes) -> None:
+    """Both key files written in full (0600 temporary files) before either is renamed into
+    place: a full disk leaves no private key without its ``.pub``, nor half of either."""
     try:
-        outfile.write_bytes(path, data, mode=0o600)
+        with (
+            outfile.PendingFile(key_path, mode=0o600) as private_file,
+            outfile.PendingFile(pub_path, mode=0o600) as public_file,
+        ):
+            private_file.write_all(pem)
+            public_file.write_all(pub)
+            private_file.commit()
+            public_file.commit()
     except OSError as exc:
         raise KeyStoreError(str(exc)) from None
 

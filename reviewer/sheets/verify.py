@@ -117,6 +117,9 @@ def verify_sheet(
         return _failed("malformed sheet: JSON nested too deeply")
     except MemoryError:
         return _failed("malformed sheet: too large")
+    except (TypeError, ValueError, AttributeError, KeyError) as exc:
+        # A shape no check above foresaw: still a FAILED line, never a traceback.
+        return _failed(f"malformed sheet ({type(exc).__name__})")
 
 
 def _verify(
@@ -134,7 +137,12 @@ def _verify(
     if "sheet_format" not in envelope:
         return _failed("malformed sheet: no 'sheet_format'")
     sheet_format = envelope["sheet_format"]
-    if sheet_format not in PAYLOAD_MODELS or envelope.get("algorithm") != ALGORITHM:
+    # A list or object here is unhashable: checked as text first, not looked up.
+    if (
+        not isinstance(sheet_format, str)
+        or sheet_format not in PAYLOAD_MODELS
+        or envelope.get("algorithm") != ALGORITHM
+    ):
         return _failed(
             f"unsupported sheet format {str(sheet_format)[:60]!r} "
             f"with algorithm {str(envelope.get('algorithm'))[:20]!r} "

@@ -39,7 +39,9 @@ if TYPE_CHECKING:
     from reviewer.store.models import Rating
     from reviewer.studies.facade import StudiesStore
 
-PdfRenderer = Callable[[SignedSheet, Path], None]
+#: Draws the sheet's PDF at the path; may return the number of bytes it rendered, which
+#: the file on disk must then match.
+PdfRenderer = Callable[[SignedSheet, Path], "int | None"]
 Clock = Callable[[], datetime]
 
 
@@ -225,11 +227,13 @@ class SigningService:
             return json_file, None
         pdf_file = stack.enter_context(PendingFile(json_path.with_suffix(".pdf")))
         try:
-            self.pdf_renderer(signed, pdf_file.temp)
+            rendered = self.pdf_renderer(signed, pdf_file.temp)
         except OSError:
             raise
         except Exception as exc:
             raise SheetRenderError(f"the PDF could not be drawn: {exc}") from exc
+        # Checked after the write, before anything is signed: a full disk may have cut it.
+        pdf_file.check_pdf(rendered if isinstance(rendered, int) else None)
         return json_file, pdf_file
 
     # --- helpers ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from reviewer.commands.key_verbs import load_key
 from reviewer.commands.store_cmds import open_store
 from reviewer.commands.verbs import CommandError
 from reviewer.signing.sheet_verbs import report_written
+from reviewer.tabular import cell
 
 
 def run_sign_all(args: argparse.Namespace) -> int:
@@ -47,7 +48,7 @@ def run_sign_all(args: argparse.Namespace) -> int:
                 continue
             signed += 1
             sheet = written.sheet.payload
-            print(f"signed {sheet.run.run_id} for {sheet.rater.name}: sheet {sheet.sheet_id}")
+            print(f"signed {cell(sheet.run.run_id)} for {sheet.rater.name}: sheet {sheet.sheet_id}")
             report_written(written, renderer=renderer is not None)
     print(f"signed {signed} of {len(todo)} rating(s) by {args.rater} into {args.out}")
     if failed:

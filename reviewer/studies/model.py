@@ -51,7 +51,8 @@ class StudySpec(_Frozen):
     reveal_first: float = Field(
         default=0.0, ge=0.0, le=1.0, description="control-arm fraction shown the scorer first"
     )
-    seed: int = 0
+    #: Stored in an SQLite INTEGER (64-bit signed): a larger seed is refused, not overflowed.
+    seed: int = Field(default=0, ge=-(2**63), le=2**63 - 1)
     selection: Selection = Selection()
     owner: str | None = Field(default=None, description="who signs the study's packets")
 

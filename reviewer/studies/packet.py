@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from cryptography.exceptions import InvalidSignature
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from reviewer.inputs import DOCUMENT_LIMIT, InputError, read_limited
 from reviewer.sheets import sheet, verify
 from reviewer.sheets.keys import KeyStoreError, PublicKey, RaterKey, decode_public_key, fingerprint
 from reviewer.studies.model import Assignment, StudySpec
@@ -139,11 +140,13 @@ def read_packet(folder: Path, *, trusted: frozenset[str] | None = None) -> Packe
     """The verified payload of the packet in ``folder``; :class:`PacketError` if refused."""
     path = Path(folder) / MANIFEST
     try:
-        envelope = json.loads(path.read_bytes())
-    except OSError as exc:
-        raise PacketError(f"cannot read {path}: {exc.strerror}") from None
+        envelope = json.loads(read_limited(path, DOCUMENT_LIMIT))
+    except InputError as exc:
+        raise PacketError(str(exc)) from None
     except ValueError as exc:
         raise PacketError(f"{path}: not JSON ({exc})") from None
+    except RecursionError:
+        raise PacketError(f"{path}: not JSON (nested too deeply)") from None
     if not isinstance(envelope, dict) or envelope.get("packet_format") != PACKET_FORMAT:
         raise PacketError(f"{path}: not an {PACKET_FORMAT} manifest")
     try:

@@ -54,7 +54,9 @@ def run_join(args: argparse.Namespace) -> int:
         f"joined study {study.name} ({study.protocol}) as {payload.rater}, "
         f"owner {payload.owner.name} ({payload.owner.fingerprint}); import: {report.summary()}"
     )
+    from reviewer.tabular import cell
+
     for row in queue:
         arm = "  (scorer shown first)" if row.reveal_first else ""
-        print(f"  {row.position:>3}  {row.run_id}{arm}")
+        print(f"  {row.position:>3}  {cell(row.run_id)}{arm}")  # run ids come from files
     return 0

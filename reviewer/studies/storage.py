@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 
 import sqlite_utils
 
+from reviewer.inputs import excerpt
 from reviewer.store import audit, ratings
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import NotFoundError, StoreError
@@ -78,7 +79,10 @@ def select_runs(conn: sqlite3.Connection, selection: Selection) -> list[int]:
     known = {row[1] for row in rows}
     unknown = [rid for rid in selection.run_ids if rid not in known]
     if unknown:
-        raise StoreError(f"unknown run id(s): {', '.join(unknown[:5])} (import the runs first)")
+        # Short escaped excerpts only: the file may be one never meant for us (/etc/shadow).
+        names = ", ".join(excerpt(rid) for rid in unknown[:3])
+        more = f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
+        raise StoreError(f"unknown run id(s): {names}{more} (import the runs first)")
     return [
         pk
         for pk, run_id, scenario, model, status in rows

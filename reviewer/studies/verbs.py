@@ -233,10 +233,12 @@ def _selection(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
     run_ids: list[str] = []
     if args.runs is not None:
-        try:
-            text = args.runs.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read {args.runs}: {exc}") from None
+        from reviewer.inputs import LIST_LIMIT, InputError, read_text
+
+        try:  # bounded, regular files only: never /dev/zero or a FIFO
+            text = read_text(args.runs, LIST_LIMIT)
+        except InputError as exc:
+            raise UsageError(str(exc)) from None
         run_ids = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
         if not run_ids:
             raise UsageError(f"{args.runs}: no run ids")

@@ -1,20 +1,19 @@
 """The run queue's columns: measured once, shared out to fit the panel, cut where they
 lose least.
 
-A part of :class:`ui.queue.queue_panel.QueuePanel`, given its table view and run model.
-Score, Safety and Rating keep their width and stay in sight; the other columns share what
-is left, until the rater resizes one by hand. It watches the view's width and the header's
-mouse itself.
+A mixin of :class:`ui.queue.queue_panel.QueuePanel`, like :mod:`ui.rating.revision_flow`
+for the rubric form. Score, Safety and Rating keep their width and stay in sight; the
+other columns share what is left, until the rater resizes one by hand.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt
-from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTableView
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QPalette
+from PySide6.QtWidgets import QStyledItemDelegate, QTableView
 from shiboken6 import isValid
 
-from ui.queue.run_queue_model import Column, RunQueueModel
+from ui.queue.run_queue_model import UNSAFE_COLOUR, Column, RunQueueModel, ShortTextRole
 
 _MAX_COLUMN_WIDTH = 240
 MIN_ELASTIC = 44
@@ -22,26 +21,72 @@ MIN_ELASTIC = 44
 #: 1366×768): rather than four such columns, Status and then Model give way.
 USEFUL_ELASTIC = 64
 _ELASTIC = (Column.SCENARIO, Column.MODEL, Column.RUN, Column.STATUS)
-_GIVE_WAY = (Column.STATUS, Column.MODEL)
+#: Status gives way on a small screen (it is in the Scenario tooltip and the filters),
+#: then Safety folds into Score; Model never does: a rater tells runs apart by it.
+_GIVE_WAY = (Column.STATUS, Column.SAFETY)
 
-#: Where each cut column keeps its distinguishing part: scenario ids differ at their start
-#: ("elec-apu…", "hyd-blue…"), models at their end ("claude…4-5"), run ids at their time and
-#: suffix ("…08:23 f18f09"). The full text is in each cell's tooltip.
-_ELIDE: dict[int, Qt.TextElideMode] = {
+_MODES = (Qt.TextElideMode.ElideRight, Qt.TextElideMode.ElideMiddle, Qt.TextElideMode.ElideLeft)
+#: Where each cut column first tries to keep its distinguishing part: scenario ids differ
+#: at their start ("elec-apu…", "hyd-blue…"), models at their end ("claude…4-5"), run ids
+#: at their time and suffix ("…08:23 f18f09"). If two values would still read the same,
+#: the next mode that tells them apart is used (see ``elide_mode_for``). The full text is
+#: in each cell's tooltip.
+_ELIDE = {
     Column.SCENARIO: Qt.TextElideMode.ElideRight,
     Column.MODEL: Qt.TextElideMode.ElideMiddle,
     Column.RUN: Qt.TextElideMode.ElideLeft,
 }
+#: The room a cell's text loses to the style's margins (QStyle's item text margins).
+TEXT_MARGIN = 8
+
+
+def shown_text(text: str, short: str | None, metrics, width: int, mode) -> str:
+    """What a cell of ``width`` pixels draws: the whole text if it fits, else its short
+    form ("Subm.") if that fits, else the text elided by ``mode``."""
+    room = width - TEXT_MARGIN
+    if metrics.horizontalAdvance(text) <= room:
+        return text
+    if short and metrics.horizontalAdvance(short) <= room:
+        return short
+    return metrics.elidedText(short or text, mode, room)
+
+
+def elide_mode_for(texts: set[str], metrics, width: int, first) -> Qt.TextElideMode:
+    """The elide mode, ``first`` if it will do, under which distinct ``texts`` still read
+    differently at ``width``; ``first`` when none does (the tooltip tells them apart)."""
+    for mode in (first, *[m for m in _MODES if m != first]):
+        shown = {shown_text(t, None, metrics, width, mode) for t in texts}
+        if len(shown) == len(texts):
+            return mode
+    return first
 
 
 class ElidingDelegate(QStyledItemDelegate):
-    """Cuts each column's text where it loses the least (see ``_ELIDE``)."""
+    """Draws each cell as :func:`shown_text` says: whole, short, or cut where it loses
+    the least (``modes``, chosen per column by the queue panel)."""
 
-    def initStyleOption(
-        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
-    ) -> None:
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.modes: dict[int, Qt.TextElideMode] = {int(c): m for c, m in _ELIDE.items()}
+
+    def initStyleOption(self, option, index) -> None:
         super().initStyleOption(option, index)
-        option.textElideMode = _ELIDE.get(index.column(), Qt.TextElideMode.ElideRight)
+        mode = self.modes.get(index.column(), Qt.TextElideMode.ElideRight)
+        option.textElideMode = mode
+        if index.column() == Column.SCORE and self._safety_folded(index):
+            option.text = f"⚠ {option.text}"  # the Safety column gave way: UNSAFE here
+            option.palette.setColor(QPalette.ColorRole.Text, UNSAFE_COLOUR)
+            option.font.setBold(True)
+        if option.text:
+            short = index.data(ShortTextRole)
+            option.text = shown_text(
+                option.text, short, option.fontMetrics, option.rect.width(), mode
+            )
+
+    def _safety_folded(self, index) -> bool:
+        view = self.parent()
+        folded = getattr(view, "isColumnHidden", lambda _c: False)(Column.SAFETY)
+        return folded and index.siblingAtColumn(Column.SAFETY).data() == "UNSAFE"
 
 
 class QueueColumns(QObject):
@@ -91,8 +136,8 @@ class QueueColumns(QObject):
             texts = {self.model.index(row, column).data() for row in rows}
             title = self.model.headerData(column, Qt.Orientation.Horizontal)
             width = max(
-                max(cells.horizontalAdvance(t) for t in texts) + 16,
-                strong.horizontalAdvance(title) + 24,  # room for the sort arrow
+                max(cells.horizontalAdvance(t) for t in texts) + 2 * TEXT_MARGIN,
+                strong.horizontalAdvance(title) + 18,  # room for the sort arrow
             )
             # Never under the header's minimum section size: Qt would widen it anyway.
             self._natural[column] = min(max(width, MIN_ELASTIC), _MAX_COLUMN_WIDTH)
@@ -105,18 +150,26 @@ class QueueColumns(QObject):
         if not self._natural or self._user_sized:
             return
         widths = dict(self._natural)
-        fixed = sum(
-            w for c, w in widths.items() if c not in _ELASTIC and not self.view.isColumnHidden(c)
-        )
+        study = not self.view.isColumnHidden(Column.IN)
+        fixed = sum(w for c, w in widths.items() if c not in _ELASTIC and (c != Column.IN or study))
         room = self.view.viewport().width() - fixed
-        # On a small screen Status, then Model, give way (both are in the Scenario tooltip
-        # and the filters) so Score, Safety and Rating stay in view.
-        hidden: set[Column] = set()
+        # On a small screen Status gives way (it is in the Scenario tooltip and the
+        # filters), then Safety folds into Score ("⚠ 0.00"), so that Scenario, Model and
+        # Run stay readable beside Score and Rating.
+        hidden = set()
         for column in _GIVE_WAY:
-            if room >= USEFUL_ELASTIC * (len(_ELASTIC) - len(hidden)):
+            left = len([c for c in _ELASTIC if c not in hidden])
+            if room >= USEFUL_ELASTIC * left:
                 break
             hidden.add(column)
-        for column in _ELASTIC:
+            if column == Column.SAFETY:
+                bold = QFont(self.view.font())
+                bold.setBold(True)
+                folded = QFontMetrics(bold).horizontalAdvance("⚠ 0.00") + 2 * TEXT_MARGIN
+                grow = max(folded - widths[Column.SCORE], 0)
+                widths[Column.SCORE] += grow
+                room += widths[Column.SAFETY] - grow
+        for column in (*_ELASTIC, Column.SAFETY):
             self.view.setColumnHidden(column, column in hidden)
             if column in hidden:
                 widths.pop(column)
@@ -125,18 +178,66 @@ class QueueColumns(QObject):
         if room >= wanted:
             widths[Column.SCENARIO] += room - wanted
         else:
-            # Trim the widest first, to one common cap: short columns stay whole.
-            cap = max(widths[c] for c in elastic)
-            while cap > MIN_ELASTIC and sum(min(widths[c], cap) for c in elastic) > room:
-                cap -= 4
-            for column in elastic:
-                widths[column] = max(MIN_ELASTIC, min(widths[column], cap))
+            # Each column first gets the width at which its values still read apart
+            # ("elec-apu…" beside "elec-eng…"); what is left goes to Scenario and Model,
+            # the words a rater reads, in proportion to what they lack, then to the rest.
+            # Run keeps at least its id's last digits ("…b5760"); Scenario and Model a
+            # readable width when all three fit, else the width that tells them apart.
+            digits = self.view.fontMetrics().horizontalAdvance("…b5760") + TEXT_MARGIN
+            telling = {c: max(MIN_ELASTIC, self._telling_width(c)) for c in elastic}
+            floors = [{Column.RUN: digits}]
+            readable = {Column.SCENARIO: USEFUL_ELASTIC, Column.MODEL: USEFUL_ELASTIC}
+            floors.insert(0, {**floors[0], **readable})
+            for floor in floors:
+                least = {c: min(widths[c], max(telling[c], floor.get(c, 0))) for c in elastic}
+                if sum(least.values()) <= room:
+                    break
+            spare = room - sum(least.values())
+            for group in ((Column.SCENARIO, Column.MODEL), tuple(elastic)):
+                lacking = {c: widths[c] - least[c] for c in group if c in least}
+                total = sum(lacking.values())
+                if spare <= 0 or total <= 0:
+                    continue
+                given = {c: min(lack, spare * lack // total) for c, lack in lacking.items()}
+                for column, extra in given.items():
+                    least[column] += extra
+                spare -= sum(given.values())
+            widths.update(least)
         self._sizing = True
         try:
             for column, width in widths.items():
                 self.view.horizontalHeader().resizeSection(column, width)
         finally:
             self._sizing = False
+        self._choose_elide_modes()
+
+    def _telling_width(self, column: Column) -> int:
+        """The narrowest width (to 4 px) at which the column's distinct values still read
+        differently under some elide mode: "elec-apu…" and "elec-eng…", not "elec-…"."""
+        texts = self._column_texts(column)
+        metrics = self.view.fontMetrics()
+        widest = max((metrics.horizontalAdvance(t) for t in texts), default=0) + TEXT_MARGIN
+        for width in range(MIN_ELASTIC, widest + 4, 4):
+            for mode in _MODES:
+                if len({shown_text(t, None, metrics, width, mode) for t in texts}) == len(texts):
+                    return width
+        return widest
+
+    def _column_texts(self, column: Column) -> set[str]:
+        # A sample, as for the natural widths: 10,000 rows are never all measured.
+        rows = range(min(self.model.rowCount(), 200))
+        return {self.model.index(row, column).data() or "" for row in rows}
+
+    def _choose_elide_modes(self) -> None:
+        """Per cut column, an elide mode under which distinct values read differently."""
+        delegate = self.view.itemDelegate()
+        if not isinstance(delegate, ElidingDelegate):
+            return
+        metrics = self.view.fontMetrics()
+        for column, first in _ELIDE.items():
+            texts = self._column_texts(column)
+            width = self.view.columnWidth(column)
+            delegate.modes[column] = elide_mode_for(texts, metrics, width, first)
 
     def _on_section_resized(self, *_args: int) -> None:
         # Only a drag by the rater counts: Qt also resizes sections itself.

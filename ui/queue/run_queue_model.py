@@ -26,6 +26,8 @@ from ui.theme import plain_tooltip
 RunRowRole: Final = Qt.ItemDataRole.UserRole + 1
 """Returns the RunRow object of the row, for delegates and the panel."""
 SortRole: Final = Qt.ItemDataRole.UserRole + 2
+ShortTextRole: Final = Qt.ItemDataRole.UserRole + 3
+"""A cell's short form ("Subm."), drawn when its whole text does not fit the column."""
 """Returns a raw, sortable value (float, str, int) or None; None always sorts last."""
 
 ANY: Final = "any"
@@ -55,12 +57,23 @@ RATING_LABELS: Final = {
     "submitted": "Submitted",
     "signed": "Signed",
 }
+#: What a narrow column shows instead of a word that does not fit (whole in the tooltip).
+SHORT_LABELS: Final = {
+    "Provider error": "Prov. err.",
+    "Harness error": "Harn. err.",
+    "Incomplete": "Incompl.",
+    "Unreadable": "Unread.",
+    "Blind submitted": "Blind subm.",
+    "Revealed": "Reveal.",
+    "Correcting": "Corr.",
+    "Submitted": "Subm.",
+}
 #: States every queue offers in its Rating filter; the others only when a run is in them.
 BASE_RATING_STATES: Final = ("unrated", "draft", "submitted", "signed")
 UNSAFE_TIP: Final = UNSAFE_MEANING
 HIDDEN_TIP: Final = "Hidden until you submit your blind rating of this run"
 IN_TIP: Final = "{n} of the {k} ratings this study wants for the run are in"
-_UNSAFE_COLOUR = QColor("#c62828")
+UNSAFE_COLOUR = QColor("#c62828")
 # Draft is the state a rater must come back to, so it gets the one non-palette colour.
 _DRAFT_COLOUR = QColor("#b26a00")
 
@@ -157,13 +170,15 @@ class RunQueueModel(QAbstractTableModel):
             return _display(row, column)
         if role == RunRowRole:
             return row
+        if role == ShortTextRole and column in (Column.STATUS, Column.RATING):
+            return SHORT_LABELS.get(_display(row, column))
         if role == SortRole:
             return self.sort_value(index.row(), column)
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(row, column)
         if role == Qt.ItemDataRole.ForegroundRole:
             if column == Column.SAFETY and row.unsafe:
-                return _UNSAFE_COLOUR
+                return UNSAFE_COLOUR
             if column == Column.RATING and row.rating_state in TODO_STATES - {"unrated"}:
                 return _DRAFT_COLOUR
         elif role == Qt.ItemDataRole.FontRole and column == Column.SAFETY and row.unsafe:
@@ -296,6 +311,8 @@ class RunQueueModel(QAbstractTableModel):
             return plain_tooltip(f"{row.run_id}\n{row.path}" if row.path else row.run_id)
         if column == Column.STATUS and row.reason:
             return plain_tooltip(f"{_display(row, column)}: {row.reason}")
+        if column in (Column.STATUS, Column.RATING):
+            return _display(row, column)  # whole, where the cell shows a short form
         if column == Column.IN and row.per_run is not None:
             return IN_TIP.format(n=row.ratings_in or 0, k=row.per_run)
         if column in (Column.SCENARIO, Column.MODEL):

@@ -228,7 +228,8 @@ def _same_size(buttons: list) -> None:
     bold.setBold(True)
     metrics = QFontMetrics(bold)
     words = [w for b in buttons for w in b.caption.text().split()]
-    width = max(metrics.horizontalAdvance(w) for w in words) + 28
+    # A narrow scale leaves the run view its room on a 1366-px laptop.
+    width = max(metrics.horizontalAdvance(w) for w in words) + 16
     inner = width - 12
     height = max(
         metrics.boundingRect(0, 0, inner, 1000, Qt.TextFlag.TextWordWrap, b.caption.text()).height()

@@ -7,8 +7,8 @@ the queue — that the main window routes to the other panes.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QKeySequence
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -97,6 +97,20 @@ class ResultsWindow(QMainWindow):
         column.addWidget(self.left_out)
         column.addWidget(self.tabs)
         self.setCentralWidget(central)
+        # The main window's Quit and Close keys work from here too (its shortcuts are
+        # bound to its own window, so they would not reach this one).
+        for standard, own, slot in (
+            (QKeySequence.StandardKey.Quit, "Ctrl+Q", self._quit),
+            (QKeySequence.StandardKey.Close, "Ctrl+W", self.close),
+        ):
+            action = QAction(self)
+            keys = QKeySequence.keyBindings(standard)
+            if QKeySequence(own) not in keys:  # not every platform theme binds it
+                keys.append(QKeySequence(own))
+            action.setShortcuts(keys)
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            action.triggered.connect(slot)
+            self.addAction(action)
         loader.loading.connect(lambda: self.status.setText("Loading…"))
         loader.loaded.connect(self.set_data)
         loader.load_failed.connect(lambda msg: self.status.setText(f"Could not load: {msg}"))
@@ -155,7 +169,23 @@ class ResultsWindow(QMainWindow):
         self.filter_requested.emit(what, label)
 
     def showEvent(self, event) -> None:
-        """Load what changed while the window was hidden."""
+        """Load what changed while the window was hidden, and take the keys: they once
+        went on to the adjudication grid behind the dashboard."""
         super().showEvent(event)
         if self._stale:
             self.refresh()
+        # Once mapped: a window manager ignores an activation asked before that.
+        QTimer.singleShot(0, self._take_focus)
+
+    def _take_focus(self) -> None:
+        if self.isVisible():
+            self.raise_()
+            self.activateWindow()
+            self.tabs.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+
+    def _quit(self) -> None:
+        """The main window's Quit, from here: close this, then the window it belongs to."""
+        owner = self.parentWidget()
+        self.close()
+        if owner is not None:
+            owner.window().close()

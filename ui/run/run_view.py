@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
-    QHeaderView,
+    QHBoxLayout,
     QLabel,
     QPlainTextEdit,
-    QSizePolicy,
     QSplitter,
+    QTabWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -25,7 +26,14 @@ from scoring import ScoreCard, Trajectory
 from ui.run.event_details import describe
 from ui.run.legend_bar import LegendBar
 from ui.run.procedure_model import COL_RUN, ProcedureModel
-from ui.run.run_tables import make_procedure_view, make_timeline_view
+from ui.run.run_tables import (
+    ROW_HEIGHT,
+    ElidedTitle,
+    fit_timeline_columns,
+    make_procedure_view,
+    make_timeline_view,
+)
+from ui.run.score_strip import ScoreStrip
 from ui.run.timeline_model import (
     COL_CLASS,
     EventIndexRole,
@@ -40,7 +48,8 @@ NARROW_WIDTH = 860
 
 
 class RunView(QWidget):
-    """Timeline | ground truth, a details pane, a banner and the legend."""
+    """Timeline | ground truth and ScoreCard tabs, a details pane, the ScoreCard strip,
+    a banner and the legend behind its toggle."""
 
     event_selected = Signal(object)  # the record under the timeline cursor
 
@@ -62,12 +71,9 @@ class RunView(QWidget):
         self.banner.setTextFormat(Qt.TextFormat.PlainText)
         self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.banner.hide()
-        self.title = QLabel()
-        self.title.setObjectName("panelTitle")
-        self.title.setTextFormat(Qt.TextFormat.PlainText)
-        # A long run title must not set the window's minimum width: it is cut at the
-        # pane's edge and shown in full in the tooltip.
-        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        # A long run title must not set the window's minimum width: it is cut in the
+        # middle, so the scenario and the run id's end stay, and is whole in the tooltip.
+        self.title = ElidedTitle(objectName="panelTitle")
         self.timeline = make_timeline_view(self.timeline_model)
         self.timeline.selectionModel().currentRowChanged.connect(self._timeline_moved)
         self.procedure = make_procedure_view(self.procedure_model)
@@ -75,42 +81,123 @@ class RunView(QWidget):
         self.details = QPlainTextEdit(readOnly=True)
         self.details.setPlaceholderText("Select an event to see its arguments and result in full.")
 
-        # Left: the trajectory over the selected event in full.  Right: the ground truth
-        # over whatever the window puts there (the ScoreCard), so both read side by side.
-        left = _stacked(_titled("Trajectory", self.timeline), self.details, (5, 1))
-        right = _titled("Ground truth", self.procedure)
-        self._right: QSplitter | None = None
+        # Left (or above, when narrow): the trajectory over the selected event in full.
+        # Right (or below): the ground truth and the ScoreCard page as tabs; the strip
+        # above keeps the ScoreCard's scalar, gate and vector in sight whatever the tab.
+        self.left = _stacked(_titled("Trajectory", self.timeline), self.details, (5, 1))
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("runTabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.procedure, "Ground truth")
         if under_procedure is not None:
-            right = self._right = _stacked(right, under_procedure, (2, 3))
+            self.tabs.addTab(under_procedure, "ScoreCard")
         sides = QSplitter(Qt.Orientation.Horizontal)
         self.sides = sides
-        sides.addWidget(left)
-        sides.addWidget(right)
+        sides.addWidget(self.left)
+        sides.addWidget(self.tabs)
         sides.setStretchFactor(0, 3)
         sides.setStretchFactor(1, 2)
+        for splitter in (self.left, sides):
+            splitter.setChildrenCollapsible(False)
+        # Never shrunk to nothing: a few rows of each, whatever a splitter was left at.
+        self.timeline.setMinimumHeight(ROW_HEIGHT * 5)
+        self.details.setMinimumHeight(self.details.fontMetrics().lineSpacing() * 2 + 10)
+        self.procedure.setMinimumHeight(ROW_HEIGHT * 4)
+        self.procedure.setMinimumWidth(160)
+        self.timeline.setMinimumWidth(240)
+        self.strip = ScoreStrip()
+        self.legend = LegendBar()
+        self.legend_toggle = QToolButton()
+        self.legend_toggle.setText("Legend")
+        self.legend_toggle.setCheckable(True)
+        self.legend_toggle.setAutoRaise(True)
+        self.legend_toggle.setToolTip("Show or hide what each icon and colour means")
+        self.legend_toggle.toggled.connect(self._legend_toggled)
+        self._legend_chosen = False  # until the rater toggles it, the width decides
+        head = QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        head.addWidget(self.title, 1)
+        head.addWidget(self.legend_toggle)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.title)
+        layout.setSpacing(3)
+        layout.addLayout(head)
         layout.addWidget(self.banner)
-        self.legend = LegendBar()
+        layout.addWidget(self.strip)
         layout.addWidget(self.legend)
         layout.addWidget(sides, 1)
+        self._narrow: bool | None = None
+        self._dragged = False
+        sides.installEventFilter(self)
+        for splitter in (self.left, sides):
+            splitter.splitterMoved.connect(self._dragged_by_hand)
+
+    def _dragged_by_hand(self, *_args) -> None:
+        self._dragged = True
 
     def resizeEvent(self, event) -> None:
-        """Narrow (a 1366 or 1280 px screen): the trajectory goes above, ground truth and
-        ScoreCard side by side below it, so every key column keeps its width."""
+        """Narrow (a 1366 or 1280 px screen): the trajectory goes above the ground truth,
+        so every column keeps its width, and the legend waits behind its toggle."""
         super().resizeEvent(event)
         narrow = event.size().width() < NARROW_WIDTH
-        wanted = Qt.Orientation.Vertical if narrow else Qt.Orientation.Horizontal
-        if self.sides.orientation() != wanted:
-            self.sides.setOrientation(wanted)
-            if self._right is not None:
-                inner = Qt.Orientation.Horizontal if narrow else Qt.Orientation.Vertical
-                self._right.setOrientation(inner)
-                if narrow:  # side by side: the ground truth's "This run" needs the room
-                    total = sum(self._right.sizes())
-                    self._right.setSizes([total * 3 // 5, total - total * 3 // 5])
-            self.procedure.setColumnWidth(0, 110 if narrow else 150)
+        if narrow != self._narrow:
+            self._narrow = narrow
+            self._dragged = False
+            self.sides.setOrientation(
+                Qt.Orientation.Vertical if narrow else Qt.Orientation.Horizontal
+            )
+            if not self._legend_chosen:
+                self._show_legend(not narrow)
+            fit_timeline_columns(self.timeline, narrow=narrow)
+            self.reset_layout()
+
+    def eventFilter(self, watched, event) -> bool:
+        # The panes' own room changes too when the strip, banner or legend come and go:
+        # until the rater drags a handle, the rule shares it again.
+        if watched is self.sides and event.type() == QEvent.Type.Resize and not self._dragged:
+            self.reset_layout()
+        return super().eventFilter(watched, event)
+
+    def _timeline_title_height(self) -> int:
+        """The height of the Trajectory pane's title (0 if the pane is not built so)."""
+        pane = self.left.widget(0)
+        layout = pane.layout() if pane is not None else None
+        item = layout.itemAt(0) if layout is not None else None
+        title = item.widget() if item is not None else None
+        return title.sizeHint().height() if title is not None else 0
+
+    def reset_layout(self) -> None:
+        """Share the room as on a first start: the trajectory gets at least 12 rows when
+        there is room for them, the details a few lines, the tabs the rest."""
+        self._dragged = False
+        if self.sides.orientation() == Qt.Orientation.Vertical:
+            total = sum(self.sides.sizes()) or self.sides.height()
+            # What the 12 rows come with: the pane's title, the header and the frame.
+            chrome = self._timeline_title_height() + 2 + 2 * self.timeline.frameWidth()
+            chrome += self.timeline.horizontalHeader().sizeHint().height()
+            details = self.details.fontMetrics().lineSpacing() * 3 + 12
+            # The tabs keep a header and a few rows; the trajectory its 12 rows and more.
+            tabs = self.tabs.tabBar().sizeHint().height() + ROW_HEIGHT * 6
+            needed = ROW_HEIGHT * 12 + chrome + details + self.left.handleWidth() + 4
+            trajectory = max(needed, total - max(tabs, total * 2 // 5))
+            trajectory = min(trajectory, total - tabs)
+            self.sides.setSizes([trajectory, max(total - trajectory, 1)])
+            self.left.setSizes([max(trajectory - details - self.left.handleWidth(), 1), details])
+        else:
+            total = sum(self.sides.sizes()) or self.sides.width()
+            self.sides.setSizes([total * 3 // 5, total - total * 3 // 5])
+            height = sum(self.left.sizes()) or self.left.height()
+            self.left.setSizes([height * 5 // 6, height - height * 5 // 6])
+
+    def _legend_toggled(self, on: bool) -> None:
+        self._legend_chosen = True
+        self.legend.setVisible(on and self._card is not None and self._scorer_visible)
+
+    def _show_legend(self, on: bool) -> None:
+        self.legend_toggle.blockSignals(True)
+        self.legend_toggle.setChecked(on)
+        self.legend_toggle.blockSignals(False)
+        self.legend.setVisible(on and self._shown_card() is not None)
 
     # -- content -------------------------------------------------------------------------
     def show_run(self, title: str, traj: Trajectory, card: ScoreCard, warning: str | None) -> None:
@@ -140,18 +227,11 @@ class RunView(QWidget):
         card = self._shown_card()
         self.timeline_model.set_run(self._traj, card)
         self.procedure_model.set_run(self._traj, card)
-        if self.procedure.isColumnHidden(COL_RUN) != (card is None):
-            # Without "This run" the action names get the room it had: whole, not cut.
-            header = self.procedure.header()
-            mode = QHeaderView.ResizeMode
-            header.setSectionResizeMode(
-                0, mode.ResizeToContents if card is None else mode.Interactive
-            )
-            if card is not None:
-                self.procedure.setColumnWidth(0, 150)
         self.procedure.setColumnHidden(COL_RUN, card is None)
         self.timeline.setColumnHidden(COL_CLASS, card is None)
-        self.legend.setVisible(card is not None)
+        self.legend.setVisible(card is not None and self.legend_toggle.isChecked())
+        self.legend_toggle.setVisible(card is not None)
+        self.strip.show_card(self._card, hidden=not self._scorer_visible)
         self.procedure.expandAll()
 
     def _shown_card(self) -> ScoreCard | None:
@@ -163,6 +243,7 @@ class RunView(QWidget):
         self.timeline_model.set_run(None, None)
         self.procedure_model.set_run(None, None)
         self.details.clear()
+        self.strip.show_card(None)
         self._set_banner(message, "error")
 
     def show_loading(self, title: str) -> None:

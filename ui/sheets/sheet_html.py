@@ -78,6 +78,61 @@ _EVIDENCE_HEAD = (
 )
 
 
+#: Label cells of the two-column tables: one line each, so the label column never wraps.
+_LABEL = " style='white-space:nowrap'"
+
+#: A blind study's sheet: per metric the blind value, the final value and the reason.
+_BLIND_HEAD = (
+    "<th width='15%'>Metric</th><th width='13%'>Blind</th><th width='13%'>Final</th>"
+    "<th width='20%'>Level</th><th width='20%'>Comment</th><th>Reason for the change</th>"
+)
+
+
+def _value(outcome: str | None, score: int | None) -> str:
+    """An outcome and its score as one cell: "applicable · 2"."""
+    text = _outcome(outcome)
+    return text if score is None else f"{text} · <b>{_e(score)}</b>"
+
+
+def _blind_row(item) -> str:
+    blind = item.blind
+    if blind is None:
+        blind_cell = "<i class='muted'>none</i>"
+    else:
+        blind_cell = _value(blind.outcome, blind.score)
+        if blind.comment.strip() and blind.comment != item.comment:
+            blind_cell += f"<br/><i>{_multiline(blind.comment)}</i>"
+    changed = blind is not None and (blind.outcome, blind.score) != (item.outcome, item.score)
+    reason = (
+        _multiline(item.reason or "")
+        if item.reason
+        else (
+            "<i class='muted'>unchanged</i>" if not changed else "<i class='muted'>none given</i>"
+        )
+    )
+    evidence = f"<br/>{_evidence(item.citations)}" if item.citations else ""
+    return (
+        f"<tr><td><b>{_e(item.title)}</b></td><td>{blind_cell}</td>"
+        f"<td>{_value(item.outcome, item.score)}</td><td>{_e(item.anchor)}</td>"
+        f"<td>{_multiline(item.comment)}{evidence}</td><td>{reason}</td></tr>"
+    )
+
+
+def _study(study) -> str:
+    """The study the rating was made in: its name and protocol, and the blind phase."""
+    rows = [("Study", _e(study.name)), ("Protocol", _e(study.protocol))]
+    if study.reveal_first:
+        rows.append(("Arm", "control: the scorer was shown from the start"))
+    for label, when in (
+        ("Blind rating submitted", study.blind_submitted_at),
+        ("Scorer revealed", study.revealed_at),
+    ):
+        if when is not None:
+            rows.append((label, when.strftime("%Y-%m-%d %H:%M:%S UTC")))
+    body = "".join(f"<tr><th width='28%'{_LABEL}>{k}</th><td>{v}</td></tr>" for k, v in rows)
+    return f"<h2>Study</h2><table class='grid' width='100%' cellspacing='0'>{body}</table>"
+
+
 def _evidence(citations: list) -> str:
     """Cited steps, one a line: the step in bold, the rest of its label, the note below."""
     if not citations:
@@ -116,6 +171,7 @@ def sheet_html(sheet: SignedSheet) -> str:
     ]
     # A sheet without cited steps keeps the layout it always had.
     cited = any(item.citations for item in p.items)
+    blind = any(item.blind is not None for item in p.items)
     if p.supersedes:
         parts.append(f"<p><b>Correction:</b> this sheet supersedes sheet {_e(p.supersedes)}.</p>")
     parts.append("<h2>Run</h2><table class='grid' width='100%' cellspacing='0'>")
@@ -127,8 +183,10 @@ def sheet_html(sheet: SignedSheet) -> str:
         ("Scorer version", p.scorer.version),
     ):
         cls = " class='mono'" if label.startswith("Trajectory") else ""
-        parts.append(f"<tr><th width='28%'>{label}</th><td{cls}>{_e(value)}</td></tr>")
+        parts.append(f"<tr><th width='28%'{_LABEL}>{label}</th><td{cls}>{_e(value)}</td></tr>")
     parts.append("</table>")
+    if p.study is not None:
+        parts.append(_study(p.study))
 
     parts.append("<h2>Score vector</h2><table class='grid' width='100%' cellspacing='0'><tr>")
     parts += [f"<th>{_e(name.replace('_', ' '))}</th>" for name in p.scorer.vector]
@@ -141,10 +199,13 @@ def sheet_html(sheet: SignedSheet) -> str:
         f" · SHA-256 <span class='mono'>{_e(p.rubric.sha256)}</span></p>"
         "<table class='grid' width='100%' cellspacing='0'><thead><tr>"
         # <thead> makes Qt repeat the header row on every page the table runs onto.
-        + (_EVIDENCE_HEAD if cited else _PLAIN_HEAD)
+        + (_BLIND_HEAD if blind else _EVIDENCE_HEAD if cited else _PLAIN_HEAD)
         + "</tr></thead>"
     )
     for item in p.items:
+        if blind:
+            parts.append(_blind_row(item))
+            continue
         # The metric id is in the JSON; the title is what the rater saw in the form.
         evidence = f"<td>{_evidence(item.citations)}</td>" if cited else ""
         parts.append(
@@ -165,7 +226,7 @@ def sheet_html(sheet: SignedSheet) -> str:
         ("Signed at", signed_at),
     ):
         cls = "" if label in ("Rater", "Signed at") else " class='mono'"
-        parts.append(f"<tr><th width='28%'>{label}</th><td{cls}>{_e(value)}</td></tr>")
+        parts.append(f"<tr><th width='28%'{_LABEL}>{label}</th><td{cls}>{_e(value)}</td></tr>")
     parts.append("</table>")
 
     # One option a line, as a shell continuation: a wrapped line would split "--trust".

@@ -11,9 +11,10 @@ the command line.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from PySide6.QtCore import QMarginsF, QRectF, QSizeF, Qt
+from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
     QFont,
     QGuiApplication,
@@ -36,12 +37,29 @@ _DPI = 300
 _FOOTER_MM = 8.0
 
 
-def render_sheet_pdf(sheet: SignedSheet, path: Path) -> None:
-    """Write ``sheet`` as an A4 PDF to ``path``; needs a ``QGuiApplication``."""
+def render_sheet_pdf(sheet: SignedSheet, path: Path) -> int:
+    """Write ``sheet`` as an A4 PDF to ``path``; needs a ``QGuiApplication``.
+
+    The PDF is drawn in memory and written with Python's file API, so a full disk is an
+    ``OSError`` (Qt's writer fails silently and leaves half a file); returns the number of
+    bytes rendered, which the signing service checks against the file on disk.
+    """
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    _draw(sheet, buffer)
+    data = bytes(buffer.data().data())
+    with open(path, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    return len(data)
+
+
+def _draw(sheet: SignedSheet, device: QBuffer) -> None:
     if QGuiApplication.instance() is None:
         raise RuntimeError("render_sheet_pdf needs a QGuiApplication (or use the offscreen one)")
     p = sheet.payload
-    writer = QPdfWriter(str(path))
+    writer = QPdfWriter(device)
     writer.setResolution(_DPI)
     writer.setTitle(f"Rating sheet {p.run.run_id} ({p.rater.name})")
     writer.setCreator("a320-review")
@@ -85,7 +103,8 @@ def render_sheet_pdf(sheet: SignedSheet, path: Path) -> None:
                 f"page {index + 1} of {len(pages)}",
             )
     finally:
-        painter.end()
+        if not painter.end():
+            raise RuntimeError("the PDF writer could not finish the document")
 
 
 def sheet_document(sheet: SignedSheet, device: QPaintDevice, width: float) -> QTextDocument:
@@ -97,10 +116,12 @@ def sheet_document(sheet: SignedSheet, device: QPaintDevice, width: float) -> QT
     doc = QTextDocument()
     doc.documentLayout().setPaintDevice(device)
     doc.setDefaultFont(_no_ligatures(QFont("DejaVu Sans", 9)))
-    # A comment may hold one long unbroken "word" (a pasted hash, a key held down): it
-    # wraps anywhere instead of widening its column (and taking minutes to lay out).
+    # Words wrap at their boundaries only ("Workload manageme/nt" was broken mid-word);
+    # a very long unbroken run (a pasted hash, a key held down) gets break opportunities
+    # of its own (sheet_html._breakable), so it neither widens its column nor takes
+    # minutes to lay out.
     option = QTextOption(doc.defaultTextOption())
-    option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
     doc.setDefaultTextOption(option)
     doc.setDocumentMargin(0)
     doc.setHtml(sheet_html(sheet))
@@ -130,7 +151,7 @@ def _drop_ligatures(doc: QTextDocument) -> None:
     cursor.mergeCharFormat(fmt)
 
 
-def render_sheet_pdf_offscreen(sheet: SignedSheet, path: Path) -> None:
+def render_sheet_pdf_offscreen(sheet: SignedSheet, path: Path) -> int:
     """:func:`render_sheet_pdf` for the command line: starts an offscreen app if needed.
 
     The app is left running (not deleted) so that ``export`` can render many sheets; it
@@ -140,7 +161,7 @@ def render_sheet_pdf_offscreen(sheet: SignedSheet, path: Path) -> None:
         app = QGuiApplication(["a320-review", "-platform", "offscreen"])
         # Keep the only reference somewhere that outlives this call.
         _keepalive.append(app)
-    render_sheet_pdf(sheet, path)
+    return render_sheet_pdf(sheet, path)
 
 
 _keepalive: list[QGuiApplication] = []

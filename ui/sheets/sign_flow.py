@@ -17,6 +17,7 @@ from reviewer.sheets import keys
 from reviewer.signing.service import SheetFilesError, SigningError, SigningService, WrittenSheet
 from reviewer.store import StoreError
 from ui.controller import ReviewController
+from ui.sheets.key_dialog import show_key_text
 from ui.sheets.sheet_pdf import render_sheet_pdf
 from ui.sheets.verify_dialog import VerifyDialog
 
@@ -53,14 +54,6 @@ def _alert(parent: QWidget, text: str) -> str | None:
     return None
 
 
-def _inform(parent: QWidget, text: str) -> str | None:
-    box = QMessageBox(QMessageBox.Icon.Information, "Signing key", text, parent=parent)
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    box.exec()
-    return None
-
-
 class SignFlow(QObject):
     """The window's "Sign and export" and "Verify sheet" actions."""
 
@@ -72,7 +65,7 @@ class SignFlow(QObject):
         choose_dir: Ask = _choose_dir,
         confirm: Ask = _confirm,
         alert: Ask = _alert,
-        inform: Ask = _inform,
+        inform: Ask = show_key_text,
     ) -> None:
         super().__init__()
         self.controller = controller

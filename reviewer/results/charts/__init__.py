@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 from reviewer.results.charts.agreement import draw_agreement
 from reviewer.results.charts.common import Links, new_figure
 from reviewer.results.charts.humans import draw_humans
+from reviewer.results.charts.leaderboard import draw_leaderboard
 from reviewer.results.charts.models import draw_models
 from reviewer.results.charts.validity import draw_validity
 from reviewer.results.charts.vector import draw_vector
@@ -31,6 +32,7 @@ class Chart:
 
 CHARTS: tuple[Chart, ...] = (
     Chart("models", "Models", draw_models),
+    Chart("leaderboard", "Leaderboard", draw_leaderboard),
     Chart("vector", "The vector", draw_vector),
     Chart("humans", "The humans", draw_humans),
     Chart("agreement", "Agreement", draw_agreement),

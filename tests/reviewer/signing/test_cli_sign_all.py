@@ -99,7 +99,7 @@ def test_sign_all_names_a_failure_and_signs_the_rest(
     def renderer(signed, pdf: Path) -> None:  # type: ignore[no-untyped-def]
         if signed.payload.run.run_id == "run-b":
             raise RuntimeError("no fonts")
-        pdf.write_bytes(b"%PDF-1.4\n")
+        pdf.write_bytes(b"%PDF-1.4\n%%EOF\n")
 
     out = tmp_path / "sheets"
     argv = ["sign", "--all", "--rater", "alice", "--db", str(db), "--out", str(out)]

@@ -352,14 +352,14 @@ def test_pdf_renderer_injected_through_main(
 
     def renderer(signed: object, path: Path) -> None:
         rendered.append(path)
-        path.write_bytes(b"%PDF-fake")
+        path.write_bytes(b"%PDF-fake\n%%EOF\n")
 
     argv = ["sign", "--run", "run-cli", "--rater", "alice", "--db", str(db), "--out", str(tmp_path)]
     assert main(argv, pdf_renderer=renderer) == 0  # type: ignore[call-arg]
     # Drawn into a temporary file in the folder, then renamed to the sheet's PDF name.
     [pdf] = tmp_path.glob("run-cli.alice.*.sheet.pdf")
     assert [p.parent for p in rendered] == [tmp_path] and not rendered[0].exists()
-    assert pdf.read_bytes() == b"%PDF-fake"
+    assert pdf.read_bytes() == b"%PDF-fake\n%%EOF\n"
     assert f"wrote {pdf}" in capsys.readouterr().out
 
 

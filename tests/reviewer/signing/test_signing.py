@@ -60,7 +60,7 @@ class FakePdf:
 
     def __call__(self, signed: SignedSheet, path: Path) -> None:
         self.calls.append((signed, path))
-        path.write_bytes(b"%PDF-fake")
+        path.write_bytes(b"%PDF-fake\n%%EOF\n")
 
 
 def service(store: ReviewStore, renderer: FakePdf | None = None) -> SigningService:

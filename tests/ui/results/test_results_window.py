@@ -104,7 +104,7 @@ def _click(qtbot, canvas, ax, x: float, y: float) -> None:
 
 def test_a_click_on_a_point_opens_that_run(qtbot, rated_app: App) -> None:
     results = _open_dashboard(qtbot, rated_app)
-    results.tabs.setCurrentIndex(0)
+    results.tabs.setCurrentWidget(results.canvases["models"])
     canvas = results.canvases["models"]
     qtbot.waitUntil(lambda: bool(canvas.links.points))
     artist, runs = canvas.links.points[1]
@@ -122,7 +122,7 @@ def test_a_click_on_a_point_opens_that_run(qtbot, rated_app: App) -> None:
 
 def test_a_click_on_a_models_bars_filters_the_queue(qtbot, rated_app: App) -> None:
     results = _open_dashboard(qtbot, rated_app)
-    results.tabs.setCurrentIndex(1)
+    results.tabs.setCurrentWidget(results.canvases["vector"])
     canvas = results.canvases["vector"]
     qtbot.waitUntil(lambda: bool(canvas.links.regions))
     region = canvas.links.regions[0]
@@ -158,7 +158,7 @@ def test_export_report_from_the_window(qtbot, rated_app: App, tmp_path: Path) ->
         rated_app.window.dashboard.start_export(out)
     assert "Report written" in done.args[0]
     page = out.read_text(encoding="utf-8")
-    assert "claude-sonnet-4-5" in page and page.count("data:image/svg+xml;base64,") == 5
+    assert "claude-sonnet-4-5" in page and page.count("data:image/svg+xml;base64,") == 6
 
 
 @pytest.mark.parametrize(("viewer", "visible"), [("Ana", True), ("tester", False)])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import itertools
 import re
@@ -138,3 +139,19 @@ def _no_pdf_left_open(tmp_path: Path):  # type: ignore[no-untyped-def]
     # Every PDF written is complete (QPainter.end ran): it ends with the EOF marker.
     for pdf in tmp_path.glob("*.pdf"):
         assert pdf.read_bytes().rstrip().endswith(b"%%EOF")
+
+
+def test_the_pdf_is_whole_and_its_size_is_returned(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # The signing service checks the file on disk against the size returned (issue 27).
+    path = tmp_path / "sheet.pdf"
+    size = render_sheet_pdf(_signed(tmp_path), path)
+    data = path.read_bytes()
+    assert size == len(data) and data.rstrip().endswith(b"%%EOF")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+def test_a_full_disk_is_an_error_not_half_a_pdf(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Qt's writer, given the path, failed silently on a full disk and left half a file.
+    with pytest.raises(OSError) as failed:
+        render_sheet_pdf(_signed(tmp_path), Path("/dev/full"))
+    assert failed.value.errno == errno.ENOSPC

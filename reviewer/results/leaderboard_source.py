@@ -13,40 +13,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from reviewer.adjudication.consensus import consensus_rows
 from reviewer.adjudication.facade import AdjudicationStore
 from reviewer.judge.facade import JudgeStore
+from reviewer.leaderboard.values import ViewValues, scorer_values_of, values_of
 from reviewer.results.data import RunPoint
 from reviewer.results.source import read_runs, study_runs
 from reviewer.studies.facade import StudiesStore
-
-
-@dataclass(frozen=True)
-class RunValue:
-    """One run's value in a view, with the scorer's facts the leaderboard counts apart."""
-
-    run_pk: int
-    run_id: str | None
-    scenario: str
-    model: str
-    value: float | None
-    unsafe: bool
-    passed: bool | None
-
-
-@dataclass(frozen=True)
-class ViewValues:
-    """A view's runs, and what it could not give a value (said beside every figure)."""
-
-    view: str
-    metric: str | None
-    runs: tuple[RunValue, ...]
-    #: runs of the selection with no value in this view (not rated, open dispute, no scalar)
-    without_value: int
-    #: of those, runs whose only consensus is an open dispute
-    open_disputes: int = 0
 
 
 def _runs(store: StudiesStore, study: str | None, scenarios: Sequence[str]) -> list[RunPoint]:
@@ -56,37 +30,11 @@ def _runs(store: StudiesStore, study: str | None, scenarios: Sequence[str]) -> l
     return [r for r in runs if r.scenario_id is not None and r.model is not None]
 
 
-def _values(
-    view: str, metric: str | None, runs: list[RunPoint], value_of: dict[int, float], opened: int = 0
-) -> ViewValues:
-    out = tuple(
-        RunValue(
-            r.run_pk,
-            r.run_id,
-            r.scenario_id or "",
-            r.model or "",
-            value_of.get(r.run_pk),
-            r.unsafe,
-            r.all_passed,
-        )
-        for r in runs
-    )
-    missing = sum(v.value is None for v in out)
-    return ViewValues(view, metric, out, missing, opened)
-
-
 def scorer_values(
     store: StudiesStore, *, study: str | None = None, scenarios: Sequence[str] = ()
 ) -> ViewValues:
     """The scalar of every run that has one."""
     return scorer_values_of(_runs(store, study, scenarios))
-
-
-def scorer_values_of(runs: Sequence[RunPoint]) -> ViewValues:
-    """The scalar of each of ``runs`` that has one (the dashboard passes the runs it shows,
-    already narrowed to what the viewer may see)."""
-    runs = [r for r in runs if r.scenario_id is not None and r.model is not None]
-    return _values("scorer", None, runs, {r.run_pk: r.scalar for r in runs if r.scalar is not None})
 
 
 def human_values(
@@ -109,7 +57,7 @@ def human_values(
             scores[row.run_pk].append(float(row.score))
     value_of = {pk: sum(v) / len(v) for pk, v in scores.items()}
     only_open = len({pk for pk in opened if pk not in value_of} & {r.run_pk for r in runs})
-    return _values("humans", metric, runs, value_of, only_open)
+    return values_of("humans", metric, runs, value_of, only_open)
 
 
 def judge_values(
@@ -127,7 +75,7 @@ def judge_values(
         if metric is None or item_metric == metric:
             scores[run_pk].append(float(score))
     value_of = {pk: sum(v) / len(v) for pk, v in scores.items()}
-    return _values(f"judge:{judge}", metric, runs, value_of)
+    return values_of(f"judge:{judge}", metric, runs, value_of)
 
 
 def judges(store: JudgeStore) -> list[str]:

@@ -8,9 +8,23 @@ import math
 from matplotlib.figure import Figure
 
 from reviewer.leaderboard.board import Board, scale
-from reviewer.results.charts.common import GREY, UNSAFE_COLOUR, Links, colour, say_empty, titled
+from reviewer.results.charts.common import (
+    UNSAFE_COLOUR,
+    Links,
+    colour,
+    say_empty,
+    short,
+    titled,
+)
+from reviewer.results.data import ResultsData
 
 TITLE = "Leaderboard: score per model, 95% interval (scenarios, then runs, resampled)"
+
+
+def draw_leaderboard(fig: Figure, data: ResultsData) -> Links:
+    """The leaderboard of the selection's runs by the scorer (``a320-review leaderboard``
+    prints the same board, and the humans' and judges' too)."""
+    return draw_board(fig, data.leaderboard)
 
 
 def draw_board(fig: Figure, board: Board | None) -> Links:
@@ -24,13 +38,15 @@ def draw_board(fig: Figure, board: Board | None) -> Links:
         if math.isfinite(row.low) and math.isfinite(row.high):
             ax.plot([row.low, row.high], [y, y], color=colour(0), lw=2.5, alpha=0.6)
         ax.plot(row.score, y, "o", color=colour(0), ms=7)
-        danger = f"dangerous {row.unsafe}/{row.n_safety}" if row.unsafe else "no dangerous run"
-        ax.text(
-            1.01, y, f"rank {row.rank} ({row.rank_low}–{row.rank_high})  ·  {danger}",
-            transform=ax.get_yaxis_transform(), va="center", fontsize=8,
-            color=UNSAFE_COLOUR if row.unsafe else GREY,
-        )  # fmt: skip
-    ax.set_yticks(range(len(rows)), [r.model for r in rows])
+        if row.unsafe:  # the dangerous runs, on the row itself: never averaged away
+            ax.plot(row.score, y, "X", color=UNSAFE_COLOUR, ms=9, alpha=0.9)
+    labels = [
+        f"{short(r.model, 24)}\nrank {r.rank} ({r.rank_low}–{r.rank_high}), "
+        f"dangerous {r.unsafe}/{r.n_safety}"
+        for r in rows
+    ]
+    ax.set_yticks(range(len(rows)), labels, fontsize=8)
+    ax.set_ylabel("model, best first (rank range over the replicates)")
     ax.invert_yaxis()
     ax.set_xlim(low_bound, high_bound)
     what = "scalar (0–1)" if board.view == "scorer" else f"{board.view} score (0–3)"
@@ -40,6 +56,8 @@ def draw_board(fig: Figure, board: Board | None) -> Links:
     ax.grid(axis="x", alpha=0.3)
     runs = sum(r.n_runs for r in rows)
     titled(ax, TITLE, f"{len(rows)} models, {runs} runs")
-    notes = "; ".join(board.notes)
-    fig.text(0.01, 0.005, notes, fontsize=7, color=GREY, ha="left", va="bottom", wrap=True)
+    marks = "✕: the model flew a dangerous command (dangerous runs / its runs)"
+    ax.set_xlabel(
+        f"{ax.get_xlabel()}\n" + "; ".join(filter(None, [marks, *board.notes])), fontsize=8
+    )
     return Links()

@@ -7,7 +7,8 @@ connection): :mod:`.storage` (studies and assignments), :mod:`.blind` (the blind
 :mod:`.sheet_checks` (``audit verify``'s and collecting's rules for studies). Service:
 :mod:`.facade` (``StudiesStore``), :mod:`.visibility` (what the blind phase hides),
 :mod:`.packet` (a rater's share of a study, carried to their machine), :mod:`.ratable`
-(runs that cannot be rated). Verbs: :mod:`.verbs` (``study``) and :mod:`.packet_verbs`.
+(runs that cannot be rated). Verbs: :mod:`.verbs` (``study``; its handlers in
+:mod:`.study_handlers`) and :mod:`.packet_verbs`.
 A study's ratings files (``ratings import --phase``, ``ratings template``) are
 :mod:`reviewer.exchange`; signed sheets come back through :mod:`reviewer.collecting`.
 """

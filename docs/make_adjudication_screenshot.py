@@ -12,6 +12,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from reviewer.evidence import Citation
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtWidgets import QApplication
@@ -28,6 +30,16 @@ COMMENTS = {
 }
 
 
+def _cite_if_low(store, r, metric: str, score):  # type: ignore[no-untyped-def]
+    """A 0 or a 1 cites a step (the rubric's evidence rule): the procedure's first action."""
+    if score not in (0, 1):
+        return r
+    gt = Citation(metric_id=metric, kind="ground_truth", ref=0, step="GT:1", label="GT:1")
+    if any(c.metric_id == metric and c.kind == "ground_truth" for c in r.citations):
+        return r
+    return store.cite(r.rating_pk, gt, expected_version=r.version)
+
+
 def rate(store, run_pk: int, rater: str, blind: dict, final: dict) -> None:
     """A blind-study rating: 2 everywhere but ``blind``, then ``final`` after the reveal."""
     r = store.start_study_rating("pilot", run_pk, rater)
@@ -35,11 +47,13 @@ def rate(store, run_pk: int, rater: str, blind: dict, final: dict) -> None:
         outcome, score = blind.get(metric, ("applicable", 2))
         r = store.save_item(r.rating_pk, metric, outcome=outcome, score=score,
                             comment=COMMENTS[rater], expected_version=r.version)  # fmt: skip
+        r = _cite_if_low(store, r, metric, score)
     r = store.submit_blind(r.rating_pk, expected_version=r.version)
     r = store.reveal(r.rating_pk, expected_version=r.version)
     for metric, (outcome, score) in final.items():
         r = store.save_item(r.rating_pk, metric, outcome=outcome, score=score,
                             comment=COMMENTS[rater], expected_version=r.version)  # fmt: skip
+        r = _cite_if_low(store, r, metric, score)
         r = store.save_revision_reason(r.rating_pk, metric, "the scorer flagged the PTU",
                                        expected_version=r.version)  # fmt: skip
     store.submit_final(r.rating_pk, expected_version=r.version)

@@ -47,20 +47,22 @@ def main() -> None:
         path = args.out / f"{rater}.csv"
         with path.open("w", newline="", encoding="utf-8") as fh:
             writer = csv.writer(fh)
-            writer.writerow(("run_id", "metric", "outcome", "score", "comment"))
+            writer.writerow(("run_id", "metric", "outcome", "score", "comment", "evidence"))
             for run_id, scalar, coverage, dangerous, anti in runs:
                 for metric in metrics:
                     roll = rng.random()
                     if roll < 0.03:
-                        writer.writerow((run_id, metric, "not_applicable", "", ""))
+                        writer.writerow((run_id, metric, "not_applicable", "", "", ""))
                         continue
                     if roll < 0.06:
-                        writer.writerow((run_id, metric, "not_observed", "", "no evidence"))
+                        writer.writerow((run_id, metric, "not_observed", "", "no evidence", ""))
                         continue
                     true = _truth(metric, scalar, coverage, dangerous, anti)
                     score = min(3, max(0, round(true + bias + rng.gauss(0, 0.6))))
                     comment = "extreme: see the timeline" if score in (0, 3) else ""
-                    writer.writerow((run_id, metric, "applicable", score, comment))
+                    # A 0 or a 1 cites a step (the rubric's evidence rule): the first action.
+                    evidence = "GT:1" if score in (0, 1) else ""
+                    writer.writerow((run_id, metric, "applicable", score, comment, evidence))
         print(path)
 
 

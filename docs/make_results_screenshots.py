@@ -26,9 +26,13 @@ from ui.screenshot import wait_for
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "screenshots"
 RATERS = ("Ana", "Ben", "Chloe")
-TABS = {0: "dashboard.png", 2: "dashboard-humans.png", 4: "dashboard-validity.png",
-        5: "dashboard-agreement-table.png"}  # fmt: skip
-REPORT_PAGES = (1, 2, 6, 8)  # title, Models, The humans, Agreement
+#: Tabs by chart key (or "agreement-table"), so a new tab moves none of the pictures.
+TABS = {"models": "dashboard.png", "leaderboard": "dashboard-leaderboard.png",
+        "humans": "dashboard-humans.png", "validity": "dashboard-validity.png",
+        "agreement-table": "dashboard-agreement-table.png"}  # fmt: skip
+#: Title, Models, Leaderboard, The humans, Agreement: each chart page follows its group's
+#: predecessor's tables (title 1; models 2-3; leaderboard 4-5; vector 6-7; humans 8-9; ...).
+REPORT_PAGES = (1, 2, 8, 10, 4)
 
 
 def rate(db: Path, tmp: Path) -> None:
@@ -48,8 +52,8 @@ def dashboard(db: Path) -> None:
     qapp = QApplication.instance() or QApplication(sys.argv[:1])
     app = build(db, "Ana", qapp=qapp)
     app.controller.reload_runs()
-    app.window.show_results()
-    window = app.window.results_window
+    app.window.dashboard.show_results()
+    window = app.window.dashboard.results_window
     window.resize(1500, 900)
     if window.data is None:
         failed = []
@@ -57,8 +61,9 @@ def dashboard(db: Path) -> None:
         wait_for(window.loader.loaded)  # (window.updated carries no value for wait_for)
         if failed:
             raise SystemExit(f"results did not load: {failed[0]}")
-    for index, name in TABS.items():
-        window.tabs.setCurrentIndex(index)
+    for key, name in TABS.items():
+        tab = window.agreement if key == "agreement-table" else window.canvases[key]
+        window.tabs.setCurrentWidget(tab)
         if window.tabs.currentWidget() is window.agreement:
             spread = window.agreement.spread_view  # Ana rated it: her view shows everyone's
             spread.setCurrentIndex(spread.model().index(0, 0))

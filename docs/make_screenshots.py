@@ -113,7 +113,7 @@ def main() -> None:
             controller.save_item(metric, "applicable", score, comment)
         # A score of 1 needs evidence: the PTU command, cited for safety.
         ptu = next(c for c in controller.current.card.commands if c.severity == "anti_procedure")
-        controller.toggle_citation("safety", "event", event_index(controller, ptu.call_position))
+        controller.evidence.toggle("safety", "event", event_index(controller, ptu.call_position))
         controller.save_overall_comment("Procedure flown, but the PTU was taken off line.")
         controller.submit()
         flow = SignFlow(

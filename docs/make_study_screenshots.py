@@ -48,7 +48,7 @@ def main() -> None:
                          protocol="blind", seed=7,
                          selection=Selection(scenarios=(PREFERRED[0],)))  # fmt: skip
         app.store.create_study(spec)
-        controller.reload_studies()
+        controller.studies.reload_studies()
         window.queue.studies.combo.setCurrentIndex(1)  # the study: "My queue" by default
         rows = controller.store.list_runs(rater=RATER, study="apu-pilot")
         # The run that skipped the isolation step (matched and missing actions at once).

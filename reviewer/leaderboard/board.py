@@ -15,7 +15,8 @@ from reviewer.leaderboard.values import RunValue, ViewValues
 
 METHOD = (
     "score: mean over scenarios of the model's mean over its runs there; 95% intervals: "
-    "percentile bootstrap resampling scenarios, then runs within each scenario ({resamples} "
+    "bootstrap resampling scenarios, then runs within each, around centres adjusted so run "
+    "noise counts once, with Student's t tails for the number of scenarios ({resamples} "
     "replicates, seed {seed}); pass and dangerous rates: Wilson 95% intervals over runs"
 )
 

@@ -70,7 +70,8 @@ def _judges(data: ResultsData) -> str:
 def _title_page(data: ResultsData) -> Figure:
     fig = Figure(figsize=(11, 8.5))
     fig.text(0.08, 0.85, TITLE, fontsize=26, fontweight="bold")
-    fig.text(0.08, 0.80, "Models, the scorer's vector, the human ratings, agreement, validity")
+    shows = "Models, the leaderboard, the scorer's vector, the human ratings, agreement, validity"
+    fig.text(0.08, 0.80, shows)
     y = 0.70
     for label, value in facts(data):
         lines = textwrap.wrap(value, 80) or [""]

@@ -178,17 +178,21 @@ def main(argv: list[str] | None = None) -> int:
     python = args.python or sys.executable
     pairs = max(5, args.pairs)
     rows = []
-    commands = [("--help", [exe, "--help"], "≤ 1.5"), ("--version", [exe, "--version"], "≤ 1.5")]
+    commands = [
+        ("`a320-review --help`", [exe, "--help"], "≤ 1.5"),
+        ("`a320-review --version`", [exe, "--version"], "≤ 1.5"),
+    ]
     if args.runs:
         from synthdb import cached_database
 
         db = cached_database(args.runs, Path("bench/out/ui"))
-        commands.append((f"runs` ({args.runs:,} runs", [exe, "runs", "--db", str(db)], "< 1 s"))
+        label = f"`a320-review runs` ({args.runs:,} runs)"
+        commands.append((label, [exe, "runs", "--db", str(db)], "< 1 s"))
     for name, cmd, target in commands:
         r = paired(lambda c=cmd: wall(c), lambda: wall([python, "-c", "pass"]), pairs)
         rows.append(
             (
-                f"`a320-review {name}` vs `python -c pass`",
+                f"{name} vs `python -c pass`",
                 f"{r['a'] * 1000:.0f} ms vs {r['b'] * 1000:.0f} ms "
                 f"(+{(r['a'] - r['b']) * 1000:.0f} ms)",
                 f"{r['ratio']:.2f} ({r['min']:.2f}–{r['max']:.2f})",

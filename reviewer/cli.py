@@ -284,6 +284,29 @@ def path_version(entries: Sequence[str]) -> str | None:
     return None
 
 
+def terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns`` (``$COLUMNS``, else the terminal, else 80),
+    without importing shutil, whose bz2 and lzma were a fifth of ``--help``'s start-up."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return columns or 80
+
+
+class _TopFormatter(argparse.RawDescriptionHelpFormatter):
+    """The top-level help's formatter, as argparse sizes it (terminal width less 2)."""
+
+    def __init__(self, prog: str, **kwargs: object) -> None:
+        kwargs.setdefault("width", terminal_columns() - 2)
+        super().__init__(prog, **kwargs)  # type: ignore[arg-type]
+
+
 class _NameOnly:
     """A verb in the overview: listed by name and help line, never parsed with (building
     23 real parsers was most of the overview's cost)."""
@@ -302,7 +325,7 @@ def _top_parser(
         "With no command, opens the review window.",
         epilog=f"{EXAMPLES_HEADING}\n  a320-review score runs/ --out cards.jsonl\n"
         "  a320-review COMMAND --help",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_TopFormatter,
     )
     parser.add_argument("--version", action=_VersionAction)
     subparsers = parser.add_subparsers(

@@ -134,6 +134,12 @@ def test_the_version_of_an_editable_install_is_the_first_dist_info_on_the_path(
     assert cli.path_version([missing]) is None
 
 
+@pytest.mark.parametrize("columns", ["", "0", "40", "120", "wide"])
+def test_terminal_columns_are_shutils(columns: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", columns)
+    assert cli.terminal_columns() == shutil.get_terminal_size().columns
+
+
 def test_the_overview_is_the_full_parsers_help_without_importing_a_verb(tmp_path: Path) -> None:
     # `a320-review --help` is answered from cli.VERB_HELP; it must say what the verbs'
     # own modules register, word for word, in the same order.

@@ -5,7 +5,7 @@
 For each size, whole processes, A B A B ...: (A) a bare Python process that walks the folder
 (``os.walk``) and ``json.loads`` every line of every file, one file at a time: the floor of
 merely reading the files; (B) ``a320-review score DIR --out FILE``. The figure is each
-process's peak resident set (``ru_maxrss`` of that child alone, from ``os.wait4``), and the
+process's peak resident set (``/usr/bin/time -f %M``, see :func:`peak_mb`), and the
 growth from the smallest size to each larger one: flat means the ratio stays near 1
 (target: 50,000 files within 1.2× of 1,000).
 
@@ -43,6 +43,8 @@ for folder, dirs, files in os.walk(sys.argv[1]):
                             pass
 """
 
+#: GNU time: ``apt-get install time`` where it is missing.
+TIME = "/usr/bin/time"
 HERE = Path(__file__).resolve().parent
 ENV = {
     **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
@@ -69,16 +71,24 @@ def linked_corpus(corpus: Path, n: int) -> Path:
 
 
 def peak_mb(cmd: list[str]) -> tuple[float, float]:
-    """(peak RSS in MB, wall seconds) of one whole process; fails loudly when it fails."""
-    start = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
-    assert proc.stderr is not None
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode not in (0, 1):  # score exits 1 for the corpus' corrupt files
-        raise SystemExit(f"bench: {' '.join(cmd)} failed:\n{err.decode()[-2000:]}")
-    return usage.ru_maxrss / 1024, time.monotonic() - start
+    """(peak RSS in MB, wall seconds) of one whole process; fails loudly when it fails.
+
+    The peak comes from ``/usr/bin/time -f %M``, which forks the command from its own small
+    process: Linux carries the forking process's resident set into the child's
+    ``ru_maxrss`` (kept across ``exec``), so a child forked from this script, which holds
+    the corpus' file list, would report this script's size instead of its own.
+    """
+    with tempfile.NamedTemporaryFile("r", suffix=".txt") as peak:
+        start = time.monotonic()
+        done = subprocess.run(
+            [TIME, "-f", "%M", "-o", peak.name, *cmd],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False, env=ENV,
+        )  # fmt: skip
+        took = time.monotonic() - start
+        if done.returncode not in (0, 1):  # score exits 1 for the corpus' corrupt files
+            raise SystemExit(f"bench: {' '.join(cmd)} failed:\n{done.stderr.decode()[-2000:]}")
+        kib = int(peak.read().split()[-1])
+    return kib / 1024, took
 
 
 def main() -> None:
@@ -87,6 +97,8 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=1, help="A B pairs per size (default 1)")
     parser.add_argument("--corpus", type=Path, default=Path("bench/out/corpus"))
     args = parser.parse_args()
+    if not Path(TIME).is_file():
+        raise SystemExit(f"bench: {TIME} is missing (GNU time: apt-get install time)")
     score = [sys.executable, "-m", "reviewer", "score"]
     floor: dict[int, list[float]] = {}
     scored: dict[int, list[float]] = {}

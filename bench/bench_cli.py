@@ -202,7 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.n:  # --n 0: the start-up figures only
         rows.append(score_row(exe, python, corpus_dir(args.corpus, args.n), args.n, pairs))
     print(f"{pairs} pairs A B A B, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
-    print(f"exe: {exe}; load average {os.getloadavg()[0]:.1f} at the end\n")
+    load = os.getloadavg()[0]
+    print(f"exe: {Path(exe).name}, this checkout first on PYTHONPATH; "
+          f"load average {load:.1f} at the end\n")  # fmt: skip
     print("| pairing (A vs B) | medians | ratio A/B, median (min–max) | target |")
     print("|---|---|---|---|")
     for row in rows:

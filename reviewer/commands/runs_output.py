@@ -48,12 +48,7 @@ def _texts(values: list[Any]) -> list[str]:
 
 def write_table(rows: Sequence[dict[str, Any]], columns: Sequence[str], out: TextIO) -> None:
     """Write ``rows`` as ``write_rows(rows, columns, "table", out)`` does, faster."""
-    write_columns(columns, _columns(rows, columns), out)
-
-
-def write_columns(columns: Sequence[str], values: Sequence[list[Any]], out: TextIO) -> None:
-    """The same table from the values of each column (``values[i]`` under ``columns[i]``)."""
-    texts = [_texts(column) for column in values]
+    texts = [_texts(values) for values in _columns(rows, columns)]
     widths = [max([len(c), *map(len, col)]) for c, col in zip(columns, texts, strict=True)]
     line = "  ".join(f"{{:<{w}}}" for w in widths)
     out.write(line.format(*columns).rstrip() + "\n")

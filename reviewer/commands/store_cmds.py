@@ -179,8 +179,6 @@ def run_runs(args: argparse.Namespace) -> int:
     from reviewer.store import RunRow
 
     rater = args.rater or home.last_rater()
-    if args.study is None and args.format != "json":
-        return _runs_table(args, rater)
     with open_store(args, create=False, readonly=True) as store:
         if args.study is None:
             # Plain dicts of the rows' values: no model per row to build and copy again.
@@ -206,20 +204,6 @@ def run_runs(args: argparse.Namespace) -> int:
                 row["in"] = f"{row['ratings_in']}/{row['per_run']}"
         write_table(table, columns, sys.stdout)
     print(f"{len(rows)} runs" + (f"; rating state of {rater}" if rater else ""), file=sys.stderr)
-    return 0
-
-
-def _runs_table(args: argparse.Namespace, rater: str | None) -> int:
-    """The plain run list as a table, column by column: no dict per run (50,000 runs)."""
-    from reviewer.commands.runs_output import write_columns
-
-    with open_store(args, create=False, readonly=True) as store:
-        values = store.list_run_columns(rater=rater)
-    values["changed"] = ["changed" if s else "" for s in values["superseded_by_version"]]
-    values["rating"] = values["rating_state"]
-    write_columns(RUN_COLUMNS, [values[c] for c in RUN_COLUMNS], sys.stdout)
-    n = len(values["run_pk"])
-    print(f"{n} runs" + (f"; rating state of {rater}" if rater else ""), file=sys.stderr)
     return 0
 
 

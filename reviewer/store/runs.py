@@ -257,54 +257,6 @@ def list_run_values(conn: sqlite3.Connection, *, rater: str | None) -> list[dict
         ]
 
 
-#: The keys of :func:`list_run_values`' dicts, in order: the columns of :func:`list_run_columns`.
-RUN_VALUE_KEYS = (
-    "run_pk", "run_id", "path", "version", "superseded_by_version", "scenario_id", "model",
-    "status", "reason", "scalar", "coverage", "end_state", "unsafe", "rating_state",
-    "n_ratings",
-)  # fmt: skip
-
-
-def list_run_columns(conn: sqlite3.Connection, *, rater: str | None) -> dict[str, list[Any]]:
-    """:func:`list_run_values` by column: ``{key: [value per run]}``, the same values in the
-    same order, with no dict per run (the ``runs`` verb's table, 50,000 runs)."""
-    who = rater_pk(conn, rater)
-    with gc_paused():
-        rows = conn.execute(_LIST_COLUMNS).fetchall()
-        state: dict[int, str] = {}
-        counted: dict[int, int] = {}
-        for run_pk, by, status, rated in conn.execute(_LIVE_RATINGS):
-            if who is not None and by == who:
-                state[run_pk] = status
-            if rated:
-                counted[run_pk] = counted.get(run_pk, 0) + 1
-        if not rows:
-            return {key: [] for key in RUN_VALUE_KEYS}
-        (pks, run_ids, paths, versions, scenarios, models, statuses, reasons, scalars,
-         coverages, end_states, unsafe) = map(list, zip(*rows, strict=True))  # fmt: skip
-        latest: dict[str, int] = {}
-        for path, version in zip(paths, versions, strict=True):
-            if version > latest.get(path, 0):
-                latest[path] = version
-        return {
-            "run_pk": pks,
-            "run_id": run_ids,
-            "path": paths,
-            "version": versions,
-            "superseded_by_version": [v < latest[p] for p, v in zip(paths, versions, strict=True)],
-            "scenario_id": scenarios,
-            "model": models,
-            "status": statuses,
-            "reason": reasons,
-            "scalar": scalars,
-            "coverage": coverages,
-            "end_state": end_states,
-            "unsafe": [u == 1 for u in unsafe],
-            "rating_state": [state.get(pk, "unrated") for pk in pks],
-            "n_ratings": [counted.get(pk, 0) for pk in pks],
-        }
-
-
 def list_runs(conn: sqlite3.Connection, *, rater: str | None) -> list[RunRow]:
     """Every run version in import order, with the rater's rating state."""
     values = list_run_values(conn, rater=rater)

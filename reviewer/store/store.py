@@ -151,10 +151,6 @@ class ReviewStore(StudiesFacade, AdjudicationFacade):
         printing 50,000 runs without building a model per row."""
         return runs.list_run_values(self._db.conn, rater=rater)
 
-    def list_run_columns(self, *, rater: str | None = None) -> dict[str, list[Any]]:
-        """:meth:`list_run_values` by column, ``{key: [value per run]}``: no dict per run."""
-        return runs.list_run_columns(self._db.conn, rater=rater)
-
     def get_run(self, run_pk: int) -> RunDetail:
         """One run with its ScoreCard; :class:`NotFoundError` if absent."""
         return runs.get_run(self._db.conn, run_pk)

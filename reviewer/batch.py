@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import gc
+import itertools
 import json
 import os
 import stat
@@ -181,12 +182,13 @@ def fewer_collections(gen0: int = 50_000) -> Iterator[None]:
 
 
 def score_chunks(
-    paths: Sequence[Path],
+    paths: Iterable[Path],
     *,
     jobs: int = 1,
     with_judge_bundle: bool = True,
     render_chunk: Callable[[list[ScoreCard]], Any],
     size: int = CHUNK,
+    total: int | None = None,
 ) -> Iterator[Any]:
     """Score ``paths`` in order, ``size`` files at a time; yields ``render_chunk(cards)`` per
     chunk, in order.
@@ -195,24 +197,38 @@ def score_chunks(
     receives and writes one object per chunk instead of one per card, which was most of its
     CPU with ``--jobs 2`` while both workers wanted both CPUs. ``render_chunk`` must be
     picklable, as for :func:`score_many`.
+
+    ``paths`` may be a stream (:class:`reviewer.file_stream.FoundFiles`) with ``total``
+    its length: one process then holds one chunk of paths at a time, not all of them.
     """
-    chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
+    count = len(paths) if total is None else total  # type: ignore[arg-type]
     work = partial(_score_chunk, with_judge_bundle=with_judge_bundle, render_chunk=render_chunk)
-    yield from _in_order(work, chunks, jobs=jobs, chunksize=1, worth=2, render=render_chunk)
+    chunks = _chunked(iter(paths), size)
+    n_chunks = -(-count // size)
+    yield from _in_order(
+        work, chunks, jobs=jobs, chunksize=1, worth=2, render=render_chunk, count=n_chunks
+    )
+
+
+def _chunked(paths: Iterator[Path], size: int) -> Iterator[list[Path]]:
+    """Consecutive lists of ``size`` paths (the last one shorter), as they come."""
+    while chunk := list(itertools.islice(paths, size)):
+        yield chunk
 
 
 def _in_order(
     work: Callable[[Any], Any],
-    items: Sequence[Any],
+    items: Iterable[Any],
     *,
     jobs: int,
     chunksize: int,
     worth: int,
     render: Callable[..., Any] | None,
+    count: int | None = None,
 ) -> Iterator[Any]:
     """``map(work, items)``, in a pool of ``jobs`` workers when there are at least ``worth``
-    items (fewer are not worth a pool's start-up)."""
-    if jobs <= 1 or len(items) < worth:
+    items (fewer are not worth a pool's start-up); ``count`` is the length of an iterator."""
+    if jobs <= 1 or (len(items) if count is None else count) < worth:  # type: ignore[arg-type]
         yield from map(work, items)
         return
     with _context(render).Pool(jobs) as pool:

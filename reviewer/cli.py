@@ -22,16 +22,21 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from reviewer.commands.verbs import (
     EXAMPLES_HEADING,
     CommandError,
     GuiRunner,
     PdfRenderer,
+    Subparsers,
     UsageError,
 )
 from reviewer.installation import shadowing_problem
+
+#: ``typing`` is a tenth of ``--help``'s own start-up; the checkers know this idiom.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Verb modules, in the order ``--help`` lists them.
 #: Each command module and the verbs it registers.  A command line that names its verb
@@ -54,6 +59,36 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "reviewer.adjudication.consensus_verbs": ("consensus",),
     "reviewer.leaderboard.verbs": ("leaderboard",),
     "reviewer.quality.verbs": ("raters",),
+}
+
+#: Each verb's one line in ``a320-review --help``, in :data:`COMMANDS`' order. The overview
+#: is built from this table alone, without importing any verb module (a third of the
+#: start-up of ``--help``); a test holds it to what the modules register.
+VERB_HELP: dict[str, str] = {
+    "gui": "open the review window (the default)",
+    "score": "score trajectories into ScoreCards",
+    "aggregate": "aggregate scores per (scenario, model)",
+    "import": "score trajectories and add them to the review database",
+    "runs": "list the runs of the review database",
+    "audit": "check the audit log of the review database",
+    "ratings": "import, export and summarise ratings",
+    "keygen": "create a rater's signing key pair",
+    "whoami": "show a rater's key fingerprint and public key line",
+    "sign": "sign a rater's submitted rating of a run",
+    "export": "write every signed sheet",
+    "verify": "check signed sheets",
+    "agreement": "inter-rater agreement: Krippendorff's alpha per metric, rater and pair",
+    "validity": "the automatic score against the human consensus",
+    "judge": "rate runs with an LLM judge and compare it with the humans",
+    "study": "rating studies: raters, assignments, blind protocol, packets",
+    "collect": "collect signed sheets from other raters",
+    "completion": "print a shell completion script (bash or zsh)",
+    "report": "the results charts and tables as a PDF or a self-contained HTML page",
+    "adjudicate": "decide one disputed metric of a run, with a reason",
+    "adjudication": "list disagreements; submit, sign, correct and export adjudications",
+    "consensus": "the reported value of each run and metric, and how it was reached",
+    "leaderboard": "models ranked by the scorer, the humans or a judge, with 95%% intervals",
+    "raters": "rater quality: accuracy against a reference, bias, drift",
 }
 
 
@@ -79,6 +114,9 @@ def version() -> str:
     found = wheel_version(Path(__file__).resolve().parent.parent)
     if found is not None:
         return found
+    found = path_version(sys.path)
+    if found is not None:
+        return found
     from importlib import metadata
 
     try:
@@ -100,23 +138,93 @@ def wheel_version(site: Path) -> str | None:
     return found[0].name.removeprefix("a320_review-").removesuffix(".dist-info")
 
 
-def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
-    """The full parser, every verb registered; with ``verb`` (one of :data:`COMMANDS`),
-    the parser of that verb's module alone.  An unknown ``verb`` gets the full parser,
-    whose error then lists every verb."""
-    modules = [name for name, verbs in COMMANDS.items() if verb in verbs] or list(COMMANDS)
+def path_version(entries: Sequence[str]) -> str | None:
+    """The version of the first ``a320_review-*.dist-info`` folder along ``entries`` (the
+    import path), as :mod:`importlib.metadata` finds it for an editable install, without
+    importing it (half of ``--version``'s start-up). None when the first folder holding
+    one holds two (left to importlib.metadata) or none is found."""
+    for entry in entries:
+        try:
+            names = [n for n in os.listdir(entry or ".") if n.startswith("a320_review-")]
+        except OSError:
+            continue
+        found = [n for n in names if n.endswith(".dist-info")]
+        if found:
+            if len(found) != 1:
+                return None
+            return found[0].removeprefix("a320_review-").removesuffix(".dist-info")
+    return None
+
+
+def terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns`` (``$COLUMNS``, else the terminal, else 80),
+    without importing shutil, whose bz2 and lzma were a fifth of ``--help``'s start-up."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]  # None: caught below
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return columns or 80
+
+
+class _TopFormatter(argparse.RawDescriptionHelpFormatter):
+    """The top-level help's formatter, as argparse sizes it (terminal width less 2)."""
+
+    def __init__(self, prog: str, **kwargs: object) -> None:
+        kwargs.setdefault("width", terminal_columns() - 2)
+        super().__init__(prog, **kwargs)  # type: ignore[arg-type]
+
+
+class _NameOnly:
+    """A verb in the overview: listed by name and help line, never parsed with (building
+    23 real parsers was most of the overview's cost)."""
+
+    def __init__(self, **kwargs: object) -> None:
+        pass
+
+
+def _top_parser(
+    parser_class: type = argparse.ArgumentParser,
+) -> tuple[argparse.ArgumentParser, Subparsers]:
+    """The ``a320-review`` parser with no verb registered yet."""
     parser = argparse.ArgumentParser(
         prog="a320-review",
         description="Score and review recorded LLM-agent runs of A320 failure procedures.\n"
         "With no command, opens the review window.",
         epilog=f"{EXAMPLES_HEADING}\n  a320-review score runs/ --out cards.jsonl\n"
         "  a320-review COMMAND --help",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_TopFormatter,
     )
     parser.add_argument("--version", action=_VersionAction)
-    subparsers = parser.add_subparsers(
-        dest="command", metavar="COMMAND", help="what to do (default: gui); COMMAND --help"
+    subparsers: Subparsers = parser.add_subparsers(
+        dest="command",
+        metavar="COMMAND",
+        help="what to do (default: gui); COMMAND --help",
+        parser_class=parser_class,
     )
+    return parser, subparsers
+
+
+def overview_parser() -> argparse.ArgumentParser:
+    """The parser that answers ``a320-review --help``: every verb by its line in
+    :data:`VERB_HELP`, none of the verb modules imported (their own ``--help`` builds
+    them). Its help is the full parser's, word for word (a test holds them equal)."""
+    parser, subparsers = _top_parser(_NameOnly)
+    for name, help in VERB_HELP.items():
+        subparsers.add_parser(name, help=help)
+    return parser
+
+
+def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
+    """The full parser, every verb registered; with ``verb`` (one of :data:`COMMANDS`),
+    the parser of that verb's module alone.  An unknown ``verb`` gets the full parser,
+    whose error then lists every verb."""
+    modules = [name for name, verbs in COMMANDS.items() if verb in verbs] or list(COMMANDS)
+    parser, subparsers = _top_parser()
     for name in modules:
         try:
             module = importlib.import_module(name)
@@ -148,6 +256,11 @@ def main(
         args_list[0].startswith("--") and args_list[0] not in ("--help", "-h", "--version")
     ):
         args_list = ["gui", *args_list]
+    if args_list[0] == "--version":  # what the parser would do, without building it
+        print(f"a320-review {version()}")
+        raise SystemExit(0)  # as argparse's --version does
+    if args_list[0] in ("--help", "-h"):
+        overview_parser().parse_args(args_list[:1])  # prints the overview and exits
     parser = build_parser(args_list[0])
     try:
         args, extras = parser.parse_known_args(args_list)

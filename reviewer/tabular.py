@@ -9,8 +9,6 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
-from scoring.paths import shown
-
 FORMATS = ("table", "csv", "json", "markdown")
 
 #: Text a spreadsheet would run as a formula (OWASP "CSV injection"), and the apostrophe
@@ -89,6 +87,10 @@ def cell(value: Any) -> str:
         return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:.3f}"
+    # Here, not at the top: importing scoring loads the scorer (pydantic), and every verb's
+    # parser imports this module (test_building_the_parser_imports_no_scorer_store_or_qt).
+    from scoring.paths import shown
+
     return shown(str(value))
 
 

@@ -8,15 +8,34 @@ values, and each line is one ``str.format`` call; the text is the same as ``writ
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any, TextIO
 
 from reviewer.tabular import cell
 from scoring.paths import shown
 
+#: ``cell`` of a boolean column's values.
+_BOOL_TEXT = {True: "yes", False: "no", None: ""}
+
+
+def _columns(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> list[list[Any]]:
+    """The values of each column, ``row.get(column)`` for every row: one ``itemgetter``
+    call per row rather than one ``dict.get`` per cell (650,000 of them at 50,000 runs)."""
+    if not rows:
+        return [[] for _ in columns]
+    if len(columns) > 1 and all(c in rows[0] for c in columns):
+        get = itemgetter(*columns)
+        try:
+            return [list(col) for col in zip(*map(get, rows), strict=True)]
+        except KeyError:
+            pass  # a later row lacks a column: the general way below
+    return [[row.get(c) for row in rows] for c in columns]
+
 
 def _texts(values: list[Any]) -> list[str]:
     """``cell(v)`` for every value, with one fast path when the column holds one plain type."""
-    kinds = {type(v) for v in values if v is not None}
+    kinds = set(map(type, values))
+    kinds.discard(type(None))
     if kinds == {str}:
         # Text from files (run ids, models) escaped as cell() does: no raw escape sequences.
         return ["" if v is None else shown(v) for v in values]
@@ -24,12 +43,14 @@ def _texts(values: list[Any]) -> list[str]:
         return ["" if v is None else str(v) for v in values]
     if kinds == {float}:
         return ["" if v is None else f"{v:.3f}" for v in values]
+    if kinds == {bool}:
+        return [_BOOL_TEXT[v] for v in values]
     return [cell(v) for v in values]  # bools, mixed types, or every value None
 
 
 def write_table(rows: Sequence[dict[str, Any]], columns: Sequence[str], out: TextIO) -> None:
     """Write ``rows`` as ``write_rows(rows, columns, "table", out)`` does, faster."""
-    texts = [_texts([row.get(c) for row in rows]) for c in columns]
+    texts = [_texts(values) for values in _columns(rows, columns)]
     widths = [max([len(c), *map(len, col)]) for c, col in zip(columns, texts, strict=True)]
     line = "  ".join(f"{{:<{w}}}" for w in widths)
     out.write(line.format(*columns).rstrip() + "\n")

@@ -99,17 +99,18 @@ def run(args: argparse.Namespace) -> int:
     from reviewer.batch import (
         DiscoveryError,
         StderrProgress,
-        discover,
         fewer_collections,
         score_chunks,
         unreadable_line,
     )
+    from reviewer.file_stream import FoundFiles
 
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     problems: list[tuple[str, str]] = []
     try:
-        paths = discover(args.paths, problems)
+        # A folder is streamed, not listed: memory stays flat however many files it holds.
+        paths = FoundFiles(args.paths, problems)
     except DiscoveryError as exc:
         raise UsageError(str(exc)) from None
     for where, reason in problems:
@@ -122,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         with_judge_bundle=not args.no_judge_bundle,
         render_chunk=partial(render, fmt=args.format),
+        total=len(paths),
     )
     unreadable = 0
     with fewer_collections(), open_output(args.out) as out:

@@ -119,6 +119,50 @@ def test_the_version_of_a_wheel_is_read_from_its_dist_info(tmp_path: Path) -> No
     assert cli.wheel_version(tmp_path) is None  # ambiguous: importlib.metadata decides
 
 
+def test_the_version_of_an_editable_install_is_the_first_dist_info_on_the_path(
+    tmp_path: Path,
+) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    (second / "a320_review-2.0.0.dist-info").mkdir(parents=True)
+    (second / "a320_review_extra-9.dist-info").mkdir()
+    missing = str(tmp_path / "missing")
+    assert cli.path_version([missing, str(first), str(second)]) == "2.0.0"
+    (first / "a320_review-1.0.0.dist-info").mkdir()
+    assert cli.path_version([str(first), str(second)]) == "1.0.0"
+    (first / "a320_review-1.0.1.dist-info").mkdir()
+    assert cli.path_version([str(first), str(second)]) is None  # importlib.metadata decides
+    assert cli.path_version([missing]) is None
+
+
+@pytest.mark.parametrize("columns", ["", "0", "40", "120", "wide"])
+def test_terminal_columns_are_shutils(columns: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", columns)
+    assert cli.terminal_columns() == shutil.get_terminal_size().columns
+
+
+def test_the_overview_is_the_full_parsers_help_without_importing_a_verb(tmp_path: Path) -> None:
+    # `a320-review --help` is answered from cli.VERB_HELP; it must say what the verbs'
+    # own modules register, word for word, in the same order.
+    assert cli.overview_parser().format_help() == build_parser().format_help()
+    script = (
+        "import sys\n"
+        "from reviewer import cli\n"
+        "try:\n"
+        "    cli.main(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "toolkit = ('reviewer.commands', 'reviewer.commands.verbs')  # the parser's own parts\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('reviewer.commands', "
+        "'reviewer.leaderboard', 'reviewer.quality', 'yaml')) and m not in toolkit), "
+        "file=sys.stderr)\n"
+    )
+    result = _run(["-c", script], cwd=tmp_path, env={"PYTHONPATH": str(REPO)})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == build_parser().format_help()
+    assert result.stderr.strip() == "[]"
+
+
 # --- the same problem, the same exit code and message in every verb --------------------------
 
 MISSING = "nope/missing.jsonl"

@@ -179,7 +179,8 @@ def test_import_names_every_unreadable_file_in_one_form(
     monkeypatch.chdir(tmp_path)
     code, _, err = _run(capsys, "import", "runs", "--db", tmp_path / "r.db")
     assert code == 1
-    lines = sorted(line for line in err.splitlines() if line.startswith("unreadable: "))
+    # The unreadable files' lines (the summary that follows them is not one of them).
+    lines = sorted(line for line in err.splitlines() if line.startswith("unreadable:"))
     assert lines[0].startswith(f"unreadable: {Path('runs', 'bad.jsonl')}:1: ")
     assert "import: exit code 1 because 2 file(s) could not be read" in err
     assert lines[1].startswith(f"unreadable: {Path('runs', 'pipe.jsonl')}: not a regular file")

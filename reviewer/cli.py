@@ -279,7 +279,15 @@ def main(
     # names the sub-verb a user typed, not only its group.
     prog = verb_parser(parser, args_list).prog
     try:
-        return int(args.run(args))
+        report_out = getattr(args, "report_out", None)
+        if report_out is None:
+            return int(args.run(args))
+        from contextlib import redirect_stdout
+
+        from reviewer.commands.verbs import open_output
+
+        with open_output(report_out) as out, redirect_stdout(out):
+            return int(args.run(args))
     except UsageError as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2

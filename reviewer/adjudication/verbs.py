@@ -18,6 +18,7 @@ from reviewer.commands.verbs import (
     CommandError,
     Subparsers,
     UsageError,
+    add_out_option,
     add_verb,
     rater_name_option,
 )
@@ -117,6 +118,7 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument(
         "--disputed", action="store_true", help="only disputed metrics (open or adjudicated)"
     )
+    add_out_option(p)
     for name, help_, run in (
         ("submit", "submit an adjudication (every disputed metric decided)", run_submit),
         ("correct", "start a correction of a submitted or signed adjudication", run_correct),

@@ -14,6 +14,7 @@ from reviewer.commands.verbs import (
     CommandError,
     Subparsers,
     UsageError,
+    add_out_option,
     add_verb,
     rater_name_option,
 )
@@ -72,6 +73,7 @@ def register(subparsers: Subparsers) -> None:
         metavar="N",
         help="bootstrap resamples (default 1000; 0 for no interval)",
     )
+    add_out_option(a)
     a.set_defaults(run=run_agreement)
 
     v = add_verb(
@@ -106,6 +108,7 @@ def register(subparsers: Subparsers) -> None:
         help="instead: the LLM judge NAME against the human consensus (as `judge compare`: "
         "adjudicated, else agreed median; open disputes left out and counted)",
     )
+    add_out_option(v)
     v.set_defaults(run=run_validity)
 
 

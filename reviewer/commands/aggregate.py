@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.commands.verbs import Subparsers, UsageError, add_verb, input_path
+from reviewer.commands.verbs import Subparsers, UsageError, add_out_option, add_verb, input_path
 from reviewer.tabular import FORMATS, write_rows
 
 if TYPE_CHECKING:
@@ -42,6 +42,7 @@ def register(subparsers: Subparsers) -> None:
         "--format", choices=FORMATS, default="table", help="output format (default: table)"
     )
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes")
+    add_out_option(p)
     p.set_defaults(run=run)
 
 

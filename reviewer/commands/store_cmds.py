@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from reviewer.commands.verbs import (
     CommandError,
     Subparsers,
+    add_out_option,
     add_verb,
     input_path,
     rater_name_option,
@@ -136,6 +137,7 @@ def register(subparsers: Subparsers) -> None:
         help="only the study's runs, with how many of their k ratings are in "
         "(with --rater: that rater's queue)",
     )
+    add_out_option(p)
     p.set_defaults(run=run_runs)
 
     p = add_verb(
@@ -154,6 +156,7 @@ def register(subparsers: Subparsers) -> None:
         examples=["a320-review audit verify --db review.db"],
     )
     add_db_option(v)
+    add_out_option(v)
     v.set_defaults(run=run_audit_verify)
 
 

@@ -124,6 +124,20 @@ def open_output(path: Path | None) -> Iterator[TextIO]:
         raise CommandError(f"{exc}; {path} was left as it was") from None
 
 
+def add_out_option(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """``--out FILE`` for a verb that prints a report: what it prints on stdout goes to
+    ``FILE`` instead, whole or not at all (``reviewer.cli.main`` opens the file with
+    :func:`open_output`); messages stay on stderr. Returns ``p``."""
+    p.add_argument(
+        "--out",
+        dest="report_out",
+        type=Path,
+        metavar="FILE",
+        help="write the report to FILE (complete or absent) instead of stdout",
+    )
+    return p
+
+
 class VerbHelpFormatter(argparse.HelpFormatter):
     """Wraps the description to the terminal like argparse does, but keeps an epilog that
     starts with :data:`EXAMPLES_HEADING` line for line: the examples are shell lines a

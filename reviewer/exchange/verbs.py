@@ -12,6 +12,7 @@ from reviewer.commands.store_cmds import add_db_option, open_store
 from reviewer.commands.verbs import (
     CommandError,
     Subparsers,
+    add_out_option,
     add_verb,
     input_path,
     open_output,
@@ -179,6 +180,7 @@ def register(subparsers: Subparsers) -> None:
         help="count automatic judges' ratings too (left out by default, and counted)",
     )
     add_db_option(s)
+    add_out_option(s)
     s.set_defaults(run=run_summary)
 
 

@@ -12,6 +12,7 @@ from reviewer.commands.verbs import (
     CommandError,
     Subparsers,
     UsageError,
+    add_out_option,
     add_verb,
     open_output,
     rater_name_option,
@@ -152,6 +153,7 @@ def register(subparsers: Subparsers) -> None:
     c.add_argument("--format", choices=("table", "json"), default="table", help="output")
     c.add_argument("--top", type=int, default=10, metavar="N", help="runs listed (default 10)")
     add_db_option(c)
+    add_out_option(c)
     c.set_defaults(run=run_compare)
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from reviewer.commands.verbs import (
     Subparsers,
+    add_out_option,
     add_verb,
     rater_name_option,
     rater_names_option,
@@ -128,23 +129,27 @@ def register(subparsers: Subparsers) -> None:
         " which the rubric's evidence rule keeps from being rated 0 or 1",
     )
 
-    _sub(
-        sub,
-        "list",
-        "list the studies",
-        "One line per study.",
-        "a320-review study list",
-        run_list,
-        named=False,
+    add_out_option(
+        _sub(
+            sub,
+            "list",
+            "list the studies",
+            "One line per study.",
+            "a320-review study list",
+            run_list,
+            named=False,
+        )
     )
 
-    _sub(
-        sub,
-        "show",
-        "show a study",
-        "The study's definition, raters and loads.",
-        "a320-review study show pilot",
-        run_show,
+    add_out_option(
+        _sub(
+            sub,
+            "show",
+            "show a study",
+            "The study's definition, raters and loads.",
+            "a320-review study show pilot",
+            run_show,
+        )
     )
 
     a = _sub(
@@ -156,6 +161,7 @@ def register(subparsers: Subparsers) -> None:
         run_assignments,
     )
     a.add_argument("--format", choices=("csv", "json"), default="csv", help="default: csv")
+    add_out_option(a)
     a.add_argument(
         "--rater", type=rater_name_option("--rater"), metavar="NAME", help="only this rater's queue"
     )

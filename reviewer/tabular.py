@@ -36,6 +36,8 @@ def csv_cell(value: Any) -> Any:
     """
     if value is None:
         return ""
+    if isinstance(value, bool):  # as JSON writes it, so a CSV and a JSON export read alike
+        return "true" if value else "false"
     if isinstance(value, str):
         return _LINE_START.sub("'", value)
     return value

@@ -151,6 +151,8 @@ def run_agreement(args: argparse.Namespace) -> int:
         data = json.loads(report.model_dump_json())
         for rater in data.get("raters", []):
             rater["rater_kind"] = inputs.rater_kinds.get(rater["rater"], "human")
+            # The CSV's names: a rater's mean per metric is ``mean_<metric>`` in both.
+            rater.update({f"mean_{m}": v for m, v in rater.pop("mean_score", {}).items()})
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
         return 0
     from reviewer.agreement.output import agreement_sections, write_sections

@@ -17,7 +17,7 @@ BAD_NAME = "ann\ned25519 AAAA mallory"
     [
         (["export", "--out", "x", "--passphrase-file", "p"], "export"),
         (["ratings", "import", "FILE", "--rater", "bob", "--bogus"], "ratings import"),
-        (["study", "assignments", "pilot", "--out", "a.csv"], "study assignments"),
+        (["study", "assignments", "pilot", "--bogus", "a.csv"], "study assignments"),
     ],
 )
 def test_an_unknown_option_is_reported_by_its_verb(

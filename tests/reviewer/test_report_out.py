@@ -68,3 +68,39 @@ def test_a_report_that_cannot_be_written_leaves_nothing(demo_db: Path, tmp_path:
     target = tmp_path / "no" / "such" / "folder" / "runs.csv"
     assert main(["runs", "--db", str(demo_db), "--out", str(target)]) == 2
     assert not target.exists()
+
+
+def test_agreement_names_a_raters_columns_alike_in_csv_and_json(
+    demo_db: Path, tmp_path: Path, capsys
+) -> None:
+    # The JSON nested a rater's means as mean_score.<metric> where the CSV had mean_<metric>.
+    import csv
+    import json
+    import shutil
+    import sqlite3
+
+    from reviewer.rubric import default_rubric
+
+    db = tmp_path / "rated.db"
+    shutil.copy(demo_db, db)
+    with sqlite3.connect(db) as conn:
+        runs = [r[0] for r in conn.execute(
+            "SELECT run_id FROM runs WHERE status = 'scored' ORDER BY run_id LIMIT 4")]  # fmt: skip
+    for rater in ("ann", "bob"):
+        path = tmp_path / f"{rater}.csv"
+        with path.open("w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(["run_id", "metric", "outcome", "score", "comment"])
+            for run in runs:
+                for metric in default_rubric().metric_ids:
+                    w.writerow([run, metric, "applicable", 2, ""])
+        assert main(["ratings", "import", str(path), "--rater", rater, "--db", str(db)]) == 0
+    capsys.readouterr()
+    base = ["agreement", "--db", str(db), "--bootstrap", "0"]
+    assert main([*base, "--format", "json"]) == 0
+    json_rater = json.loads(capsys.readouterr().out)["raters"][0]
+    assert main([*base, "--format", "csv"]) == 0
+    csv_text = capsys.readouterr().out
+    means = {f"mean_{m}" for m in default_rubric().metric_ids}
+    assert all(name in csv_text for name in means)  # the CSV's raters table
+    assert means <= set(json_rater) and "mean_score" not in json_rater

@@ -19,6 +19,7 @@ The mean revision cannot say this: it averages only revised items.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -69,10 +70,24 @@ def _target(r: RatingRecord, counterpart: Mapping[tuple[str, str], float]) -> fl
 def _welch(a: list[float], b: list[float]) -> tuple[float | None, float | None, str | None]:
     if len(a) < 2 or len(b) < 2:
         return None, None, "no interval: each arm needs at least two scores"
+    a, b = _settled(a), _settled(b)
     if np.var(a) == 0 and np.var(b) == 0:
         return None, None, "no interval: the distances do not vary in either arm"
-    ci = stats.ttest_ind(a, b, equal_var=False).confidence_interval(0.95)
+    with warnings.catch_warnings():
+        # One arm that does not vary has a variance of exactly 0, which Welch's interval
+        # takes as it is; scipy still warns that its moments lost precision (they did not).
+        warnings.filterwarnings("ignore", "Precision loss occurred", RuntimeWarning)
+        ci = stats.ttest_ind(a, b, equal_var=False).confidence_interval(0.95)
     return float(ci.low), float(ci.high), None
+
+
+def _settled(values: list[float]) -> list[float]:
+    """``values``, or their mean repeated when they differ only by rounding (distances
+    computed as 3 x a 0-1 counterpart differ in their last bits)."""
+    spread = float(np.ptp(values))
+    if spread <= 1e-9 * max(1.0, float(np.max(np.abs(values)))):
+        return [float(np.mean(values))] * len(values)
+    return values
 
 
 def anchoring_row(

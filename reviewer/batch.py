@@ -75,7 +75,7 @@ def discover(paths: Iterable[str | Path], problems: list[Problem] | None = None)
                 continue
             raise DiscoveryError(f"no such file or folder: {shown(path)}") from None
         if stat.S_ISDIR(info.st_mode):
-            _walk(path, found, met, {(info.st_dev, info.st_ino)})
+            found.update(walk(path, met, {(info.st_dev, info.st_ino)}))
         elif stat.S_ISREG(info.st_mode):
             found.add(path)
         else:
@@ -96,26 +96,34 @@ def path_order(path: str | Path) -> list[str]:
     return parts
 
 
-def _walk(
-    folder: Path, found: set[Path], met: list[Problem], visited: set[tuple[int, int]]
-) -> None:
-    """``*.jsonl`` under ``folder``; symlinked folders followed once (``visited`` stops
-    loops), every failure recorded in ``met``."""
+def walk(folder: Path, met: list[Problem], visited: set[tuple[int, int]]) -> Iterator[Path]:
+    """``*.jsonl`` under ``folder``, in name order: symlinked folders followed once
+    (``visited`` stops loops), every failure recorded in ``met``. :func:`discover` collects
+    it; :class:`reviewer.file_stream.FoundFiles` streams it to the scorer."""
     try:
         with os.scandir(folder) as it:
-            entries = sorted(it, key=lambda e: e.name)
+            names: list[str] = []
+            special: dict[str, os.DirEntry[str]] = {}
+            for entry in it:
+                names.append(entry.name)
+                if not _plain_trajectory(entry):
+                    special[entry.name] = entry
     except OSError as exc:
         met.append((shown(folder), f"cannot read the folder: {exc.strerror or exc}"))
         return
-    for entry in entries:
+    names.sort(key=os.path.normcase)  # path_order's case rules (the name itself on POSIX)
+    base = str(folder)
+    for name in names:
+        found = special.get(name)
+        if found is None:
+            yield Path(os.path.join(base, name))
+            continue
+        entry = found
         path = Path(entry.path)
-        wanted = entry.name.endswith(".jsonl")
+        wanted = name.endswith(".jsonl")
+        is_link = False
         try:
             is_link = entry.is_symlink()
-            if wanted and not is_link and entry.is_file(follow_symlinks=False):
-                # The folder listing already says so (no stat call): the usual case.
-                found.add(path)
-                continue
             info = entry.stat(follow_symlinks=True)
         except OSError as exc:
             if exc.errno == errno.ELOOP:
@@ -130,11 +138,21 @@ def _walk(
                     met.append((shown(path), "a symlink loop (the folder is already searched)"))
                 continue
             visited.add(key)
-            _walk(path, found, met, visited)
+            yield from walk(path, met, visited)
         elif wanted and stat.S_ISREG(info.st_mode):
-            found.add(path)
+            yield path
         elif wanted:
             met.append((shown(path), _not_regular(info.st_mode)))
+
+
+def _plain_trajectory(entry: os.DirEntry[str]) -> bool:
+    """A ``*.jsonl`` regular file, not a symlink: the folder listing says so, no stat."""
+    if not entry.name.endswith(".jsonl"):
+        return False
+    try:
+        return not entry.is_symlink() and entry.is_file(follow_symlinks=False)
+    except OSError:
+        return False  # looked at again, the careful way, where its reason is recorded
 
 
 def _not_regular(mode: int) -> str:

@@ -14,14 +14,11 @@ sorted and deduplicated: they still go through ``discover``.
 
 from __future__ import annotations
 
-import errno
-import os
 import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from reviewer.batch import Problem, _not_regular, discover
-from scoring.paths import shown
+from reviewer.batch import Problem, discover, walk
 
 
 class FoundFiles:
@@ -60,62 +57,4 @@ class FoundFiles:
     def _walk(self, met: list[Problem]) -> Iterator[Path]:
         assert self._folder is not None
         folder, key = self._folder
-        return _walk(folder, met, {key})
-
-
-def _walk(folder: Path, met: list[Problem], visited: set[tuple[int, int]]) -> Iterator[Path]:
-    """``*.jsonl`` under ``folder`` in sorted order: ``reviewer.batch._walk``'s rules (its
-    messages, symlinked folders followed once), yielding instead of collecting."""
-    try:
-        with os.scandir(folder) as it:
-            names: list[str] = []
-            special: dict[str, os.DirEntry[str]] = {}
-            for entry in it:
-                names.append(entry.name)
-                if not _plain_trajectory(entry):
-                    special[entry.name] = entry
-    except OSError as exc:
-        met.append((shown(folder), f"cannot read the folder: {exc.strerror or exc}"))
-        return
-    names.sort(key=os.path.normcase)  # path_order's case rules (the name itself on POSIX)
-    base = str(folder)
-    for name in names:
-        found = special.get(name)
-        if found is None:
-            yield Path(os.path.join(base, name))
-            continue
-        entry = found
-        path = Path(entry.path)
-        wanted = name.endswith(".jsonl")
-        is_link = False
-        try:
-            is_link = entry.is_symlink()
-            info = entry.stat(follow_symlinks=True)
-        except OSError as exc:
-            if exc.errno == errno.ELOOP:
-                met.append((shown(path), "a symlink loop"))
-            elif wanted or not is_link:
-                met.append((shown(path), f"cannot read: {exc.strerror or exc}"))
-            continue  # a dangling symlink that is not a trajectory: nothing to import
-        if stat.S_ISDIR(info.st_mode):
-            key = (info.st_dev, info.st_ino)
-            if key in visited:
-                if is_link:
-                    met.append((shown(path), "a symlink loop (the folder is already searched)"))
-                continue
-            visited.add(key)
-            yield from _walk(path, met, visited)
-        elif wanted and stat.S_ISREG(info.st_mode):
-            yield path
-        elif wanted:
-            met.append((shown(path), _not_regular(info.st_mode)))
-
-
-def _plain_trajectory(entry: os.DirEntry[str]) -> bool:
-    """A ``*.jsonl`` regular file, not a symlink: the folder listing says so, no stat."""
-    if not entry.name.endswith(".jsonl"):
-        return False
-    try:
-        return not entry.is_symlink() and entry.is_file(follow_symlinks=False)
-    except OSError:
-        return False  # looked at again, the careful way, where its reason is recorded
+        return walk(folder, met, {key})

@@ -7,6 +7,7 @@ values, and each line is one ``str.format`` call; the text is the same as ``writ
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any, TextIO
@@ -25,10 +26,8 @@ def _columns(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> list[lis
         return [[] for _ in columns]
     if len(columns) > 1 and all(c in rows[0] for c in columns):
         get = itemgetter(*columns)
-        try:
+        with contextlib.suppress(KeyError):  # a later row lacks a column: the general way
             return [list(col) for col in zip(*map(get, rows), strict=True)]
-        except KeyError:
-            pass  # a later row lacks a column: the general way below
     return [[row.get(c) for row in rows] for c in columns]
 
 

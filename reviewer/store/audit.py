@@ -30,7 +30,8 @@ class AuditHead(NamedTuple):
     dropped, still verifies as a chain, but no longer reaches the witnessed head.
     """
 
-    count: int
+    # A field named like tuple.count: the log's number of entries, as the witness stores it.
+    count: int  # type: ignore[assignment]  # shadows tuple.count on purpose (a stored key)
     hash: str
 
 

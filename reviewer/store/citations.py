@@ -75,14 +75,20 @@ def toggle(
         return _add(db, rubrics, h, citation, at=at)
 
 
-def _checked(db, rubrics, rating_pk: int, metric_id: str, expected_version: int):
+def _checked(
+    db: sqlite_utils.Database,
+    rubrics: RubricRegistry,
+    rating_pk: int,
+    metric_id: str,
+    expected_version: int,
+) -> ratings.Head:
     h = lifecycle.open_draft(db, rating_pk, expected_version)
     if metric_id not in rubrics.get(h.rubric_pk).metric_ids:
         raise RatingValidationError(f"rating {rating_pk}: unknown metric {metric_id!r}")
     return h
 
 
-def _authoritative(db, h: ratings.Head, citation: Citation) -> Citation:
+def _authoritative(db: sqlite_utils.Database, h: ratings.Head, citation: Citation) -> Citation:
     # A ground-truth row is named by the ScoreCard the store holds, not by the caller.
     if citation.kind != "ground_truth":
         return citation
@@ -94,20 +100,31 @@ def _authoritative(db, h: ratings.Head, citation: Citation) -> Citation:
     return Citation.of(citation.metric_id, target, citation.note)
 
 
-def _find(db, rating_pk: int, metric_id: str, kind: str, ref: int) -> Citation | None:
+def _find(
+    db: sqlite_utils.Database, rating_pk: int, metric_id: str, kind: str, ref: int
+) -> Citation | None:
     for c in ratings.citations_of(db.conn, [rating_pk]).get(rating_pk, []):
         if c.key == (metric_id, kind, ref):
             return c
     return None
 
 
-def _add(db, rubrics, h: ratings.Head, citation: Citation, *, at: str) -> Rating:
+def _add(
+    db: sqlite_utils.Database,
+    rubrics: RubricRegistry,
+    h: ratings.Head,
+    citation: Citation,
+    *,
+    at: str,
+) -> Rating:
     citation = _authoritative(db, h, citation)
     ratings.insert_citation(db.conn, h.rating_pk, citation, at=at)
     return _done(db, rubrics, h, "cite", citation, at=at)
 
 
-def _remove(db, rubrics, h: ratings.Head, old: Citation, *, at: str) -> Rating:
+def _remove(
+    db: sqlite_utils.Database, rubrics: RubricRegistry, h: ratings.Head, old: Citation, *, at: str
+) -> Rating:
     db.conn.execute(
         "DELETE FROM citations WHERE rating_pk = ? AND metric_id = ? AND kind = ? AND ref = ?",
         (h.rating_pk, old.metric_id, old.kind, old.ref),
@@ -115,6 +132,14 @@ def _remove(db, rubrics, h: ratings.Head, old: Citation, *, at: str) -> Rating:
     return _done(db, rubrics, h, "uncite", old, at=at)
 
 
-def _done(db, rubrics, h: ratings.Head, action: str, c: Citation, *, at: str) -> Rating:
+def _done(
+    db: sqlite_utils.Database,
+    rubrics: RubricRegistry,
+    h: ratings.Head,
+    action: str,
+    c: Citation,
+    *,
+    at: str,
+) -> Rating:
     details = {"rating_pk": h.rating_pk, "version": h.version + 1, **c.model_dump()}
     return lifecycle.record(db, rubrics, h, action, details, at=at)

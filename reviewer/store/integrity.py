@@ -45,7 +45,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, cast
 
 from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
@@ -136,13 +136,15 @@ class Log:
                 self._read(actor, action, d)
 
     def _read(self, actor: str | None, action: str, d: dict[str, Any]) -> None:
-        pk = d.get("rating_pk")
+        # The details are the log's own JSON: keys as the writers of each action put them
+        # (a tampered entry is the chain check's finding, not a type error here).
+        pk = cast(int, d.get("rating_pk"))
         if action in CREATING and pk not in self.created:
             self.created[pk] = Created(action, d.get("run_pk"), actor, d.get("supersedes_pk"))
         if action == "import":
-            self.imports[d.get("run_pk")] = d.get("sha256")  # type: ignore[index]
+            self.imports[cast(int, d.get("run_pk"))] = cast(str, d.get("sha256"))
         elif action == "submit":
-            self.submits[pk] = d.get("content_sha256")  # type: ignore[assignment]
+            self.submits[pk] = cast(str, d.get("content_sha256"))
             self.reasons[pk] = d.get("reasons_sha256")
         elif action == "blind_submit":
             self.blind[pk] = d.get("blind_sha256")

@@ -67,7 +67,7 @@ def record(
     rubrics: RubricRegistry,
     h: ratings.Head,
     action: str,
-    details: dict,
+    details: dict[str, Any],
     *,
     at: str,
     **changes: object,
@@ -235,7 +235,7 @@ def mark_signed(
             )
         if db["sheets"].count_where("sheet_id = ?", [sheet_id]):
             raise RatingValidationError(f"a sheet with id {sheet_id!r} is already stored")
-        db["sheets"].insert(
+        db.table("sheets").insert(
             {
                 "sheet_id": sheet_id,
                 "rating_pk": rating_pk,

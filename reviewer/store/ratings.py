@@ -81,8 +81,8 @@ def load_where(
     """Ratings matching a WHERE clause over ``ratings g``, by ``rating_pk``."""
     clause = f"({where}) AND {_LIVE}" if live_only else where
     with read_transaction(conn):  # ratings and their items from the same snapshot
-        rows = conn.execute(f"{_RATING} WHERE {clause} ORDER BY g.rating_pk", tuple(params))
-        rows = rows.fetchall()
+        query = f"{_RATING} WHERE {clause} ORDER BY g.rating_pk"
+        rows = conn.execute(query, tuple(params)).fetchall()
         items = _items_of(conn, [r[0] for r in rows])
         cited = citations_of(conn, [r[0] for r in rows])
     out = []

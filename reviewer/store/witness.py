@@ -26,6 +26,7 @@ import os
 import sqlite3
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from reviewer import home
 from reviewer.store.audit import AuditHead
@@ -59,7 +60,7 @@ def key_of(conn: sqlite3.Connection, db_path: Path) -> str:
     return _key(db_path) if row is None else f"{_ID_PREFIX}{row[0]}"
 
 
-def _load() -> dict[str, dict]:
+def _load() -> dict[str, dict[str, Any]]:
     try:
         data = json.loads(witness_path().read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -88,9 +89,10 @@ def record(where: Path | str, head: AuditHead, first: str | None) -> None:
         key = _key(where)
         new = {**head._asdict(), "first": first}
         old = data.get(key)
-        same_db = isinstance(old, dict) and old.get("first") == first
-        if same_db and (
-            old == new or not isinstance(old.get("count"), int) or old["count"] > head.count
+        if (
+            isinstance(old, dict)
+            and old.get("first") == first
+            and (old == new or not isinstance(old.get("count"), int) or old["count"] > head.count)
         ):
             return
         data[key] = new

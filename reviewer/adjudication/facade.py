@@ -162,7 +162,7 @@ class AdjudicationStore(StudiesStore):
         if outcome is not None:
             item = AdjudicationItem(
                 metric_id=metric_id,
-                outcome=outcome,  # type: ignore[arg-type]
+                outcome=outcome,
                 score=score,
                 reason=reason,
                 sides_with=tuple(sides_with),

@@ -72,8 +72,8 @@ def load_where(
 ) -> list[Adjudication]:
     """Adjudications matching a WHERE clause over ``adjudications a``, oldest first."""
     with read_transaction(conn):
-        rows = conn.execute(f"{_SELECT} WHERE {where} ORDER BY a.adjudication_pk", tuple(params))
-        rows = rows.fetchall()
+        query = f"{_SELECT} WHERE {where} ORDER BY a.adjudication_pk"
+        rows = conn.execute(query, tuple(params)).fetchall()
         items: dict[int, dict[str, AdjudicationItem]] = {}
         for row in rows:
             found = conn.execute(

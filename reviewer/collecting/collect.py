@@ -106,7 +106,7 @@ def to_collected_adjudication(signed: SignedSheet, source: str) -> CollectedAdju
         **_sheet_fields(signed, source),
         study=None if p.study is None else p.study.name,
         items=[
-            AdjudicationItem(metric_id=d.metric_id, outcome=d.outcome, score=d.score,  # type: ignore[arg-type]
+            AdjudicationItem(metric_id=d.metric_id, outcome=d.outcome, score=d.score,
                              reason=d.reason, sides_with=tuple(d.sides_with))
             for d in p.decisions
         ],
@@ -169,7 +169,7 @@ def _depth(checked: list[tuple[Path, SignedSheet | None, str | None]], index: in
         if signed.payload.sheet_id in seen:
             break
         seen.add(signed.payload.sheet_id)
-        signed = by_id[signed.payload.supersedes]  # type: ignore[index]
+        signed = by_id[signed.payload.supersedes]
         depth += 1
     return depth
 

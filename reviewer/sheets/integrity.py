@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from typing import Any
 
 from reviewer.sheets.sheet import SheetPayload
 from reviewer.sheets.verify import verify_sheet
@@ -64,7 +65,7 @@ def sheet_problems(
     return problems
 
 
-def _signed(payload: SheetPayload) -> tuple:
+def _signed(payload: SheetPayload) -> tuple[Any, ...]:
     items = {i.metric_id: (i.outcome, i.score, i.comment) for i in payload.items}
     blind = {
         i.metric_id: (i.blind.outcome, i.blind.score, i.blind.comment)
@@ -80,7 +81,7 @@ def _signed(payload: SheetPayload) -> tuple:
     return items, payload.overall_comment, blind, reasons, cited
 
 
-def _rows(state: RatingState) -> tuple:
+def _rows(state: RatingState) -> tuple[Any, ...]:
     items = {m: (i.outcome, i.score, i.comment) for m, i in state.items.items()}
     blind = {m: (i.outcome, i.score, i.comment) for m, i in state.blind.items()}
     cited = {(c.metric_id, c.kind, c.ref, c.step, c.label, c.note) for c in state.citations}

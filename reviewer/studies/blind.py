@@ -11,6 +11,7 @@ reveal (outside the control arm), and not with a revised metric lacking a reason
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 import sqlite_utils
 
@@ -34,8 +35,8 @@ FROM ratings g LEFT JOIN studies s ON s.study_pk = g.study_pk WHERE g.rating_pk 
 """
 
 
-def _context(conn: sqlite3.Connection, rating_pk: int) -> tuple:
-    row = conn.execute(_CONTEXT, (rating_pk,)).fetchone()
+def _context(conn: sqlite3.Connection, rating_pk: int) -> tuple[Any, ...]:
+    row: tuple[Any, ...] | None = conn.execute(_CONTEXT, (rating_pk,)).fetchone()
     if row is None:
         raise NotFoundError(f"no rating {rating_pk} in this database")
     return row

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import sqlite_utils
 
@@ -31,7 +32,7 @@ _STUDY = (
 _CURRENT = "NOT EXISTS (SELECT 1 FROM runs n WHERE n.path = r.path AND n.version > r.version)"
 
 
-def _study(conn: sqlite3.Connection, row: tuple) -> Study:
+def _study(conn: sqlite3.Connection, row: tuple[Any, ...]) -> Study:
     # name, protocol, per_run, seed and reveal_first are in the definition as well.
     pk = row[0]
     rubric_sha, owner, owner_fp, joined, definition, created_at, n_runs = row[6:]
@@ -217,7 +218,7 @@ def assignments(
         " FROM assignments a JOIN runs r ON r.run_pk = a.run_pk"
         " JOIN raters ra ON ra.rater_pk = a.rater_pk WHERE a.study_pk = ?"
     )
-    params: tuple = (study.study_pk,)
+    params: tuple[Any, ...] = (study.study_pk,)
     if rater is not None:
         sql, params = sql + " AND ra.name = ?", (*params, rater)
     rows = conn.execute(sql + " ORDER BY ra.name, a.position", params)

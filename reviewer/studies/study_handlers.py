@@ -9,6 +9,11 @@ import sys
 
 from reviewer.commands.verbs import CommandError, UsageError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # for the annotations only: the parser is built without the store
+    from reviewer.studies.model import StudySpec
+    from reviewer.workspace import ReviewStore
+
 
 def _names(text: str) -> list[str]:
     names = [n.strip() for n in text.split(",") if n.strip()]
@@ -45,7 +50,7 @@ def _store(args: argparse.Namespace, *, create: bool = False):  # type: ignore[n
     return open_store(args, create=create)
 
 
-def _without_unratable(store, spec):  # type: ignore[no-untyped-def]
+def _without_unratable(store: ReviewStore, spec: StudySpec) -> StudySpec:
     """``spec`` narrowed to the selected runs a rater can rate under the evidence rule; the
     runs left out are named on stderr (the narrowed selection is what the study records)."""
     from reviewer.studies.ratable import unratable

@@ -17,6 +17,7 @@ import base64
 import binascii
 import json
 import shutil
+from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -136,8 +137,13 @@ def write_packet(store: StudiesStore, study: str, rater: str, key: RaterKey, out
     return path
 
 
-def read_packet(folder: Path, *, trusted: frozenset[str] | None = None) -> PacketPayload:
-    """The verified payload of the packet in ``folder``; :class:`PacketError` if refused."""
+def read_packet(folder: Path, *, trusted: Mapping[str, str | None] | None = None) -> PacketPayload:
+    """The verified payload of the packet in ``folder``; :class:`PacketError` if refused.
+
+    ``trusted`` is a trust list (:func:`reviewer.sheets.trust.load_trust_file`: fingerprint
+    to the name it is bound to, or None): the owner's key must be on it, and where the list
+    binds that key to a name, the packet's owner must be that name.
+    """
     path = Path(folder) / MANIFEST
     try:
         envelope = json.loads(read_limited(path, DOCUMENT_LIMIT))
@@ -170,6 +176,12 @@ def read_packet(folder: Path, *, trusted: frozenset[str] | None = None) -> Packe
         raise PacketError(f"{path}: the manifest names another key than the signer's")
     if trusted is not None and fp not in trusted:
         raise PacketError(f"{path}: the owner's key {fp} is not trusted")
+    bound = trusted.get(fp) if trusted is not None else None
+    if bound is not None and bound != payload.owner.name:
+        raise PacketError(
+            f"{path}: the trust list binds key {fp} to {bound!r}, but the packet names its "
+            f"owner {payload.owner.name!r}: ask {bound} for the packet, or correct the list"
+        )
     for run in payload.runs:
         file = Path(folder) / run.file
         if Path(run.file).name != f"{run.sha256}.jsonl" or not file.is_file():
@@ -179,7 +191,9 @@ def read_packet(folder: Path, *, trusted: frozenset[str] | None = None) -> Packe
     return payload
 
 
-def join_packet(store: StudiesStore, folder: Path, *, trusted: frozenset[str] | None = None):  # type: ignore[no-untyped-def]
+def join_packet(  # type: ignore[no-untyped-def]  # returns the store's (payload, study, report)
+    store: StudiesStore, folder: Path, *, trusted: Mapping[str, str | None] | None = None
+):
     """Verify the packet, import its runs (unchanged, matched by sha256) and its study."""
     payload = read_packet(folder, trusted=trusted)
     report = store.import_paths([Path(folder) / r.file for r in payload.runs])

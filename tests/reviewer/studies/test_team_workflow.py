@@ -218,3 +218,31 @@ def test_a_tampered_packet_is_refused(tmp_path, corpus, capsys) -> None:
     run_file.write_bytes(run_file.read_bytes() + b"\n")
     assert _run("study", "join", packet, "--db", tmp_path / "b.db") == 1
     assert "changed since the packet was signed" in capsys.readouterr().err
+
+
+def test_a_trust_list_binds_the_packet_owners_name(tmp_path, corpus, capsys) -> None:
+    # A key the trust list binds to "boss" signs a packet whose owner says "olga": the
+    # list says who holds that key, so the packet is refused (issue 23's rule for sheets,
+    # at the packet's join). A bare fingerprint line trusts the key under any name.
+    db = tmp_path / "o.db"
+    _run("import", corpus, "--db", db)
+    key = keys.generate_key("olga")
+    _run("study", "create", "p", "--raters", "ann", "--per-run", "1", "--owner", "olga", "--db", db)
+    packet = tmp_path / "packet"
+    assert _run("study", "packet", "p", "--rater", "ann", "--out", packet, "--db", db) == 0
+    line = key.public.line()
+    cases = {
+        "as-boss.pub": (line.rsplit(" ", 1)[0] + " boss\n", 1),
+        "as-olga.pub": (line + "\n", 0),
+        "fingerprint.pub": (key.fingerprint + "\n", 0),
+    }
+    for name, (text, code) in cases.items():
+        (tmp_path / name).write_text(text)
+        capsys.readouterr()
+        joined = _run("study", "join", packet, "--trust", tmp_path / name,
+                      "--db", tmp_path / f"{name}.db")  # fmt: skip
+        assert joined == code, (name, capsys.readouterr().err)
+    assert _run("study", "join", packet, "--trust", tmp_path / "as-boss.pub",
+                "--db", tmp_path / "again.db") == 1  # fmt: skip
+    err = capsys.readouterr().err
+    assert "binds key" in err and "'boss'" in err and "'olga'" in err

@@ -11,17 +11,16 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from reviewer import intervals
 from reviewer.agreement.bootstrap import bca_interval
 
 WILSON = "Wilson score"
 BOOTSTRAP = "BCa bootstrap"
-Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -55,14 +54,8 @@ def wilson(hits: int, n: int) -> Estimate:
     """``hits / n`` with its 95% Wilson score interval; ``n/a`` when ``n`` is 0."""
     if n <= 0:
         return Estimate(None, None, None, 0, WILSON)
-    p = hits / n
-    z2 = Z95**2
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    # At 0 and n hits an end is exactly 0 or 1; rounding must not put it past the rate.
-    low = 0.0 if hits == 0 else max(0.0, centre - half)
-    high = 1.0 if hits == n else min(1.0, centre + half)
-    return Estimate(p, low, high, n, WILSON)
+    low, high = intervals.wilson(hits, n)
+    return Estimate(hits / n, low, high, n, WILSON)
 
 
 def bounded_mean(values: Sequence[float], *, resamples: int = 2000, seed: int = 0) -> Estimate:

@@ -50,6 +50,7 @@ def _table(model, parent: QWidget) -> QTableView:
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    view.verticalHeader().setVisible(isinstance(model, BiasMatrixModel))  # raters label rows
     return view
 
 

@@ -62,7 +62,7 @@ def draw_raters(fig: Figure, summary: QualitySummary | None) -> Links:
         ax = fig.add_subplot()
         _draw_bias(ax, lines)
         ax.set_xlabel(f"{ax.get_xlabel()}\nDrift: no queue positions (ratings made outside a "
-                      "study) and no spread of submit times to estimate it from")  # fmt: skip
+                      "study)\nand no spread of submit times to estimate it from")  # fmt: skip
         return Links()
     halves = fig.subfigures(1, 2, width_ratios=(1, 1.5), squeeze=False)[0]
     left, right = halves[0], halves[1]

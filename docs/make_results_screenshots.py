@@ -29,7 +29,8 @@ RATERS = ("Ana", "Ben", "Chloe")
 #: Tabs by chart key (or "agreement-table"), so a new tab moves none of the pictures.
 TABS = {"models": "dashboard.png", "leaderboard": "dashboard-leaderboard.png",
         "humans": "dashboard-humans.png", "validity": "dashboard-validity.png",
-        "agreement-table": "dashboard-agreement-table.png", "raters": "dashboard-raters.png"}  # fmt: skip
+        "agreement-table": "dashboard-agreement-table.png",
+        "raters": "dashboard-raters.png"}  # fmt: skip
 #: Title, Models, Leaderboard, The humans, Agreement, Raters and its tables: each chart page
 #: follows its group's predecessor's tables (title 1; models 2-3; leaderboard 4-5; vector
 #: 6-7; humans 8-9; agreement 10-11; validity 12-13; raters 14-15).

@@ -29,10 +29,12 @@ RATERS = ("Ana", "Ben", "Chloe")
 #: Tabs by chart key (or "agreement-table"), so a new tab moves none of the pictures.
 TABS = {"models": "dashboard.png", "leaderboard": "dashboard-leaderboard.png",
         "humans": "dashboard-humans.png", "validity": "dashboard-validity.png",
-        "agreement-table": "dashboard-agreement-table.png"}  # fmt: skip
-#: Title, Models, Leaderboard, The humans, Agreement: each chart page follows its group's
-#: predecessor's tables (title 1; models 2-3; leaderboard 4-5; vector 6-7; humans 8-9; ...).
-REPORT_PAGES = (1, 2, 8, 10, 4)
+        "agreement-table": "dashboard-agreement-table.png",
+        "raters": "dashboard-raters.png"}  # fmt: skip
+#: Title, Models, Leaderboard, The humans, Agreement, Raters and its tables: each chart page
+#: follows its group's predecessor's tables (title 1; models 2-3; leaderboard 4-5; vector
+#: 6-7; humans 8-9; agreement 10-11; validity 12-13; raters 14-15).
+REPORT_PAGES = (1, 2, 8, 10, 4, 14, 15)
 
 
 def rate(db: Path, tmp: Path) -> None:
@@ -62,8 +64,11 @@ def dashboard(db: Path) -> None:
         if failed:
             raise SystemExit(f"results did not load: {failed[0]}")
     for key, name in TABS.items():
-        tab = window.agreement if key == "agreement-table" else window.canvases[key]
+        special = {"agreement-table": window.agreement, "raters": window.raters}
+        tab = special.get(key) or window.canvases[key]
         window.tabs.setCurrentWidget(tab)
+        if tab is window.raters:  # it reads its own summary once in view; then Ana as reference
+            raters_tab(window.raters, qapp)
         if window.tabs.currentWidget() is window.agreement:
             spread = window.agreement.spread_view  # Ana rated it: her view shows everyone's
             spread.setCurrentIndex(spread.model().index(0, 0))
@@ -74,9 +79,22 @@ def dashboard(db: Path) -> None:
     app.store.close()
 
 
+def raters_tab(tab, qapp) -> None:
+    """Wait for the Raters tab's summary, then measure accuracy against Ana."""
+    for step in ("read", "reference"):
+        if step == "reference":
+            tab.reference.setCurrentText(RATERS[0])
+        qapp.processEvents()
+        tab.wait_idle()
+        qapp.processEvents()  # the summary reaches the tab through a queued signal
+    if tab.summary is None or tab.summary.accuracy is None:
+        raise SystemExit(f"the Raters tab did not load: {tab.status.text()}")
+
+
 def report(db: Path, tmp: Path) -> None:
     pdf = tmp / "report.pdf"
-    cli = [sys.executable, "-m", "reviewer", "report", "--db", str(db), "--out", str(pdf)]
+    cli = [sys.executable, "-m", "reviewer", "report", "--db", str(db), "--out", str(pdf),
+           "--reference", RATERS[0]]  # fmt: skip
     subprocess.run(cli, check=True)
     if shutil.which("pdftoppm") is None:
         print("pdftoppm not found (apt-get install poppler-utils): report pages skipped")

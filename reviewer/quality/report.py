@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from reviewer.quality import stats
@@ -98,22 +99,52 @@ def accuracy_rows(
 ) -> list[dict[str, Any]]:
     """Each other rater's accuracy against ``reference`` on the items both scored."""
     ref = {(s.run_pk, s.metric): s.score for s in scores if s.rater == reference}
+    return accuracy_against(scores, ref, skip=reference, seed=seed)
+
+
+def accuracy_against(
+    scores: Sequence[Score],
+    reference: Mapping[tuple[int, str], int],
+    *,
+    skip: str | None = None,
+    seed: int = 0,
+    resamples: int = 1000,
+) -> list[dict[str, Any]]:
+    """Each rater's (but ``skip``'s) accuracy against ``reference`` scores
+    (``{(run_pk, metric): score}``: a reference rater's, or gold) on the items it holds."""
     rows = []
     for rater in raters(scores):
-        if rater == reference:
+        if rater == skip:
             continue
         pairs: dict[str, list[tuple[int, int]]] = defaultdict(list)
         for s in scores:
-            if s.rater == rater and (s.run_pk, s.metric) in ref:
-                pair = (s.score, ref[(s.run_pk, s.metric)])
+            if s.rater == rater and (s.run_pk, s.metric) in reference:
+                pair = (s.score, reference[(s.run_pk, s.metric)])
                 pairs[s.metric].append(pair)
                 pairs[ALL].append(pair)
         for metric in sorted(pairs, key=lambda m: (m == ALL, m)):
             mine, theirs = zip(*pairs[metric], strict=True)
-            a = stats.accuracy(list(mine), list(theirs), seed=seed)
+            a = stats.accuracy(list(mine), list(theirs), seed=seed, resamples=resamples)
             row: dict[str, Any] = {"rater": rater, "metric": metric, "n": a.exact.n}
             for name, e in (("exact", a.exact), ("within_one", a.within_one),
                             ("signed", a.signed), ("kappa", a.kappa)):  # fmt: skip
                 row.update({name: e.value, f"{name}_low": e.low, f"{name}_high": e.high})
             rows.append(row)
     return rows
+
+
+def drift_points(scores: Sequence[Score], rater: str) -> list[tuple[int | None, float, float]]:
+    """What :func:`drift_rows` regresses for ``rater``: per run, ``(queue position, days since
+    their first submit, pooled difference from the others)``, in queue order (NaN days
+    where a rating has no submit time)."""
+    diffs = _run_differences(scores, rater).get(ALL, {})
+    mine = {s.run_pk: s for s in scores if s.rater == rater}
+    times = [t for r in diffs if (t := mine[r].submitted_at) is not None]
+    start = min(times, default=None)
+    points = []
+    for run, d in diffs.items():
+        s = mine[run]
+        at = s.submitted_at
+        days = (at - start).total_seconds() / 86400 if at is not None and start else math.nan
+        points.append((s.position, days, d))
+    return sorted(points, key=lambda p: (p[0] is None, p[0] or 0, p[1]))

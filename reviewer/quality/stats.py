@@ -116,8 +116,11 @@ class Accuracy:
     kappa: Estimate
 
 
-def accuracy(rater: Sequence[int], reference: Sequence[int], *, seed: int = 0) -> Accuracy:
-    """Agreement of ``rater`` with ``reference`` over the same items."""
+def accuracy(
+    rater: Sequence[int], reference: Sequence[int], *, seed: int = 0, resamples: int = 1000
+) -> Accuracy:
+    """Agreement of ``rater`` with ``reference`` over the same items (``resamples``: of the
+    kappa's bootstrap)."""
     pairs = list(zip(rater, reference, strict=True))
     exact = sum(a == b for a, b in pairs)
     within = sum(abs(a - b) <= 1 for a, b in pairs)
@@ -125,7 +128,7 @@ def accuracy(rater: Sequence[int], reference: Sequence[int], *, seed: int = 0) -
         exact=wilson(exact, len(pairs)),
         within_one=wilson(within, len(pairs)),
         signed=mean_t([a - b for a, b in pairs]),
-        kappa=kappa_interval(rater, reference, seed=seed),
+        kappa=kappa_interval(rater, reference, resamples=resamples, seed=seed),
     )
 
 

@@ -18,6 +18,7 @@ from reviewer.agreement.records import RatingRecord, RunInfo
 from reviewer.agreement.report import AgreementReport
 from reviewer.agreement.validity import ValidityReport
 from reviewer.leaderboard.board import Board
+from reviewer.quality.summary import QualitySummary
 from reviewer.results import derived
 
 
@@ -97,6 +98,9 @@ class ResultsData(_Frozen):
     #: The models ranked by the scorer's scalar over these runs, with intervals
     #: (:mod:`reviewer.leaderboard`); ``None`` when not computed.
     leaderboard: Board | None = None
+    #: The raters' bias, drift and accuracy (the report's Raters page); ``None`` when not
+    #: read (:func:`reviewer.results.raters_source.with_quality` reads it).
+    quality: QualitySummary | None = None
 
     def models(self) -> list[str]:
         """Model names of the selection, sorted (runs without a model are left out)."""

@@ -22,6 +22,7 @@ from reviewer.agreement.consensus import CONSENSUS_RULE
 from reviewer.outfile import open_binary
 from reviewer.results.charts import CHARTS, new_figure
 from reviewer.results.data import ResultsData
+from reviewer.results.raters_page import RATERS, raters_tables
 from reviewer.results.tables import Table, tables_for
 from scoring.scorecard import UNSAFE_MEANING
 
@@ -31,6 +32,13 @@ TITLE = "a320-review results"
 #: Up to this many runs the HTML embeds SVG (sharp at any zoom); beyond, every run's point
 #: would make megabytes of SVG, so PNG.
 SVG_MAX_RUNS = 2000
+#: The dashboard's chart groups, then the Raters page (issue 30; the dashboard has a tab of
+#: its own for it).
+PAGES = (*CHARTS, RATERS)
+
+
+def _tables(chart_key: str, data: ResultsData) -> list[Table]:
+    return raters_tables(data) if chart_key == RATERS.key else tables_for(chart_key, data)
 
 
 def facts(data: ResultsData) -> list[tuple[str, str]]:
@@ -126,17 +134,17 @@ def _fitted_table(ax, table: Table) -> None:  # type: ignore[no-untyped-def]
 
 def write_pdf(data: ResultsData, out: BinaryIO, progress: Progress) -> int:
     """Write the PDF to ``out``; returns the number of pages."""
-    steps = len(CHARTS) + 1
+    steps = len(PAGES) + 1
     pages = 0
     with PdfPages(out, metadata={"Title": TITLE, "Creator": "a320-review"}) as pdf:
         pdf.savefig(_title_page(data))
         pages += 1
-        for i, chart in enumerate(CHARTS, start=1):
+        for i, chart in enumerate(PAGES, start=1):
             progress(i, steps, f"drawing {chart.title}")
             fig = new_figure(11, 8.5)
             chart.draw(fig, data)
             pdf.savefig(fig)
-            pdf.savefig(_table_page(tables_for(chart.key, data)))
+            pdf.savefig(_table_page(_tables(chart.key, data)))
             pages += 2
     return pages
 
@@ -167,23 +175,23 @@ def _embedded(fig: Figure, title: str, *, vector: bool) -> str:
 
 def write_html(data: ResultsData, out: BinaryIO, progress: Progress) -> int:
     """Write the self-contained HTML page to ``out``; returns the number of charts."""
-    steps = len(CHARTS) + 1
+    steps = len(PAGES) + 1
     parts = [
         f"<!doctype html><html><head><meta charset='utf-8'><title>{TITLE}</title>",
         f"<style>{_STYLE}</style></head><body><h1>{TITLE}</h1><dl>",
         *(f"<dt>{html.escape(k)}</dt><dd>{html.escape(v)}</dd>" for k, v in facts(data)),
         "</dl>",
     ]
-    for i, chart in enumerate(CHARTS, start=1):
+    for i, chart in enumerate(PAGES, start=1):
         progress(i, steps, f"drawing {chart.title}")
         fig = new_figure(11, 6.5)
         chart.draw(fig, data)
         parts.append(f"<h2>{html.escape(chart.title)}</h2>")
         parts.append(_embedded(fig, chart.title, vector=data.meta.n_runs <= SVG_MAX_RUNS))
-        parts.extend(_table_html(t) for t in tables_for(chart.key, data))
+        parts.extend(_table_html(t) for t in _tables(chart.key, data))
     parts.append("</body></html>")
     out.write("\n".join(parts).encode("utf-8"))
-    return len(CHARTS)
+    return len(PAGES)
 
 
 def write_report(data: ResultsData, path: Path, fmt: str, progress: Progress) -> int:
@@ -191,5 +199,5 @@ def write_report(data: ResultsData, path: Path, fmt: str, progress: Progress) ->
     writer = write_pdf if fmt == "pdf" else write_html
     with open_binary(path) as out:
         count = writer(data, out, progress)
-    progress(len(CHARTS) + 1, len(CHARTS) + 1, f"wrote {path}")
+    progress(len(PAGES) + 1, len(PAGES) + 1, f"wrote {path}")
     return count

@@ -26,8 +26,9 @@ def register(subparsers: Subparsers) -> None:
         help="the results charts and tables as a PDF or a self-contained HTML page",
         description=(
             "Draw the results: the scalar per model (unsafe runs apart), the scorer's vector, "
-            "the human consensus per metric and model, Krippendorff's alpha per metric, and the "
-            "scorer against the humans; each chart with its table, after a title page saying "
+            "the human consensus per metric and model, Krippendorff's alpha per metric, the "
+            "scorer against the humans, and the raters' bias, drift and (with --reference) "
+            "accuracy; each chart with its table, after a title page saying "
             "what the report rests on (database, scorer and rubric versions, runs, ratings, "
             "the consensus, the open disputes, the judges).\n "
             "The consensus is the one `validity` and `consensus export` use: the adjudicated "
@@ -62,6 +63,11 @@ def register(subparsers: Subparsers) -> None:
         help="the report as NAME may see it: runs still in NAME's blind phase are left out "
         "(default: the raters whose own database this is, from the studies it joined)",
     )
+    p.add_argument(
+        "--reference",
+        metavar="NAME",
+        help="the Raters page measures each rater's accuracy against NAME's scores",
+    )
     add_db_option(p)
     p.set_defaults(run=run_report)
 
@@ -91,6 +97,7 @@ def run_report(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     fmt = report_format(out, args.format)
     from reviewer.agreement.source import SelectionError, UnknownStudyError
+    from reviewer.results.raters_source import with_quality
     from reviewer.results.report import write_report
     from reviewer.results.source import all_scenarios, gather
 
@@ -111,6 +118,10 @@ def run_report(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
         except SelectionError as exc:
             raise CommandError(str(exc)) from None
+        data = with_quality(store, data, viewer=args.viewer, reference=args.reference,
+                            seed=args.seed)  # fmt: skip
+    if data.quality is not None and data.quality.missing_reference:
+        raise UsageError(f"--reference: {args.reference!r} has no scores here")
     if data.meta.left_out_note:
         print(f"report: {data.meta.left_out_note}", file=sys.stderr)
     if not data.records:

@@ -85,11 +85,13 @@ class ResultsLoader(QObject):
         db_path, viewer = self.db_path, self.viewer()
 
         def work(ctx: TaskContext) -> str:
+            from reviewer.results.raters_source import with_quality
             from reviewer.results.report import write_report
             from reviewer.results.source import gather
 
             with ReviewStore.open(db_path, create=False) as store:
                 data = gather(store, scenarios=[scenario] if scenario else [], viewer=viewer)
+                data = with_quality(store, data, viewer=viewer)  # the Raters page
             count = write_report(data, path, fmt, ctx.progress)
             return f"Report written: {path} ({count} {'pages' if fmt == 'pdf' else 'charts'})"
 

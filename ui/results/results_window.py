@@ -24,6 +24,7 @@ from reviewer.results.charts import CHARTS
 from reviewer.results.data import ResultsData
 from ui.layout_state import initial_size
 from ui.results.chart_canvas import ChartCanvas
+from ui.results.raters_tab import RatersTab
 from ui.results.results_loader import ResultsLoader
 from ui.results.table_views import AgreementView, ValidityView
 
@@ -85,6 +86,8 @@ class ResultsWindow(QMainWindow):
         for view, title in ((self.agreement, "Agreement table"), (self.validity, "Validity table")):
             view.run_requested.connect(self.run_requested)
             self.tabs.addTab(view, title)
+        self.raters = RatersTab(loader)  # reads its own summary when the loader has loaded
+        self.tabs.addTab(self.raters, "Raters")
         # Runs still in the rater's blind phase are left out of every tab; this line says so
         # above all of them (hidden when none are).
         self.left_out = QLabel()

@@ -10,7 +10,7 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from reviewer.results.charts import CHARTS, new_figure
-from reviewer.results.report import write_html, write_pdf
+from reviewer.results.report import PAGES, write_html, write_pdf
 from reviewer.results.source import gather
 from reviewer.rubric import default_rubric
 from reviewer.workspace import ReviewStore
@@ -70,7 +70,7 @@ def test_every_chart_renders_hostile_names_literally(hostile) -> None:
 
 def test_the_report_renders_hostile_names_in_pdf_and_html(hostile) -> None:
     quiet = lambda *_: None  # noqa: E731
-    assert write_pdf(hostile, io.BytesIO(), quiet) == 1 + 2 * len(CHARTS)
+    assert write_pdf(hostile, io.BytesIO(), quiet) == 1 + 2 * len(PAGES)
     out = io.BytesIO()
     write_html(hostile, out, quiet)
     assert "$$$$$$" in out.getvalue().decode("utf-8")

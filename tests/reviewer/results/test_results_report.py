@@ -18,8 +18,8 @@ from reviewer.workspace import ReviewStore
 
 MODELS = ("alpha-model", "beta-model", "gamma-model")  # as conftest.py makes them
 METRICS = default_rubric().metric_ids
-# The title page, then a chart page and a table page for each of the five chart groups.
-PAGES = 1 + 6 * 2  # the title page, then each chart group (leaderboard too) and its tables
+# The title page, then a chart page and a table page for each chart group and the Raters.
+PAGES = 1 + 7 * 2  # the title page, then each chart group (leaderboard, raters too), its tables
 
 
 def pdf_pages(data: bytes) -> int:
@@ -56,7 +56,7 @@ def test_the_pdf_has_a_title_page_and_a_chart_and_table_per_group(
     code, stdout, err = _run(capsys, "report", "--db", rated_db, "--out", out)
     assert code == 0, err
     assert stdout == ""  # progress goes to stderr
-    assert "report: [1/7] drawing Models" in err and "13 pages, 9 runs, 27 ratings" in err
+    assert "report: [1/8] drawing Models" in err and "15 pages, 9 runs, 27 ratings" in err
     data = out.read_bytes()
     assert data.startswith(b"%PDF") and pdf_pages(data) == PAGES
     text = pdf_text(data)
@@ -85,7 +85,7 @@ def test_the_html_page_is_self_contained_and_escapes_names(
     code, _out, err = _run(capsys, "report", "--db", rated_db, "--out", out)
     assert code == 0, err
     page = out.read_text(encoding="utf-8")
-    assert page.count('src="data:image/svg+xml;base64,') == 6
+    assert page.count('src="data:image/svg+xml;base64,') == 7
     assert "http://" not in page.replace("http://www.w3.org", "")  # nothing fetched
     assert "&lt;b&gt;odd &amp; model&lt;/b&gt;" in page and "<b>odd" not in page
     for expected in (*MODELS, "Application of procedures", "Krippendorff", "27 by 3 raters"):
@@ -200,4 +200,4 @@ def test_many_runs_embed_png_instead_of_megabytes_of_svg(
     code, _out, err = _run(capsys, "report", "--db", rated_db, "--out", out)
     assert code == 0, err
     page = out.read_text(encoding="utf-8")
-    assert page.count('src="data:image/png;base64,') == 6 and "image/svg" not in page
+    assert page.count('src="data:image/png;base64,') == 7 and "image/svg" not in page

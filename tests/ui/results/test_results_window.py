@@ -158,7 +158,7 @@ def test_export_report_from_the_window(qtbot, rated_app: App, tmp_path: Path) ->
         rated_app.window.dashboard.start_export(out)
     assert "Report written" in done.args[0]
     page = out.read_text(encoding="utf-8")
-    assert "claude-sonnet-4-5" in page and page.count("data:image/svg+xml;base64,") == 6
+    assert "claude-sonnet-4-5" in page and page.count("data:image/svg+xml;base64,") == 7
 
 
 @pytest.mark.parametrize(("viewer", "visible"), [("Ana", True), ("tester", False)])

@@ -1,0 +1,64 @@
+"""Reading the rater-quality summary behind the blind gate (issue 30).
+
+The quality feature knows nothing of studies; here the results put the one visibility rule
+(:func:`reviewer.studies.visibility.hidden_runs`) in front of it, as
+:func:`reviewer.results.source.gather` does for every other figure. The dashboard's Raters
+tab calls :func:`quality_for`, the report :func:`with_quality`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from reviewer.quality.facade import QualityStore
+from reviewer.quality.summary import Gate, QualitySummary, read_summary
+from reviewer.results.data import ResultsData
+from reviewer.studies.facade import StudiesStore
+from reviewer.studies.visibility import hidden_runs, left_out_note
+
+
+def gate_for(store: StudiesStore, viewer: str | None) -> Gate:
+    """What the blind protocol hides from ``viewer`` and from the raters whose own database
+    this is: the runs (every version of their file) and whose phase it is."""
+    hidden, blind_for = hidden_runs(store, viewer)
+    ids: set[str] = set()
+    if hidden:
+        ids = {i for pk, i in store.run_table(("run_pk", "run_id")) if pk in hidden and i}
+    return Gate(hidden, frozenset(ids), tuple(blind_for))
+
+
+def quality_for(
+    store: QualityStore,
+    *,
+    viewer: str | None,
+    study: str | None = None,
+    runs: Collection[int] | None = None,
+    reference: str | None = None,
+    seed: int = 0,
+    resamples: int = 1000,
+) -> QualitySummary:
+    """The rater-quality summary ``viewer`` may see (of ``study``, of ``runs`` when given),
+    with accuracy against the reference named ``reference``
+    (:func:`reviewer.quality.reference.load_reference`)."""
+    if not isinstance(store, StudiesStore):  # the gate reads the studies
+        raise TypeError("rater quality is read from a review store (it needs its studies)")
+    summary = read_summary(store, gate_for(store, viewer), study=study, runs=runs,
+                           reference=reference, seed=seed, resamples=resamples)  # fmt: skip
+    note = left_out_note(summary.n_left_out, summary.blind_for)
+    return summary.model_copy(update={"left_out_note": note})
+
+
+def with_quality(
+    store: QualityStore,
+    data: ResultsData,
+    *,
+    viewer: str | None,
+    reference: str | None = None,
+    seed: int = 0,
+) -> ResultsData:
+    """``data`` with the rater-quality summary of its runs (its study, its scenarios, and
+    only what ``viewer`` may see), for the report's Raters page."""
+    runs = {r.run_pk for r in data.runs}
+    summary = quality_for(store, viewer=viewer, study=data.meta.study, runs=runs,
+                          reference=reference, seed=seed)  # fmt: skip
+    return data.model_copy(update={"quality": summary})

@@ -1,0 +1,122 @@
+"""The report's Raters page (issue 30): the planted biased rater is marked, an unbiased one
+is not, accuracy against a named reference, hostile names drawn and escaped literally, and
+the blind gate."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from raters_sim import plant_ratings
+
+from reviewer.cli import main
+from reviewer.quality.source import Score
+from reviewer.quality.summary import summarize
+from reviewer.results.raters_page import raters_tables
+from reviewer.results.raters_source import quality_for, with_quality
+from reviewer.results.report import write_html, write_pdf
+from reviewer.results.source import gather
+from reviewer.studies.model import Selection, StudySpec
+from reviewer.studies.visibility import still_blind
+from reviewer.workspace import ReviewStore
+
+#: Eight unbiased raters and Cat, one point high. With fewer raters the leave-one-out median
+#: of the others moves with Cat's scores and unbiased raters are marked too (1 in 4 raters
+#: at 16 runs and five raters: the figure is relative to the others, not to a truth); with
+#: eight, about 1 in 10 (simulated; 5% when nobody is biased).
+UNBIASED = ("Ann", "Bob", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal")
+BIASES = {**dict.fromkeys(UNBIASED, 0), "Cat": 1}
+
+pytestmark = pytest.mark.filterwarnings(r"ignore:Glyph \d+ .* missing from font")
+
+
+@pytest.fixture
+def planted(tmp_path: Path, db_path: Path, make_card) -> Path:
+    """Twelve runs rated by nine people; Cat scores one point high."""
+    with ReviewStore.open(db_path) as store:
+        store.add_scorecards([make_card(n) for n in range(12)])
+        runs = [r.run_id for r in store.list_runs()]
+        plant_ratings(store, tmp_path, runs, BIASES)
+    return db_path
+
+
+def test_the_planted_biased_rater_is_marked_and_the_others_are_not(planted: Path) -> None:
+    with ReviewStore.open(planted) as store:
+        summary = quality_for(store, viewer=None)
+    lines = {r.rater: r for r in summary.raters}
+    assert set(lines) == set(BIASES)
+    assert lines["Cat"].biased and lines["Cat"].bias is not None
+    cat = lines["Cat"].bias
+    assert cat.low <= 1.0 <= cat.high  # the planted +1 is recovered
+    marked = [name for name in UNBIASED if lines[name].biased]
+    assert len(marked) <= 2, marked  # about 1 in 10 expected (see UNBIASED)
+    assert max(lines, key=lambda n: abs(lines[n].bias.bias)) == "Cat"
+    assert summary.accuracy is None and summary.left_out_note is None
+
+
+def test_accuracy_against_a_named_reference(planted: Path) -> None:
+    with ReviewStore.open(planted) as store:
+        summary = quality_for(store, viewer=None, reference="Ann", resamples=50)
+        missing = quality_for(store, viewer=None, reference="Nobody", resamples=50)
+    assert summary.accuracy is not None and summary.accuracy.reference == "rater Ann"
+    pooled = {a.rater: a for a in summary.accuracy.lines if a.metric == "all"}
+    assert set(pooled) == {*UNBIASED, "Cat"} - {"Ann"}  # not Ann against herself
+    assert pooled["Cat"].signed > pooled["Bob"].signed  # Cat scores above Ann
+    assert missing.accuracy is None and missing.missing_reference == "Nobody"
+
+
+def test_the_report_has_a_raters_page(planted: Path, tmp_path: Path, capsys) -> None:
+    out = tmp_path / "r.html"
+    argv = ["report", "--db", planted, "--out", out, "--reference", "Ann"]
+    assert main([str(a) for a in argv]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "<h2>Raters</h2>" in page and "Accuracy against rater Ann" in page
+    assert "biased" in page
+    code = main([str(a) for a in ["report", "--db", planted, "--out", tmp_path / "x.pdf",
+                                  "--reference", "Nobody"]])  # fmt: skip
+    assert code == 2 and "--reference: 'Nobody' has no scores here" in capsys.readouterr().err
+    assert not (tmp_path / "x.pdf").exists()
+
+
+HOSTILE = ("$Cat$", "<b>Bold</b>", "car\rriage", "ctl\x01x", "$\\sqrt{x}$ & co")
+
+
+def test_hostile_rater_names_are_drawn_and_escaped_literally(planted: Path) -> None:
+    # The store refuses control characters in a rater name; the page must not rely on it.
+    scores = [
+        Score(run, f"r{run}", name, "safety", (run + k + (k == 0)) % 4, run, None)
+        for run in range(12)
+        for k, name in enumerate(HOSTILE)
+    ]
+    summary = summarize(scores)
+    with ReviewStore.open(planted) as store:
+        data = gather(store, resamples=20).model_copy(update={"quality": summary})
+    assert write_pdf(data, io.BytesIO(), lambda *_: None) > 0
+    out = io.BytesIO()
+    write_html(data, out, lambda *_: None)
+    page = out.getvalue().decode("utf-8")
+    assert "&lt;b&gt;Bold&lt;/b&gt;" in page and "<b>Bold" not in page
+    assert "$Cat$" in page and "$\\sqrt{x}$ &amp; co" in page
+    # Control and line-break characters are written as escapes, never raw.
+    assert "\x01" not in page and "\r" not in page
+    assert "ctl\\x01x" in page and "car\\rriage" in page
+    cells = [c for t in raters_tables(data) for row in t.rows for c in row]
+    assert "car\\rriage" in cells and "car\rriage" not in cells
+
+
+def test_runs_in_a_raters_blind_phase_stay_out_of_the_page(planted: Path) -> None:
+    with ReviewStore.open(planted) as store:
+        spec = StudySpec(name="pilot", raters=("tester", "Ann"), per_run=2, protocol="blind",
+                         seed=7, selection=Selection())  # fmt: skip
+        store.create_study(spec)
+        blind = still_blind(store, "tester")
+        everyone = quality_for(store, viewer=None)
+        as_tester = quality_for(store, viewer="tester")
+        data = with_quality(store, gather(store, resamples=10, viewer="tester"), viewer="tester")
+    assert blind  # the test can fail: tester has runs in the blind phase, all rated by others
+    assert everyone.n_left_out == 0 and everyone.n_runs == 12
+    assert as_tester.n_left_out == len(blind) and as_tester.n_runs == 12 - len(blind)
+    assert as_tester.left_out_note and "still in tester's blind phase" in as_tester.left_out_note
+    assert data.quality is not None and data.quality.n_runs == 12 - len(blind)
+    assert data.quality.n_scores == as_tester.n_scores < everyone.n_scores

@@ -46,7 +46,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "reviewer.commands.gui": ("gui",),
     "reviewer.commands.score": ("score",),
     "reviewer.commands.aggregate": ("aggregate",),
-    "reviewer.commands.store_cmds": ("import", "runs", "audit"),
+    "reviewer.database_verbs": ("import", "runs", "audit"),
     "reviewer.exchange.verbs": ("ratings",),
     "reviewer.signing.verbs": ("keygen", "whoami", "sign", "export", "verify"),
     "reviewer.agreement.verbs": ("agreement", "validity"),

@@ -21,8 +21,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from scipy import stats
 
+from reviewer.adjudication.rule import CONSENSUS_RULE
 from reviewer.agreement.anchoring import AnchoringReport, anchoring_report
-from reviewer.agreement.consensus import CONSENSUS_RULE, Consensus, build_consensus
+from reviewer.agreement.consensus import Consensus, build_consensus
 from reviewer.agreement.counterparts import counterpart_table, rubric_counterparts
 from reviewer.agreement.records import Output, RatingRecord, RunInfo
 from reviewer.rubric import Rubric

@@ -18,7 +18,7 @@ from typing import BinaryIO
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
-from reviewer.agreement.consensus import CONSENSUS_RULE
+from reviewer.adjudication.rule import CONSENSUS_RULE
 from reviewer.outfile import open_binary
 from reviewer.results.charts import CHARTS, new_figure
 from reviewer.results.data import ResultsData

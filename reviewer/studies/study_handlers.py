@@ -11,8 +11,8 @@ from reviewer.commands.verbs import CommandError, UsageError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # for the annotations only: the parser is built without the store
+    from reviewer.studies.facade import StudiesStore
     from reviewer.studies.model import StudySpec
-    from reviewer.workspace import ReviewStore
 
 
 def _names(text: str) -> list[str]:
@@ -45,12 +45,13 @@ def _selection(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def _store(args: argparse.Namespace, *, create: bool = False):  # type: ignore[no-untyped-def]
-    from reviewer.commands.store_cmds import open_store
+    from reviewer.commands.store_option import open_store
+    from reviewer.studies.facade import StudiesStore
 
-    return open_store(args, create=create)
+    return open_store(args, StudiesStore, create=create)
 
 
-def _without_unratable(store: ReviewStore, spec: StudySpec) -> StudySpec:
+def _without_unratable(store: StudiesStore, spec: StudySpec) -> StudySpec:
     """``spec`` narrowed to the selected runs a rater can rate under the evidence rule; the
     runs left out are named on stderr (the narrowed selection is what the study records)."""
     from reviewer.studies.ratable import unratable

@@ -8,7 +8,7 @@ import json
 import math
 from collections import defaultdict
 
-from reviewer.agreement.consensus import CONSENSUS_RULE
+from reviewer.adjudication.rule import CONSENSUS_RULE
 from reviewer.cli import main
 from reviewer.results.charts.stats import consensus_by_model
 from reviewer.results.report import facts

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from reviewer.adjudication.model import AdjudicationItem
 from reviewer.collecting.adjudications import CollectedAdjudication
@@ -174,7 +174,23 @@ def _depth(checked: list[tuple[Path, SignedSheet | None, str | None]], index: in
     return depth
 
 
-def _sheet_fields(signed: SignedSheet, source: str) -> dict[str, str | None]:
+class _SheetFields(TypedDict):
+    """The fields of :class:`~reviewer.collecting.storage.CollectedSheet`, by name."""
+
+    source: str
+    sheet_id: str
+    supersedes: str | None
+    sheet_json: str
+    rater: str
+    public_key: str
+    fingerprint: str
+    run_id: str
+    trajectory_sha256: str
+    rubric_sha256: str
+    signed_at: str
+
+
+def _sheet_fields(signed: SignedSheet, source: str) -> _SheetFields:
     """The fields of :class:`~reviewer.collecting.storage.CollectedSheet`, read from any
     verified sheet's payload (a rating's or an adjudication's)."""
     p = signed.payload

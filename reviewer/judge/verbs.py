@@ -18,6 +18,11 @@ from reviewer.commands.verbs import (
     rater_name_option,
 )
 
+TYPE_CHECKING = False  # typing itself is not imported to build the parser
+if TYPE_CHECKING:
+    from reviewer.judge.facade import JudgeStore
+    from reviewer.judge.requests import RunRef
+
 DEFAULT_MODEL = "gpt-4o-mini"
 
 
@@ -162,7 +167,8 @@ def _add_selection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--study", metavar="NAME", help="only the runs of this study")
 
 
-def _selected(store, args: argparse.Namespace):
+def _selected(store: JudgeStore, args: argparse.Namespace) -> list[RunRef]:
+    """The runs ``--runs`` and ``--study`` select; a usage error for a bad selection."""
     from reviewer.judge.requests import RunsFileError
     from reviewer.judge.workflow import select_runs
 

@@ -34,9 +34,9 @@ def list_runs(
     )
     mine: dict[int, tuple[int, bool]] = {}
     if rater is not None:
-        for row in studies.assignments(conn, study, rater=rater):
-            mine[row.run_pk] = (row.position, row.reveal_first)
-    out = []
+        for assigned in studies.assignments(conn, study, rater=rater):
+            mine[assigned.run_pk] = (assigned.position, assigned.reveal_first)
+    out: list[RunRow] = []
     for row in runs.list_runs(conn, rater=rater):
         if row.run_pk not in ratings_in or (rater and assigned_only and row.run_pk not in mine):
             continue

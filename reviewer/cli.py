@@ -176,7 +176,7 @@ class _TopFormatter(argparse.RawDescriptionHelpFormatter):
 
     def __init__(self, prog: str, **kwargs: object) -> None:
         kwargs.setdefault("width", terminal_columns() - 2)
-        super().__init__(prog, **kwargs)  # type: ignore[arg-type]
+        super().__init__(prog, **kwargs)  # type: ignore[arg-type]  # argparse's own keywords
 
 
 class _NameOnly:

@@ -169,7 +169,7 @@ def _mean(values: list[float]) -> float | None:
 def _ranks(values: list[float | None]) -> list[float | None]:
     # Rank 1 is the best (highest) mean; ties share their average rank.
     present = [i for i, v in enumerate(values) if v is not None]
-    ranked = stats.rankdata([-values[i] for i in present])  # type: ignore[operator]
+    ranked = stats.rankdata([-v for v in values if v is not None])  # in ``present``'s order
     out: list[float | None] = [None] * len(values)
     for i, r in zip(present, ranked, strict=True):
         out[i] = float(r)

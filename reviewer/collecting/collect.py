@@ -101,7 +101,7 @@ def to_collected(signed: SignedSheet, source: str) -> CollectedRating:
 
 def to_collected_adjudication(signed: SignedSheet, source: str) -> CollectedAdjudication:
     """The store's record of a verified adjudication sheet."""
-    p: AdjudicationPayload = signed.payload  # type: ignore[assignment]
+    p: AdjudicationPayload = signed.payload  # type: ignore[assignment]  # one envelope (verify.py)
     return CollectedAdjudication(
         **_sheet_fields(signed, source),
         study=None if p.study is None else p.study.name,

@@ -7,6 +7,10 @@ from pathlib import Path
 
 from reviewer.commands.verbs import CommandError, Subparsers, UsageError, add_verb
 
+TYPE_CHECKING = False  # typing itself is not imported to build the parser
+if TYPE_CHECKING:
+    from reviewer.collecting.collect import TrustList
+
 
 def register(subparsers: Subparsers) -> None:
     """Add the ``collect`` verb."""
@@ -75,7 +79,7 @@ def run_collect(args: argparse.Namespace) -> int:
     return 1 if refused else 0
 
 
-def learned_line(rater: str, key: str, trust, trust_path: Path | None) -> str:  # type: ignore[no-untyped-def]
+def learned_line(rater: str, key: str, trust: TrustList | None, trust_path: Path | None) -> str:
     """What ``collect`` learned from a rater's first sheet: the key it now binds to the
     name, with a warning when no trust list vouches for that name."""
     line = f"  learned: {rater} signs with key {key}; only that key is accepted for {rater} here"

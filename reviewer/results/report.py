@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
@@ -101,7 +102,7 @@ _PAGE_WIDTH = 10.2
 _CHAR_EM = 0.6
 
 
-def _fitted_table(ax, table: Table) -> None:  # type: ignore[no-untyped-def]
+def _fitted_table(ax: Axes, table: Table) -> None:
     """Draw ``table`` so that it fits the page: headers and long cells wrapped, columns as
     wide as their text, the font made smaller when the text is wider than the page."""
     headers = ["\n".join(textwrap.wrap(h, 14)) or h for h in table.headers]

@@ -8,7 +8,7 @@ rater names, then stored append-only (triggers refuse moving one).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import sqlite_utils
@@ -198,7 +198,15 @@ def _assign(conn: sqlite3.Connection, study_pk: int, run_pks: Sequence[int], *, 
     return len(new)
 
 
-def insert_assignments(conn, study_pk, assignments, pk_of, rater_pk, *, at: str) -> None:  # type: ignore[no-untyped-def]
+def insert_assignments(
+    conn: sqlite3.Connection,
+    study_pk: int,
+    assignments: Iterable[Assignment],
+    pk_of: Mapping[str, int],
+    rater_pk: Mapping[str, int],
+    *,
+    at: str,
+) -> None:
     """Write assignments (runs by sha256 → run_pk, raters by name → rater_pk)."""
     conn.executemany(
         "INSERT INTO assignments (study_pk, run_pk, rater_pk, position, reveal_first,"

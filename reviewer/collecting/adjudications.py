@@ -17,10 +17,10 @@ import sqlite_utils
 from reviewer.adjudication import storage as adjudications
 from reviewer.adjudication.model import AdjudicationItem
 from reviewer.collecting import storage as collecting
+from reviewer.collecting.model import CollectResult
 from reviewer.store import audit
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import StoreError
-from reviewer.store.models import CollectResult
 from reviewer.store.rubrics import RubricRegistry
 from reviewer.studies import sheet_checks
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, TypedDict
 
 from reviewer.adjudication.model import AdjudicationItem
 from reviewer.collecting.adjudications import CollectedAdjudication
+from reviewer.collecting.model import CollectResult
 from reviewer.collecting.storage import CollectedItem, CollectedRating
 from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
@@ -23,7 +24,6 @@ from reviewer.sheets.adjudication import AdjudicationPayload
 from reviewer.sheets.sheet import SignedSheet
 from reviewer.sheets.trust import load_trust_file, name_claim_problem
 from reviewer.sheets.verify import verify_file
-from reviewer.store.models import CollectResult
 
 if TYPE_CHECKING:
     from reviewer.collecting.facade import CollectingStore

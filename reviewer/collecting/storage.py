@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 
 import sqlite_utils
 
+from reviewer.collecting.model import CollectResult
 from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
 from reviewer.store import audit, ratings
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import StoreError
-from reviewer.store.models import CollectResult, Rater
+from reviewer.store.models import Rater
 from reviewer.store.rubrics import RubricRegistry
 from reviewer.studies import sheet_checks
 

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 from reviewer.adjudication.facade import AdjudicationStore
 from reviewer.judge import storage
+from reviewer.judge.model import JudgeImportReport, JudgeRatingRow
 from reviewer.store.connection import read_transaction, utcnow
-from reviewer.store.models import JudgeImportReport, JudgeRatingRow
 
 
 class JudgeStore(AdjudicationStore):

@@ -17,11 +17,12 @@ import sqlite_utils
 
 from reviewer.evidence import Citation
 from reviewer.exchange.rating_import import StepLookup
+from reviewer.judge.model import JudgeImportReport, JudgeRatingRow
 from reviewer.rubric import RatingItem
 from reviewer.store import audit, ratings
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import StoreError
-from reviewer.store.models import JudgeImportReport, JudgeRatingRow, Rater
+from reviewer.store.models import Rater
 from reviewer.store.rubrics import RubricRegistry
 
 

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 
 from reviewer.outfile import OutputError, PendingFile
 from reviewer.sheets.keys import RaterKey, quote_arg
-from reviewer.sheets.rating_payload import rating_payload
 from reviewer.sheets.sheet import (
     SheetAuditHead,
     SheetPayload,
@@ -33,6 +32,7 @@ from reviewer.sheets.sheet import (
     sign_payload,
 )
 from reviewer.sheets.verify import read_sheet
+from reviewer.signing.rating_payload import rating_payload
 
 if TYPE_CHECKING:
     from reviewer.rubric import Rubric

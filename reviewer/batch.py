@@ -219,7 +219,7 @@ def score_chunks(
     ``paths`` may be a stream (:class:`reviewer.file_stream.FoundFiles`) with ``total``
     its length: one process then holds one chunk of paths at a time, not all of them.
     """
-    count = len(paths) if total is None else total  # type: ignore[arg-type]
+    count = len(paths) if total is None else total  # type: ignore[arg-type]  # sized without total
     work = partial(_score_chunk, with_judge_bundle=with_judge_bundle, render_chunk=render_chunk)
     chunks = _chunked(iter(paths), size)
     n_chunks = -(-count // size)
@@ -246,7 +246,7 @@ def _in_order(
 ) -> Iterator[Any]:
     """``map(work, items)``, in a pool of ``jobs`` workers when there are at least ``worth``
     items (fewer are not worth a pool's start-up); ``count`` is the length of an iterator."""
-    if jobs <= 1 or (len(items) if count is None else count) < worth:  # type: ignore[arg-type]
+    if jobs <= 1 or (len(items) if count is None else count) < worth:  # type: ignore[arg-type]  # sized without count
         yield from map(work, items)
         return
     with _context(render).Pool(jobs) as pool:

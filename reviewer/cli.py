@@ -46,7 +46,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "reviewer.commands.gui": ("gui",),
     "reviewer.commands.score": ("score",),
     "reviewer.commands.aggregate": ("aggregate",),
-    "reviewer.commands.store_cmds": ("import", "runs", "audit"),
+    "reviewer.database_verbs": ("import", "runs", "audit"),
     "reviewer.exchange.verbs": ("ratings",),
     "reviewer.signing.verbs": ("keygen", "whoami", "sign", "export", "verify"),
     "reviewer.agreement.verbs": ("agreement", "validity"),
@@ -176,7 +176,7 @@ class _TopFormatter(argparse.RawDescriptionHelpFormatter):
 
     def __init__(self, prog: str, **kwargs: object) -> None:
         kwargs.setdefault("width", terminal_columns() - 2)
-        super().__init__(prog, **kwargs)  # type: ignore[arg-type]
+        super().__init__(prog, **kwargs)  # type: ignore[arg-type]  # argparse's own keywords
 
 
 class _NameOnly:

@@ -170,7 +170,7 @@ class Rubric(_Frozen):
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
     # mypy does not accept a decorator over a property; pydantic documents this pairing.
-    @computed_field  # type: ignore[prop-decorator]
+    @computed_field  # type: ignore[prop-decorator]  # see above
     @cached_property
     def sha256(self) -> str:
         """Hex sha256 of :meth:`canonical_json`."""

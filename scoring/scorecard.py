@@ -162,7 +162,7 @@ class ScoreCard(_Frozen):
     judge_bundle: dict[str, Any] | None = None
 
     # mypy does not accept a decorator over a property; pydantic documents this pairing.
-    @computed_field  # type: ignore[prop-decorator]
+    @computed_field  # type: ignore[prop-decorator]  # see above
     @property
     def unmatched_required(self) -> list[int]:
         """Indices of the required actions no command matched."""

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reviewer.rubric import Rubric
-from reviewer.store.models import RaterRunState, Rating, RunDetail
+from reviewer.store.models import Rating, RunDetail
+from reviewer.studies.rows import RaterRunState
 from scoring import ScoreCard, Trajectory, read_trajectory, score_trajectory
 
 

@@ -19,7 +19,8 @@ from PySide6.QtCore import QObject, Signal
 
 from reviewer.store import StoreError
 from reviewer.store.errors import RatingIncompleteError
-from reviewer.store.models import RaterRunState, Rating, RunRow
+from reviewer.store.models import Rating, RunRow
+from reviewer.studies.rows import RaterRunState
 from reviewer.workspace import ReviewStore
 from ui.opened_run import OpenedRun, TeamView
 

@@ -11,7 +11,7 @@ from reviewer.commands.verbs import Subparsers, UsageError, add_verb
 
 def register(subparsers: Subparsers) -> None:
     """Add the ``consensus`` verb."""
-    from reviewer.commands.store_cmds import add_db_option
+    from reviewer.commands.store_option import add_db_option
 
     c = add_verb(
         subparsers,
@@ -51,12 +51,13 @@ def register(subparsers: Subparsers) -> None:
 def run_export(args: argparse.Namespace) -> int:
     """Write the consensus rows (audited as an export)."""
     from reviewer.adjudication.consensus import CONSENSUS_COLUMNS, consensus_rows
-    from reviewer.commands.store_cmds import open_store
+    from reviewer.adjudication.facade import AdjudicationStore
+    from reviewer.commands.store_option import open_store
     from reviewer.commands.verbs import open_output
     from reviewer.store import StoreError
     from reviewer.tabular import write_rows
 
-    with open_store(args, create=False) as store:
+    with open_store(args, AdjudicationStore, create=False) as store:
         try:
             rows = consensus_rows(store, study=args.study)
         except StoreError as exc:

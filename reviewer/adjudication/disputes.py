@@ -53,7 +53,8 @@ def read(
 ) -> list[MetricDispute]:
     """Every (run, metric) rated by a person (within ``study`` / of ``run_pk``), in run
     then rubric order, with its status, the adjudication in force and the reported value."""
-    sql, params = _VALUES, []
+    sql = _VALUES
+    params: list[int | str] = []  # in placeholder order: the run, then the study's name
     if run_pk is not None:
         sql += " AND g.run_pk = ?"
         params.append(run_pk)
@@ -94,8 +95,8 @@ def read(
         adjudication = in_force.get(pk)
         decision = adjudication.items.get(metric) if adjudication else None
         decided = None
-        if decision is not None:
-            decided = rule.Decided(adjudicator=adjudication.adjudicator,  # type: ignore[union-attr]
+        if adjudication is not None and decision is not None:
+            decided = rule.Decided(adjudicator=adjudication.adjudicator,
                                    outcome=decision.outcome, score=decision.score)  # fmt: skip
         out.append(
             MetricDispute(

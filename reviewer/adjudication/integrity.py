@@ -34,7 +34,11 @@ def check(conn: sqlite3.Connection) -> list[str]:
             d = json.loads(text)
         except ValueError:
             continue
+        # An entry edited into no object, or naming no adjudication by number, records
+        # nothing: the adjudication it should have recorded is then reported below.
         pk = d.get("adjudication_pk") if isinstance(d, dict) else None
+        if not isinstance(pk, int):
+            continue
         if action in _CREATED:
             created[pk] = d.get("run_pk")
         if action == "adjudication_submit":

@@ -23,6 +23,14 @@ Status = Literal["agreed", "disputed", "single_rater"]
 Reached = Literal["agreed", "adjudicated", "single_rater", "open"]
 REACHED: tuple[str, ...] = ("agreed", "adjudicated", "single_rater", "open")
 
+#: How the consensus is reached, as every view and ``--help`` words it: this rule's reported
+#: value, and the sensitivity figure of :mod:`reviewer.agreement.consensus`. (Here, below
+#: the agreement statistics and the judge, so that both can say it.)
+CONSENSUS_RULE = (
+    "adjudicated value, else the agreed median of the human raters; open disputes left out "
+    "(their count shown), with a sensitivity figure taking them at the raters' median"
+)
+
 
 class RaterValue(BaseModel):
     """One human rater's outcome (and score when applicable) on one metric of one run."""

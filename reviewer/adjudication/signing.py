@@ -42,8 +42,10 @@ from reviewer.sheets.verify import read_sheet
 from reviewer.signing.service import SigningError, SigningService, sheet_folder, utc_now
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from reviewer.adjudication.facade import AdjudicationStore
-    from reviewer.adjudication.model import Adjudication
+    from reviewer.adjudication.model import Adjudication, RatedValue
 
 
 @dataclass(frozen=True)
@@ -137,7 +139,9 @@ class AdjudicationSigner:
             audit_head=SheetAuditHead(entries=entries, hash=last_hash),
         )
 
-    def _resolved(self, adjudication: Adjudication, values: list) -> list[ResolvedSheet]:  # type: ignore[type-arg]
+    def _resolved(
+        self, adjudication: Adjudication, values: Sequence[RatedValue]
+    ) -> list[ResolvedSheet]:
         sheets = {sid: text for sid, text in self._rating_sheets()}
         out: dict[str, ResolvedSheet] = {}
         unsigned: set[str] = set()
@@ -176,9 +180,9 @@ class AdjudicationSigner:
         """Sign the adjudicator's submitted adjudication of the run, lock it, write the sheet."""
         SigningService(self.store).check_rater_key(key)
         adjudication = self.signable(run_pk, key.rater)
-        signed = sign_payload(self.build_payload(adjudication, key), key)  # type: ignore[arg-type]
+        signed = sign_payload(self.build_payload(adjudication, key), key)  # type: ignore[arg-type]  # one envelope
         folder = sheet_folder(out_dir)
-        target = folder / adjudication_file_name(signed.payload)  # type: ignore[arg-type]
+        target = folder / adjudication_file_name(signed.payload)  # type: ignore[arg-type]  # one envelope
         data = sheet_file_bytes(signed)
         with contextlib.ExitStack() as stack:
             try:
@@ -208,7 +212,7 @@ class AdjudicationSigner:
         written = []
         for _sheet_id, text in self.store.adjudication_sheets(adjudicator=adjudicator):
             signed = read_sheet(text)
-            target = folder / adjudication_file_name(signed.payload)  # type: ignore[arg-type]
+            target = folder / adjudication_file_name(signed.payload)  # type: ignore[arg-type]  # one envelope
             try:
                 write_bytes(target, sheet_file_bytes(signed))
             except OSError as exc:

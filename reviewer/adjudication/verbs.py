@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from reviewer.adjudication.output import LIST_COLUMNS, list_rows, value_text
 from reviewer.commands.verbs import (
     CommandError,
+    Handler,
     Subparsers,
     UsageError,
     add_out_option,
@@ -24,14 +25,25 @@ from reviewer.commands.verbs import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from contextlib import AbstractContextManager
+
     from reviewer.adjudication.facade import AdjudicationStore
     from reviewer.adjudication.model import Adjudication
 
 OUTCOMES = ("applicable", "not_applicable", "not_observed")
 
 
-def _parser(sub, name, help_, description, examples, run):  # type: ignore[no-untyped-def]
-    from reviewer.commands.store_cmds import add_db_option
+def _parser(
+    sub: Subparsers,
+    name: str,
+    help_: str,
+    description: str | None,
+    examples: Sequence[str],
+    run: Handler,
+) -> argparse.ArgumentParser:
+    """One adjudication verb: its help, description and examples, --db, its handler."""
+    from reviewer.commands.store_option import add_db_option
 
     p = add_verb(sub, name, help=help_, description=description, examples=examples)
     add_db_option(p)
@@ -189,10 +201,12 @@ def register(subparsers: Subparsers) -> None:
 # --- helpers ----------------------------------------------------------------------------------
 
 
-def _open(args: argparse.Namespace) -> AdjudicationStore:
-    from reviewer.commands.store_cmds import open_store
+def _open(args: argparse.Namespace) -> AbstractContextManager[AdjudicationStore]:
+    """The adjudication store named by ``--db``, to use in a ``with`` block."""
+    from reviewer.adjudication.facade import AdjudicationStore
+    from reviewer.commands.store_option import open_store
 
-    return open_store(args, create=False)
+    return open_store(args, AdjudicationStore, create=False)
 
 
 def run_pk_of(store: AdjudicationStore, run_id: str) -> int:

@@ -1,12 +1,12 @@
 """The one human consensus of a run's metric: what validity, judge comparison, the dashboard,
 the report and ``consensus export`` all show.
 
-The rule (:data:`CONSENSUS_RULE`): the adjudicated value where an adjudication in force
-decided the metric, else the agreed value (the common outcome and the median score of the
-human raters), a single rater's value as it is, and **no value while the dispute is open**.
-Every figure built on these values leaves open disputes out and says how many
-(:meth:`Consensus.open_count`); its sensitivity figure takes each open dispute at the median
-of its raters' scores instead (:meth:`Consensus.at_median`).
+The rule (:data:`reviewer.adjudication.rule.CONSENSUS_RULE`): the adjudicated value where
+an adjudication in force decided the metric, else the agreed value (the common outcome and
+the median score of the human raters), a single rater's value as it is, and **no value
+while the dispute is open**. Every figure built on these values leaves open disputes out
+and says how many (:meth:`Consensus.open_count`); its sensitivity figure takes each open
+dispute at the median of its raters' scores instead (:meth:`Consensus.at_median`).
 
 The reported values come from :mod:`reviewer.adjudication.consensus` (the store's disputes,
 the same rows ``consensus export`` writes). A (run, metric) the store does not report (the
@@ -23,12 +23,6 @@ from dataclasses import dataclass, field
 
 from reviewer.adjudication.model import ReportedValue
 from reviewer.agreement.records import RatingRecord
-
-#: How the consensus is reached, as every view and ``--help`` words it.
-CONSENSUS_RULE = (
-    "adjudicated value, else the agreed median of the human raters; open disputes left out "
-    "(their count shown), with a sensitivity figure taking them at the raters' median"
-)
 
 Key = tuple[str, str]  # (run_key, metric_id)
 

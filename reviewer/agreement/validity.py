@@ -21,8 +21,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from scipy import stats
 
+from reviewer.adjudication.rule import CONSENSUS_RULE
 from reviewer.agreement.anchoring import AnchoringReport, anchoring_report
-from reviewer.agreement.consensus import CONSENSUS_RULE, Consensus, build_consensus
+from reviewer.agreement.consensus import Consensus, build_consensus
 from reviewer.agreement.counterparts import counterpart_table, rubric_counterparts
 from reviewer.agreement.records import Output, RatingRecord, RunInfo
 from reviewer.rubric import Rubric
@@ -168,7 +169,7 @@ def _mean(values: list[float]) -> float | None:
 def _ranks(values: list[float | None]) -> list[float | None]:
     # Rank 1 is the best (highest) mean; ties share their average rank.
     present = [i for i, v in enumerate(values) if v is not None]
-    ranked = stats.rankdata([-values[i] for i in present])  # type: ignore[operator]
+    ranked = stats.rankdata([-v for v in values if v is not None])  # in ``present``'s order
     out: list[float | None] = [None] * len(values)
     for i, r in zip(present, ranked, strict=True):
         out[i] = float(r)

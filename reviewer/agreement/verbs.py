@@ -9,7 +9,7 @@ import json
 import sys
 from typing import Any
 
-from reviewer.commands.store_cmds import add_db_option, open_store
+from reviewer.commands.store_option import add_db_option, open_store
 from reviewer.commands.verbs import (
     CommandError,
     Subparsers,
@@ -114,9 +114,10 @@ def register(subparsers: Subparsers) -> None:
 
 def _load(args: argparse.Namespace) -> Any:
     """The records and runs the options select; usage errors for a bad choice."""
+    from reviewer.adjudication.facade import AdjudicationStore
     from reviewer.agreement.source import SelectionError, UnknownStudyError, load_inputs
 
-    with open_store(args, create=False) as store:
+    with open_store(args, AdjudicationStore, create=False) as store:
         try:
             inputs = load_inputs(
                 store, study=args.study, phase=args.phase, include_judges=args.include_judges

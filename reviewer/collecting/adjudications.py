@@ -17,10 +17,10 @@ import sqlite_utils
 from reviewer.adjudication import storage as adjudications
 from reviewer.adjudication.model import AdjudicationItem
 from reviewer.collecting import storage as collecting
+from reviewer.collecting.model import CollectResult
 from reviewer.store import audit
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import StoreError
-from reviewer.store.models import CollectResult
 from reviewer.store.rubrics import RubricRegistry
 from reviewer.studies import sheet_checks
 
@@ -53,7 +53,14 @@ def collect(
         return CollectResult(outcome="refused", reason=str(exc), **known)
 
 
-def _collect(conn, rubrics, sheet: CollectedAdjudication, known, *, at: str) -> CollectResult:  # type: ignore[no-untyped-def]
+def _collect(
+    conn: sqlite3.Connection,
+    rubrics: RubricRegistry,
+    sheet: CollectedAdjudication,
+    known: dict[str, str],
+    *,
+    at: str,
+) -> CollectResult:
     digest = hashlib.sha256(sheet.sheet_json.encode("utf-8")).hexdigest()
     stored = conn.execute(
         "SELECT sheet_sha256, adjudication_pk FROM adjudication_sheets WHERE sheet_id = ?",
@@ -142,7 +149,14 @@ def _previous(
     return int(row[0])
 
 
-def _archive(conn, sheet: CollectedAdjudication, digest: str, pk, *, superseded_by) -> None:  # type: ignore[no-untyped-def]
+def _archive(
+    conn: sqlite3.Connection,
+    sheet: CollectedAdjudication,
+    digest: str,
+    pk: int | None,
+    *,
+    superseded_by: str | None,
+) -> None:
     conn.execute(
         "INSERT INTO adjudication_sheets (sheet_id, adjudication_pk, sheet_sha256, sheet_json,"
         " source, superseded_by, signed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from reviewer.adjudication.model import AdjudicationItem
 from reviewer.collecting.adjudications import CollectedAdjudication
+from reviewer.collecting.model import CollectResult
 from reviewer.collecting.storage import CollectedItem, CollectedRating
 from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
@@ -23,7 +24,6 @@ from reviewer.sheets.adjudication import AdjudicationPayload
 from reviewer.sheets.sheet import SignedSheet
 from reviewer.sheets.trust import load_trust_file, name_claim_problem
 from reviewer.sheets.verify import verify_file
-from reviewer.store.models import CollectResult
 
 if TYPE_CHECKING:
     from reviewer.collecting.facade import CollectingStore
@@ -101,7 +101,7 @@ def to_collected(signed: SignedSheet, source: str) -> CollectedRating:
 
 def to_collected_adjudication(signed: SignedSheet, source: str) -> CollectedAdjudication:
     """The store's record of a verified adjudication sheet."""
-    p: AdjudicationPayload = signed.payload  # type: ignore[assignment]
+    p: AdjudicationPayload = signed.payload  # type: ignore[assignment]  # one envelope (verify.py)
     return CollectedAdjudication(
         **_sheet_fields(signed, source),
         study=None if p.study is None else p.study.name,
@@ -174,7 +174,23 @@ def _depth(checked: list[tuple[Path, SignedSheet | None, str | None]], index: in
     return depth
 
 
-def _sheet_fields(signed: SignedSheet, source: str) -> dict[str, str | None]:
+class _SheetFields(TypedDict):
+    """The fields of :class:`~reviewer.collecting.storage.CollectedSheet`, by name."""
+
+    source: str
+    sheet_id: str
+    supersedes: str | None
+    sheet_json: str
+    rater: str
+    public_key: str
+    fingerprint: str
+    run_id: str
+    trajectory_sha256: str
+    rubric_sha256: str
+    signed_at: str
+
+
+def _sheet_fields(signed: SignedSheet, source: str) -> _SheetFields:
     """The fields of :class:`~reviewer.collecting.storage.CollectedSheet`, read from any
     verified sheet's payload (a rating's or an adjudication's)."""
     p = signed.payload

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from reviewer.adjudication.facade import AdjudicationStore
 from reviewer.collecting import adjudications, storage
+from reviewer.collecting.model import CollectResult
 from reviewer.store.connection import utcnow
-from reviewer.store.models import CollectResult
 
 
 class CollectingStore(AdjudicationStore):

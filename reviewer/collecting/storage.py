@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 
 import sqlite_utils
 
+from reviewer.collecting.model import CollectResult
 from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
 from reviewer.store import audit, ratings
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import StoreError
-from reviewer.store.models import CollectResult
+from reviewer.store.models import Rater
 from reviewer.store.rubrics import RubricRegistry
 from reviewer.studies import sheet_checks
 
@@ -67,8 +68,8 @@ class CollectedRating(CollectedSheet):
     revealed_at: str | None = None
 
 
-class _Refused(Exception):
-    pass
+class Refused(Exception):
+    """A sheet that does not fit this database (collecting adjudication sheets raises it too)."""
 
 
 def collect(
@@ -80,13 +81,20 @@ def collect(
     try:
         with write_transaction(db):
             return _collect(db.conn, rubrics, sheet, known, at=at)
-    except _Refused as exc:
+    except Refused as exc:
         return CollectResult(outcome="refused", reason=str(exc), **known)
     except (sqlite3.IntegrityError, StoreError) as exc:
         return CollectResult(outcome="refused", reason=str(exc), **known)
 
 
-def _collect(conn, rubrics, sheet: CollectedRating, known, *, at: str) -> CollectResult:  # type: ignore[no-untyped-def]
+def _collect(
+    conn: sqlite3.Connection,
+    rubrics: RubricRegistry,
+    sheet: CollectedRating,
+    known: dict[str, str],
+    *,
+    at: str,
+) -> CollectResult:
     digest = hashlib.sha256(sheet.sheet_json.encode("utf-8")).hexdigest()
     stored = conn.execute(
         "SELECT sheet_sha256, rating_pk FROM collected_sheets WHERE sheet_id = ?",
@@ -98,20 +106,20 @@ def _collect(conn, rubrics, sheet: CollectedRating, known, *, at: str) -> Collec
     if stored or local:
         same = stored[0] if stored else hashlib.sha256(local[0].encode()).hexdigest()
         if same != digest:
-            raise _Refused(f"another sheet with id {sheet.sheet_id} is stored already")
+            raise Refused(f"another sheet with id {sheet.sheet_id} is stored already")
         return CollectResult(outcome="unchanged", rating_pk=(stored or local)[1], **known)
     run = conn.execute("SELECT run_pk FROM runs WHERE sha256 = ?", (sheet.trajectory_sha256,))
     run_row = run.fetchone()
     if run_row is None:
-        raise _Refused(
+        raise Refused(
             f"unmatched: no run with trajectory sha256 {sheet.trajectory_sha256[:16]}… here"
         )
     run_pk = int(run_row[0])
-    rubric_pk = _rubric(conn, rubrics, sheet.rubric_sha256, at=at)
+    rubric_pk = known_rubric(conn, rubrics, sheet.rubric_sha256, at=at)
     first_key = conn.execute(
         "SELECT fingerprint IS NULL FROM raters WHERE name = ?", (sheet.rater,)
     ).fetchone() in (None, (1,))
-    rater = _rater(conn, sheet, at=at)
+    rater = bind_rater_key(conn, sheet, at=at)
     later = _superseded_by(conn, sheet.sheet_id)
     _keeps_the_study_rules(conn, sheet, run_pk, later)
     if later is not None:
@@ -162,26 +170,31 @@ def _collect(conn, rubrics, sheet: CollectedRating, known, *, at: str) -> Collec
     return CollectResult(outcome="stored", rating_pk=pk, learned_key=learned, **known)
 
 
-def _keeps_the_study_rules(conn, sheet: CollectedRating, run_pk: int, later) -> None:  # type: ignore[no-untyped-def]
+def _keeps_the_study_rules(
+    conn: sqlite3.Connection, sheet: CollectedRating, run_pk: int, later: str | None
+) -> None:
     """Refuse a sheet that breaks its study's rules (:mod:`reviewer.studies.sheet_checks`)."""
     payload = sheet_checks.payload_of(sheet.sheet_json)
     problems = sheet_checks.rating_sheet_problems(
         conn, payload, run_pk, corrected_by=sheet_checks.stored_sheet(conn, later)
     )
     if problems:
-        raise _Refused(problems[0])
+        raise Refused(problems[0])
 
 
-def _rubric(conn: sqlite3.Connection, rubrics: RubricRegistry, sha: str, *, at: str) -> int:
+def known_rubric(conn: sqlite3.Connection, rubrics: RubricRegistry, sha: str, *, at: str) -> int:
+    """The rubric_pk of the sheet's rubric: one on record, or the current one registered."""
     row = conn.execute("SELECT rubric_pk FROM rubrics WHERE sha256 = ?", (sha,)).fetchone()
     if row is not None:
         return int(row[0])
     if sha == rubrics.current.sha256:
         return rubrics.register(at=at)
-    raise _Refused(f"the sheet's rubric (sha256 {sha[:12]}…) is not known to this database")
+    raise Refused(f"the sheet's rubric (sha256 {sha[:12]}…) is not known to this database")
 
 
-def _rater(conn: sqlite3.Connection, sheet: CollectedRating, *, at: str):  # type: ignore[no-untyped-def]
+def bind_rater_key(conn: sqlite3.Connection, sheet: CollectedSheet, *, at: str) -> Rater:
+    """The sheet's rater, learning their key when this database has none; refuses a sheet
+    signed with another key than the one on record (rating and adjudication sheets alike)."""
     rater = ratings.add_rater(conn, sheet.rater, at=at)
     if rater.fingerprint is None:
         conn.execute(
@@ -191,7 +204,7 @@ def _rater(conn: sqlite3.Connection, sheet: CollectedRating, *, at: str):  # typ
         details = {"name": rater.name, "fingerprint": sheet.fingerprint, "source": sheet.source}
         audit.append(conn, [("rater_key", rater.name, details)], at=at)
     elif rater.fingerprint != sheet.fingerprint:
-        raise _Refused(
+        raise Refused(
             f"this database knows {rater.name} by key {rater.fingerprint}, "
             f"but the sheet is signed by {sheet.fingerprint}: check with {rater.name} which "
             "key is theirs"
@@ -213,7 +226,7 @@ def _previous(conn: sqlite3.Connection, sheet: CollectedRating, live: int | None
     """The rating this sheet supersedes in the rater's chain (None: it starts the chain)."""
     if sheet.supersedes is None:
         if live is not None:
-            raise _Refused(
+            raise Refused(
                 f"{sheet.rater} already has rating {live} of run {sheet.run_id} here, "
                 "and this sheet does not correct it"
             )
@@ -222,17 +235,25 @@ def _previous(conn: sqlite3.Connection, sheet: CollectedRating, live: int | None
     original = row.fetchone()
     if original is None:
         if live is not None:
-            raise _Refused(
+            raise Refused(
                 f"it corrects sheet {sheet.supersedes}, which is not here, while "
                 f"{sheet.rater} has rating {live} of run {sheet.run_id}"
             )
         return None
     if original[0] != live:
-        raise _Refused(f"sheet {sheet.supersedes} was already superseded here (rating {live})")
+        raise Refused(f"sheet {sheet.supersedes} was already superseded here (rating {live})")
     return int(original[0])
 
 
-def _archive(conn, sheet: CollectedRating, digest: str, pk, *, superseded_by, at) -> None:  # type: ignore[no-untyped-def]
+def _archive(
+    conn: sqlite3.Connection,
+    sheet: CollectedRating,
+    digest: str,
+    pk: int | None,
+    *,
+    superseded_by: str | None,
+    at: str,
+) -> None:
     conn.execute(
         "INSERT INTO collected_sheets (sheet_id, sheet_sha256, rating_pk, superseded_by, source,"
         " sheet_json, collected_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -242,10 +263,3 @@ def _archive(conn, sheet: CollectedRating, digest: str, pk, *, superseded_by, at
         details = {"sheet_id": sheet.sheet_id, "sheet_sha256": digest,
                    "superseded_by": superseded_by}  # fmt: skip
         audit.append(conn, [("collect_superseded", sheet.rater, details)], at=at)
-
-
-# Collecting adjudication sheets (reviewer.collecting.adjudications) checks the rubric and
-# the signer's key exactly as for rating sheets; these are the names it uses.
-Refused = _Refused
-known_rubric = _rubric
-bind_rater_key = _rater

@@ -7,6 +7,10 @@ from pathlib import Path
 
 from reviewer.commands.verbs import CommandError, Subparsers, UsageError, add_verb
 
+TYPE_CHECKING = False  # typing itself is not imported to build the parser
+if TYPE_CHECKING:
+    from reviewer.collecting.collect import TrustList
+
 
 def register(subparsers: Subparsers) -> None:
     """Add the ``collect`` verb."""
@@ -31,7 +35,7 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("--trust", type=Path, metavar="FILE", help="trusted public keys, one a line")
     p.add_argument("--require-trusted", action="store_true",
                    help="refuse sheets whose key is not in the --trust list")  # fmt: skip
-    from reviewer.commands.store_cmds import add_db_option
+    from reviewer.commands.store_option import add_db_option
 
     add_db_option(p)
     p.set_defaults(run=run_collect)
@@ -40,7 +44,7 @@ def register(subparsers: Subparsers) -> None:
 def run_collect(args: argparse.Namespace) -> int:
     """One line per sheet; 1 when any was refused."""
     from reviewer.collecting.collect import TrustList, collect, sheet_files
-    from reviewer.commands.store_cmds import open_store
+    from reviewer.commands.store_option import open_store
     from reviewer.sheets.keys import KeyStoreError
 
     if args.require_trusted and args.trust is None:
@@ -56,7 +60,9 @@ def run_collect(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
     if not sheet_files(args.paths):
         raise CommandError("no *.sheet.json found")
-    with open_store(args, create=False) as store:
+    from reviewer.collecting.facade import CollectingStore
+
+    with open_store(args, CollectingStore, create=False) as store:
         results = collect(store, args.paths, trust=trust, require_trusted=args.require_trusted)
     for r in results:
         what = f" ({r.rater}, {r.run_id})" if r.rater else ""
@@ -73,7 +79,7 @@ def run_collect(args: argparse.Namespace) -> int:
     return 1 if refused else 0
 
 
-def learned_line(rater: str, key: str, trust, trust_path: Path | None) -> str:  # type: ignore[no-untyped-def]
+def learned_line(rater: str, key: str, trust: TrustList | None, trust_path: Path | None) -> str:
     """What ``collect`` learned from a rater's first sheet: the key it now binds to the
     name, with a warning when no trust list vouches for that name."""
     line = f"  learned: {rater} signs with key {key}; only that key is accepted for {rater} here"

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     for action in _actions(parser):
         if action.type in (Path, input_path):
             # shtab reads a `complete` attribute it asks callers to set on the action.
-            action.complete = shtab.DIRECTORY if action.metavar == "DIR" else shtab.FILE  # type: ignore[attr-defined]
+            action.complete = shtab.DIRECTORY if action.metavar == "DIR" else shtab.FILE  # type: ignore[attr-defined]  # see above
     print(shtab.complete(parser, shell=args.shell), end="")
     return 0
 

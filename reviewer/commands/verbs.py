@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import TextIO, TypeAlias
 
 GuiRunner = Callable[[argparse.Namespace], int]
+#: A verb's handler (``set_defaults(run=...)``): the parsed arguments in, the exit code out.
+Handler = Callable[[argparse.Namespace], int]
 #: What every verb module's ``register`` receives: the subparsers to add its verbs to.
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 #: ``(signed_sheet, pdf_path) -> bytes drawn``; Qt draws PDFs, so the entry point supplies it.

@@ -12,11 +12,9 @@ Stdlib and PyYAML only: this module must import on a machine with no Qt and no p
 from __future__ import annotations
 
 import copy
-import hashlib
 import importlib.resources
 import json
 import random
-import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,23 +22,14 @@ from typing import Any
 import yaml
 
 from reviewer.demo import mcp_text
-from reviewer.demo.synth_state import drift, initial_snapshot, observed_value, tool_result
+from reviewer.demo.harness_records import meta_record, setup_record, success_checks
+from reviewer.demo.synth_state import drift, initial_snapshot, tool_result
 from reviewer.demo.tool_catalog import CONTROL_NAMES
 from scoring import compliance
 from scoring.compliance import coerce_value
 
 #: The tools the benchmark profile offers, sorted as the harness records them.
 BENCHMARK_SURFACE: tuple[str, ...] = tuple(sorted(compliance.BENCHMARK_SURFACE))
-
-_RUN_ID_TS = re.compile(r"^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z")
-#: The package versions the harness records beside the trajectory schema version.
-VERSIONS = {
-    "trajectory_schema": "1",
-    "a320-sim": "0.5.0",
-    "a320-mcp": "0.5.0",
-    "a320-bench": "0.5.0",
-    "mcp": "1.12.4",
-}
 
 
 def load_scenario_yaml(path: str | Path) -> dict[str, Any]:
@@ -71,23 +60,6 @@ def harness_error_records(
 ) -> list[dict[str, Any]]:
     """The whole content of a file whose setup crashed: one ``harness_error`` record."""
     return [{"type": "harness_error", "stage": "setup", "error": error}]
-
-
-def _ts_from_run_id(run_id: str) -> str:
-    match = _RUN_ID_TS.match(run_id)
-    if not match:
-        return "2026-07-24T10:15:00+00:00"
-    y, mo, d, h, mi, s = match.groups()
-    # The harness writes datetime.isoformat(): microseconds, drawn here from the id's suffix.
-    micro = int(hashlib.sha1(run_id.encode()).hexdigest()[:8], 16) % 1_000_000
-    return f"{y}-{mo}-{d}T{h}:{mi}:{s}.{micro:06d}+00:00"
-
-
-def _scenario_path(scenario: dict[str, Any]) -> str:
-    # The harness records the path it was given: scenarios/<system>/<rest of the id>.yaml.
-    system = str(scenario.get("system") or "misc").lower()
-    stem = str(scenario.get("id") or "scenario").removeprefix(system + "-").replace("-", "_")
-    return f"scenarios/{system}/{stem}.yaml"
 
 
 class TrajectoryBuilder:
@@ -127,33 +99,22 @@ class TrajectoryBuilder:
         ]
         self._snapshot = initial_snapshot(snapshot_vars, self._rng, scenario)
         self._records.append(
-            {
-                "type": "meta",
-                "run_id": run_id,
-                "ts_utc": _ts_from_run_id(run_id),
-                "scenario": copy.deepcopy(scenario),
-                "scenario_path": _scenario_path(scenario),
-                "adapter": {"provider": provider, "model": model, "max_tokens": 4096},
-                "instructions_profile": instructions_profile,
-                "tool_surface": list(self.surface),
-                "vendor_pin": "13bce4b",
-                "versions": dict(VERSIONS),
-                "seed": None,
-            }
+            meta_record(
+                scenario,
+                run_id=run_id,
+                provider=provider,
+                model=model,
+                instructions_profile=instructions_profile,
+                tool_surface=self.surface,
+            )
         )
         self._records.append(
-            {
-                "type": "setup",
-                "sim_time": self._sim,
-                "validity_gate": {
-                    "passed": True,
-                    "ecam": list(self._gate_ecam),
-                    "missing": [],
-                    "must_not_appear_present": [],
-                },
-                "active_failures": list(self._failures),
-                "snapshot": dict(self._snapshot),
-            }
+            setup_record(
+                sim_time=self._sim,
+                ecam=self._gate_ecam,
+                failures=self._failures,
+                snapshot=self._snapshot,
+            )
         )
 
     # -- the agent's side ---------------------------------------------------------------
@@ -303,20 +264,9 @@ class TrajectoryBuilder:
         ECAM messages.  Without ``ecam``, the end ECAM holds the messages that did not clear.
         """
         self._open()
-        failing = set(failing)
-        success = self.scenario.get("success") or {}
-        checks, end_vars = [], {}
-        for pred in success.get("final_state") or []:
-            ok = passed and pred.get("var") not in failing
-            observed = observed_value(pred, ok, self._rng)
-            end_vars[pred.get("var")] = observed
-            checks.append(
-                {"var": pred.get("var"), "op": pred.get("op"), "value": observed, "passed": ok}
-            )
-        clear = [
-            {"message": m, "clear": passed and m not in failing}
-            for m in success.get("ecam_clear_of") or []
-        ]
+        checks, clear, end_vars = success_checks(
+            self.scenario, passed=passed, failing=set(failing), rng=self._rng
+        )
         if ecam is None:
             ecam = [c["message"] for c in clear if not c["clear"]]
         all_passed = all(c["passed"] for c in checks) and all(c["clear"] for c in clear)

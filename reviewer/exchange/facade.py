@@ -55,7 +55,7 @@ class ExchangeStore(StudiesStore):
         path: Path,
         *,
         rater: str,
-        phase: str,
+        phase: phase_import.Phase,
         study: str | None = None,
         fmt: str | None = None,
     ) -> list[int]:
@@ -67,7 +67,7 @@ class ExchangeStore(StudiesStore):
             self._rubrics,
             rows,
             rater=rater,
-            phase=phase,  # type: ignore[arg-type]
+            phase=phase,
             study=study,
             source=str(path),
             at=utcnow(),

@@ -18,10 +18,11 @@ import sqlite_utils
 from reviewer.evidence import Citation
 from reviewer.exchange import longformat as exchange
 from reviewer.exchange.rating_import import StepLookup, adjudicator_problem
-from reviewer.rubric import RatingItem
+from reviewer.rubric import RatingItem, Rubric
 from reviewer.store import audit, ratings, runs
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import RatingsFileError
+from reviewer.store.models import Rater
 from reviewer.store.rubrics import RubricRegistry
 
 Phase = Literal["open", "blind", "final"]
@@ -52,8 +53,8 @@ def import_phase(
         cited: dict[int, list[Citation]] = {}
         for row in rows:
             run_pk, problem = runs.resolve_run(conn, row.run_id)
-            if problem:
-                errors.append((row.line, problem))
+            if run_pk is None:  # then ``problem`` says why
+                errors.append((row.line, problem or f"unknown run_id {row.run_id!r}"))
                 continue
             key = (row.run_id, row.metric)
             if key in seen:
@@ -63,9 +64,9 @@ def import_phase(
             for p in rubric.validate_item(row.metric, row.outcome, row.score, row.comment):
                 errors.append((row.line, f"{row.run_id}, {row.metric}: {p}"))
             if row.evidence and row.metric in rubric.metric_ids:
-                cited[row.line] = steps.citations(run_pk, row, errors)  # type: ignore[arg-type]
-            groups.setdefault(run_pk, []).append(row)  # type: ignore[arg-type]
-        plans = {}
+                cited[row.line] = steps.citations(run_pk, row, errors)
+            groups.setdefault(run_pk, []).append(row)
+        plans: dict[int, _Plan] = {}
         for run_pk, group in groups.items():
             missing = [m for m in rubric.metric_ids if m not in {g.metric for g in group}]
             if missing:
@@ -77,7 +78,8 @@ def import_phase(
             if phase != "blind":  # blind values are frozen without it, as in the window
                 _evidence(conn, rubric, plan[1], group, cited, errors)
         if errors:
-            raise RatingsFileError(source, sorted(errors, key=lambda e: e[0]))
+            ordered = sorted(errors, key=lambda e: e[0])
+            raise RatingsFileError(source, ordered)
         written = [
             _write(conn, plans[pk], group, cited, r, rubric_pk, phase, at=at)
             for pk, group in groups.items()
@@ -87,7 +89,20 @@ def import_phase(
     return written
 
 
-def _plan(conn, run_pk, rater_pk, rater, phase, study, group, errors) -> tuple:  # type: ignore[no-untyped-def]
+#: ``(study_pk, live rating_pk)`` of one run; either may be None.
+_Plan = tuple[int | None, int | None]
+
+
+def _plan(
+    conn: sqlite3.Connection,
+    run_pk: int,
+    rater_pk: int,
+    rater: str,
+    phase: Phase,
+    study: str | None,
+    group: Sequence[exchange.LongRow],
+    errors: list[tuple[int, str]],
+) -> _Plan:
     """``(study_pk, live rating_pk or None)`` for one run, or problems added to ``errors``."""
     line, run_id = group[0].line, group[0].run_id
     sql = (
@@ -120,7 +135,8 @@ def _plan(conn, run_pk, rater_pk, rater, phase, study, group, errors) -> tuple: 
             (live,),
         ).fetchone()
     if phase == "final":
-        if state is None or not state[1] or state[0] != "draft":
+        # (``state`` is None exactly when ``live`` is.)
+        if live is None or state is None or not state[1] or state[0] != "draft":
             errors.append((line, f"{run_id}: {rater} has no blind rating awaiting its final"))
         else:
             _reasons(conn, live, group, errors)
@@ -131,7 +147,12 @@ def _plan(conn, run_pk, rater_pk, rater, phase, study, group, errors) -> tuple: 
     return (study_pk, live)
 
 
-def _reasons(conn: sqlite3.Connection, live: int, group, errors) -> None:  # type: ignore[no-untyped-def]
+def _reasons(
+    conn: sqlite3.Connection,
+    live: int,
+    group: Sequence[exchange.LongRow],
+    errors: list[tuple[int, str]],
+) -> None:
     blind = {
         m: (o, s)
         for m, o, s in conn.execute(
@@ -148,7 +169,14 @@ def _reasons(conn: sqlite3.Connection, live: int, group, errors) -> None:  # typ
             )  # fmt: skip
 
 
-def _evidence(conn, rubric, live, group, cited, errors) -> None:  # type: ignore[no-untyped-def]
+def _evidence(
+    conn: sqlite3.Connection,
+    rubric: Rubric,
+    live: int | None,
+    group: Sequence[exchange.LongRow],
+    cited: dict[int, list[Citation]],
+    errors: list[tuple[int, str]],
+) -> None:
     # A submitted rating's evidence rule counts the steps already cited (in the window,
     # during the blind phase) and those the file adds.
     before = ratings.citations_of(conn, [live]).get(live, []) if live is not None else []
@@ -161,7 +189,17 @@ def _evidence(conn, rubric, live, group, cited, errors) -> None:  # type: ignore
                 errors.append((row.line, f"{row.run_id}, {row.metric}: {problem}"))
 
 
-def _write(conn, plan, group, cited, r, rubric_pk, phase, *, at) -> int:  # type: ignore[no-untyped-def]
+def _write(
+    conn: sqlite3.Connection,
+    plan: _Plan,
+    group: Sequence[exchange.LongRow],
+    cited: dict[int, list[Citation]],
+    r: Rater,
+    rubric_pk: int,
+    phase: Phase,
+    *,
+    at: str,
+) -> int:
     study_pk, pk = plan
     if pk is None:
         pk = ratings.insert_rating(

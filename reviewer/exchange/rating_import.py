@@ -22,6 +22,7 @@ from reviewer.rubric import RatingItem
 from reviewer.store import audit, ratings, runs
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import RatingsFileError
+from reviewer.store.models import Rater
 from reviewer.store.rubrics import RubricRegistry
 from scoring import ScoreCard, Trajectory, TrajectoryError, read_trajectory
 from scoring.steps import StepRef, resolve_step
@@ -81,7 +82,8 @@ def import_long(
             errors.extend(_group_problems(db, rubric.metric_ids, run_pk, group, rater_row))
         if errors:
             # Raising rolls the transaction back: the rater added above is not kept either.
-            raise RatingsFileError(source, sorted(errors, key=_line))
+            ordered = sorted(errors, key=_line)
+            raise RatingsFileError(source, ordered)
         new_pks = [
             _write_one(db, run_pk, group, cited, rater_row, rubric_pk, at=at)
             for run_pk, group in groups.items()
@@ -91,9 +93,15 @@ def import_long(
     return new_pks
 
 
-def _group_problems(db, metric_ids, run_pk, group, rater_row) -> list[tuple[int, str]]:
+def _group_problems(
+    db: sqlite_utils.Database,
+    metric_ids: Sequence[str],
+    run_pk: int,
+    group: Sequence[exchange.LongRow],
+    rater_row: Rater,
+) -> list[tuple[int, str]]:
     line, run_id = group[0].line, group[0].run_id
-    problems = []
+    problems: list[tuple[int, str]] = []
     missing = [m for m in metric_ids if m not in {r.metric for r in group}]
     if missing:
         problems.append((line, f"{run_id}: no row for {', '.join(missing)}"))
@@ -130,7 +138,16 @@ def adjudicator_problem(
             "it: leave the run out of the file, or import it as another rater")  # fmt: skip
 
 
-def _write_one(db, run_pk, group, cited, rater_row, rubric_pk, *, at: str) -> int:
+def _write_one(
+    db: sqlite_utils.Database,
+    run_pk: int,
+    group: Sequence[exchange.LongRow],
+    cited: dict[int, list[Citation]],
+    rater_row: Rater,
+    rubric_pk: int,
+    *,
+    at: str,
+) -> int:
     pk = ratings.insert_rating(
         db.conn, run_pk=run_pk, rater_pk=rater_row.rater_pk, rubric_pk=rubric_pk, at=at
     )

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewer.commands.store_cmds import add_db_option, open_store
+from reviewer.commands.store_option import add_db_option, open_store
 from reviewer.commands.verbs import (
     CommandError,
     Subparsers,
@@ -210,10 +210,11 @@ def _template_rubric_help(rubric: Rubric) -> str:
 def run_template(args: argparse.Namespace) -> int:
     """The rating file for ``--rater``'s queue in ``--phase``; what it leaves out is said."""
     from reviewer.exchange import template as ratings_template
+    from reviewer.exchange.facade import ExchangeStore
     from reviewer.store import StoreError
     from reviewer.tabular import write_rows
 
-    with open_store(args, create=False, readonly=True) as store:
+    with open_store(args, ExchangeStore, create=False, readonly=True) as store:
         try:
             rows, other = ratings_template.template_rows(
                 store, rater=args.rater, study=args.study, phase=args.phase
@@ -250,10 +251,11 @@ def run_template(args: argparse.Namespace) -> int:
 def run_import(args: argparse.Namespace) -> int:
     """All rows or none; each error on its own line as ``FILE:LINE: reason``."""
     from reviewer.batch import file_problem
+    from reviewer.exchange.facade import ExchangeStore
     from reviewer.store import RatingsFileError, StoreError
     from scoring.paths import shown
 
-    with open_store(args, create=False) as store:
+    with open_store(args, ExchangeStore, create=False) as store:
         try:
             if args.phase is None and args.study is None:
                 pks = store.import_ratings(args.file, rater=args.rater, fmt=args.format)
@@ -278,8 +280,10 @@ def run_import(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     """Write the long format to ``--out`` or stdout; the export is audited."""
+    from reviewer.exchange.facade import ExchangeStore
+
     with (
-        open_store(args, create=False, readonly="if-unwritable") as store,
+        open_store(args, ExchangeStore, create=False, readonly="if-unwritable") as store,
         open_output(args.out) as out,
     ):
         count = store.export_ratings(out, fmt=args.format, rater=args.rater, viewer=args.viewer)
@@ -290,9 +294,10 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_summary(args: argparse.Namespace) -> int:
     """Per-metric aggregates of the latest decisions."""
+    from reviewer.exchange.facade import ExchangeStore
     from reviewer.rubric import summarize
 
-    with open_store(args, create=False, readonly=True) as store:
+    with open_store(args, ExchangeStore, create=False, readonly=True) as store:
         decided = store.latest_decisions(rater=args.rater)
         judges = {r.name for r in store.raters() if r.kind == "judge"}
         left_out = [] if args.include_judges else [r for r in decided if r.rater in judges]

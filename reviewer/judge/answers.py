@@ -166,7 +166,8 @@ def _answer_from_completion(
     except RecursionError:
         raise AnswerError("the answer is not JSON: nested too deeply") from None
     items, cited, overall = _rating_of(data, rubric)
-    usage = completion.get("usage") if isinstance(completion.get("usage"), dict) else {}
+    found = completion.get("usage")
+    usage: dict[str, Any] = found if isinstance(found, dict) else {}
     return JudgeAnswer(
         key=key,
         model=str(completion.get("model") or model or "unknown"),

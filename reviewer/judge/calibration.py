@@ -27,18 +27,18 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Protocol
+from typing import Literal, Protocol
 
 import krippendorff
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from reviewer.adjudication.model import ReportedValue
-from reviewer.rubric import OUTCOMES, SCORES, RatingItem
+from reviewer.rubric import OUTCOMES, SCORES, Outcome, RatingItem
 
 #: The consensus scale: the median of integer scores lands on whole or half steps.
 HALF_STEPS: tuple[float, ...] = tuple(s / 2 for s in range(2 * SCORES[-1] + 1))
-_OUTCOME_PRIORITY = ("applicable", "not_observed", "not_applicable")
+_OUTCOME_PRIORITY: tuple[Outcome, ...] = ("applicable", "not_observed", "not_applicable")
 
 
 class RatedRun(Protocol):
@@ -231,9 +231,13 @@ def _metric(metric_id: str, pairs: list[Difference], top: int) -> MetricCalibrat
     )
 
 
+#: Krippendorff's levels of measurement this module uses (``krippendorff.alpha``'s names).
+_Level = Literal["nominal", "ordinal", "interval"]
+
+
 def _alpha(
     rows: list[list[float]],
-    level: str,
+    level: _Level,
     domain: tuple[float, ...] | None,
     *,
     what: str = "scored",

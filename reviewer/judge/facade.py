@@ -1,4 +1,7 @@
-"""``JudgeStore``: the studies' store that also takes an LLM judge's checked answers.
+"""``JudgeStore``: the adjudication store that also takes an LLM judge's checked answers.
+
+It stands on the adjudication store because a judge is compared with the human consensus
+(the adjudicated value, else the agreed one), which that store reports.
 
 The answers become submitted ratings of a rater of kind ``judge``
 (:mod:`reviewer.judge.storage`); what to ask and how an answer is checked is the rest of
@@ -9,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from reviewer.adjudication.facade import AdjudicationStore
 from reviewer.judge import storage
+from reviewer.judge.model import JudgeImportReport, JudgeRatingRow
 from reviewer.store.connection import read_transaction, utcnow
-from reviewer.store.models import JudgeImportReport, JudgeRatingRow
-from reviewer.studies.facade import StudiesStore
 
 
-class JudgeStore(StudiesStore):
+class JudgeStore(AdjudicationStore):
     """The judge's ratings, on the store."""
 
     def import_judge_answers(

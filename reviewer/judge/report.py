@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from reviewer.agreement.consensus import CONSENSUS_RULE
+from reviewer.adjudication.rule import CONSENSUS_RULE
 from reviewer.judge.calibration import HALF_STEPS, Calibration
 from reviewer.rubric import OUTCOMES, SCORES
 from reviewer.tabular import write_rows

@@ -17,18 +17,24 @@ import sqlite_utils
 
 from reviewer.evidence import Citation
 from reviewer.exchange.rating_import import StepLookup
+from reviewer.judge.model import JudgeImportReport, JudgeRatingRow
 from reviewer.rubric import RatingItem
 from reviewer.store import audit, ratings
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import StoreError
-from reviewer.store.models import JudgeImportReport, JudgeRatingRow, Rater
+from reviewer.store.models import Rater
 from reviewer.store.rubrics import RubricRegistry
 
 
 class _Key(Protocol):
-    trajectory_sha256: str
-    rubric_sha256: str
-    prompt_sha256: str
+    """What the store reads of an answer's request key (read-only: the key is frozen)."""
+
+    @property
+    def trajectory_sha256(self) -> str: ...
+    @property
+    def rubric_sha256(self) -> str: ...
+    @property
+    def prompt_sha256(self) -> str: ...
 
 
 class JudgeAnswerLike(Protocol):
@@ -153,7 +159,13 @@ def _other_rubric(sha: str) -> str:
     )
 
 
-def _same(conn, rubrics, live: int, answer: JudgeAnswerLike, rubric_sha: str) -> bool:
+def _same(
+    conn: sqlite3.Connection,
+    rubrics: RubricRegistry,
+    live: int,
+    answer: JudgeAnswerLike,
+    rubric_sha: str,
+) -> bool:
     current = ratings.load(conn, rubrics, live)
     meta = conn.execute(
         "SELECT model, prompt_sha256, cited_steps FROM judge_ratings WHERE rating_pk = ?",
@@ -169,7 +181,18 @@ def _same(conn, rubrics, live: int, answer: JudgeAnswerLike, rubric_sha: str) ->
     )
 
 
-def _write(conn, rubrics, run_pk, rater: Rater, rubric_pk, answer, cited, *, supersedes, at) -> int:
+def _write(
+    conn: sqlite3.Connection,
+    rubrics: RubricRegistry,
+    run_pk: int,
+    rater: Rater,
+    rubric_pk: int,
+    answer: JudgeAnswerLike,
+    cited: Sequence[Citation],
+    *,
+    supersedes: int | None,
+    at: str,
+) -> int:
     pk = ratings.insert_rating(
         conn,
         run_pk=run_pk,

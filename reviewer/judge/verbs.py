@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from reviewer.commands.store_cmds import add_db_option, open_store
+from reviewer.commands.store_option import add_db_option, open_store
 from reviewer.commands.verbs import (
     CommandError,
     Subparsers,
@@ -17,6 +17,11 @@ from reviewer.commands.verbs import (
     open_output,
     rater_name_option,
 )
+
+TYPE_CHECKING = False  # typing itself is not imported to build the parser
+if TYPE_CHECKING:
+    from reviewer.judge.facade import JudgeStore
+    from reviewer.judge.requests import RunRef
 
 DEFAULT_MODEL = "gpt-4o-mini"
 
@@ -162,7 +167,8 @@ def _add_selection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--study", metavar="NAME", help="only the runs of this study")
 
 
-def _selected(store, args: argparse.Namespace):
+def _selected(store: JudgeStore, args: argparse.Namespace) -> list[RunRef]:
+    """The runs ``--runs`` and ``--study`` select; a usage error for a bad selection."""
     from reviewer.judge.requests import RunsFileError
     from reviewer.judge.workflow import select_runs
 
@@ -179,9 +185,10 @@ def _selected(store, args: argparse.Namespace):
 
 def run_export(args: argparse.Namespace) -> int:
     """Write the requests; exit 1 when some run's file could not be read again."""
+    from reviewer.judge.facade import JudgeStore
     from reviewer.judge.workflow import requests_for, write_requests
 
-    with open_store(args, create=False) as store:
+    with open_store(args, JudgeStore, create=False) as store:
         runs = _selected(store, args)
         with open_output(args.out) as out:
             built = requests_for(store, runs, model=args.model, verb="judge export")
@@ -196,10 +203,11 @@ def run_export(args: argparse.Namespace) -> int:
 def run_import(args: argparse.Namespace) -> int:
     """Import a responses file; exit 1 when a line was refused."""
     from reviewer.inputs import InputError
+    from reviewer.judge.facade import JudgeStore
     from reviewer.judge.workflow import import_file
     from reviewer.store import StoreError
 
-    with open_store(args, create=False) as store:
+    with open_store(args, JudgeStore, create=False) as store:
         try:
             report, errors = import_file(store, args.responses, judge=args.judge)
         except OSError as exc:
@@ -232,17 +240,20 @@ def run_run(args: argparse.Namespace) -> int:
     api_key = os.environ.get(key_var)
     if args.api_key_env and not api_key:
         raise UsageError(f"the environment variable {key_var} is not set")
-    with open_store(args, create=False) as store:
+    from reviewer.judge.facade import JudgeStore
+
+    with open_store(args, JudgeStore, create=False) as store:
         runs = _selected(store, args)
         return run_judge(store, runs, args, api_key=api_key)
 
 
 def run_compare(args: argparse.Namespace) -> int:
     """Print the calibration of the judge against the humans."""
+    from reviewer.judge.facade import JudgeStore
     from reviewer.judge.report import write_calibration
     from reviewer.judge.workflow import compare
 
-    with open_store(args, create=False) as store:
+    with open_store(args, JudgeStore, create=False) as store:
         try:
             result = compare(store, args.judge, top=args.top)
         except LookupError as exc:

@@ -14,6 +14,7 @@ from reviewer.inputs import BATCH_LIMIT, read_lines
 from reviewer.judge.answers import JudgeAnswer, read_answers
 from reviewer.judge.calibration import Calibration, calibrate
 from reviewer.judge.facade import JudgeStore
+from reviewer.judge.model import JudgeImportReport
 from reviewer.judge.requests import (
     Built,
     RunRef,
@@ -22,7 +23,6 @@ from reviewer.judge.requests import (
     runs_from_file,
     study_runs,
 )
-from reviewer.store import JudgeImportReport
 
 
 def select_runs(store: JudgeStore, *, runs_file: Path | None, study: str | None) -> list[RunRef]:

@@ -8,7 +8,7 @@ from typing import Protocol
 
 
 class RunLike(Protocol):
-    """What a view needs of a run (``reviewer.results.data.RunPoint`` has it)."""
+    """What a view needs of a run (``reviewer.leaderboard.runs.RunPoint`` has it)."""
 
     @property
     def run_pk(self) -> int: ...

@@ -11,7 +11,7 @@ from reviewer.commands.verbs import CommandError, Subparsers, UsageError, add_ve
 
 def register(subparsers: Subparsers) -> None:
     """Add the ``leaderboard`` verb."""
-    from reviewer.commands.store_cmds import add_db_option
+    from reviewer.commands.store_option import add_db_option
 
     p = add_verb(
         subparsers,
@@ -70,9 +70,8 @@ def register(subparsers: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the chosen view's board and the views' agreement, and write them."""
-    from reviewer.commands.store_cmds import open_store
-    from reviewer.leaderboard import board, output
-    from reviewer.results import leaderboard_source as source
+    from reviewer.commands.store_option import open_store
+    from reviewer.leaderboard import board, output, source
     from reviewer.store import StoreError
 
     if not 10 <= args.resamples <= 100_000:
@@ -82,7 +81,9 @@ def run(args: argparse.Namespace) -> int:
     by = args.by
     if by not in ("scorer", "humans") and not (by.startswith("judge:") and len(by) > 6):
         raise UsageError(f"--by: {by!r} is not scorer, humans or judge:NAME")
-    with open_store(args, create=False, readonly=True) as store:
+    from reviewer.judge.facade import JudgeStore
+
+    with open_store(args, JudgeStore, create=False, readonly=True) as store:
         try:
             if args.metric is not None and args.metric not in store.rubric().metric_ids:
                 raise UsageError(f"--metric: {args.metric!r} is not a metric of the rubric")

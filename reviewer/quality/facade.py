@@ -1,14 +1,15 @@
-"""``QualityStore``: the core store that also reads the human scores rater quality needs."""
+"""``QualityStore``: the studies' store that also reads the human scores rater quality needs
+(a study names the ratings it looks at)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from reviewer.quality import storage
-from reviewer.store.core import CoreStore
+from reviewer.studies.facade import StudiesStore
 
 
-class QualityStore(CoreStore):
+class QualityStore(StudiesStore):
     """The human raters' scores, on the store."""
 
     def human_scores(

@@ -13,7 +13,7 @@ from reviewer.commands.verbs import CommandError, Subparsers, UsageError, add_ve
 
 def register(subparsers: Subparsers) -> None:
     """Add the ``raters`` verb and its subcommands."""
-    from reviewer.commands.store_cmds import add_db_option
+    from reviewer.commands.store_option import add_db_option
 
     p = add_verb(
         subparsers,
@@ -70,11 +70,12 @@ def register(subparsers: Subparsers) -> None:
 
 
 def _scores(args: argparse.Namespace) -> list[Any]:
-    from reviewer.commands.store_cmds import open_store
+    from reviewer.commands.store_option import open_store
+    from reviewer.quality.facade import QualityStore
     from reviewer.quality.source import scores
     from reviewer.store import NotFoundError, StoreError
 
-    with open_store(args, create=False, readonly=True) as store:
+    with open_store(args, QualityStore, create=False, readonly=True) as store:
         try:
             if args.study is not None:
                 store.get_study(args.study)

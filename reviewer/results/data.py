@@ -18,36 +18,13 @@ from reviewer.agreement.records import RatingRecord, RunInfo
 from reviewer.agreement.report import AgreementReport
 from reviewer.agreement.validity import ValidityReport
 from reviewer.leaderboard.board import Board
+from reviewer.leaderboard.runs import RunPoint
 from reviewer.quality.summary import QualitySummary
 from reviewer.results import derived
 
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True)
-
-
-class RunPoint(_Frozen):
-    """One run (the newest version of its file) with the vector the charts use."""
-
-    run_pk: int
-    run_id: str | None
-    scenario_id: str | None
-    model: str | None
-    status: str
-    scalar: float | None
-    coverage: float | None
-    order: float | None
-    end_state: float | None
-    all_passed: bool | None
-    dangerous: int
-    anti_procedure: int
-    extraneous: int
-    unsafe: bool
-
-    @property
-    def scored(self) -> bool:
-        """Scored normally (provider errors are left out of the means, as in the spec)."""
-        return self.status == "scored"
 
 
 class MetricInfo(_Frozen):

@@ -15,10 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
-from reviewer.agreement.consensus import CONSENSUS_RULE
+from reviewer.adjudication.rule import CONSENSUS_RULE
 from reviewer.outfile import open_binary
 from reviewer.results.charts import CHARTS, new_figure
 from reviewer.results.data import ResultsData
@@ -109,7 +110,7 @@ _PAGE_WIDTH = 10.2
 _CHAR_EM = 0.6
 
 
-def _fitted_table(ax, table: Table) -> None:  # type: ignore[no-untyped-def]
+def _fitted_table(ax: Axes, table: Table) -> None:
     """Draw ``table`` so that it fits the page: headers and long cells wrapped, columns as
     wide as their text, the font made smaller when the text is wider than the page."""
     headers = ["\n".join(textwrap.wrap(h, 14)) or h for h in table.headers]

@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from reviewer.commands.store_cmds import add_db_option, open_store
+from reviewer.commands.store_option import add_db_option, open_store
 from reviewer.commands.verbs import CommandError, Subparsers, UsageError, add_verb
 
 _EXAMPLES = (
@@ -97,11 +97,13 @@ def run_report(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     fmt = report_format(out, args.format)
     from reviewer.agreement.source import SelectionError, UnknownStudyError
+    from reviewer.leaderboard.runs import all_scenarios
     from reviewer.results.raters_source import with_quality
     from reviewer.results.report import write_report
-    from reviewer.results.source import all_scenarios, gather
+    from reviewer.results.source import gather
+    from reviewer.workspace import ReviewStore
 
-    with open_store(args, create=False) as store:
+    with open_store(args, ReviewStore, create=False) as store:
         unknown = sorted(set(args.scenario) - set(all_scenarios(store)))
         if unknown:
             raise UsageError(f"no runs of scenario {', '.join(unknown)} in this database")

@@ -213,7 +213,7 @@ def _verify(
 
     # SignedSheet.payload is typed as the rating sheet's payload (sheet.py cannot name the
     # adjudication payload, which builds on it); an adjudication sheet shares the envelope.
-    sheet = SignedSheet(payload, envelope["payload"], signature)  # type: ignore[arg-type]
+    sheet = SignedSheet(payload, envelope["payload"], signature)  # type: ignore[arg-type]  # see above
     if trajectory_sha256 is not None and trajectory_sha256 != payload.run.trajectory_sha256:
         return _failed(
             f"trajectory sha256 differs: sheet has {payload.run.trajectory_sha256[:16]}…, "

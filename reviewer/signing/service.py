@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 
 from reviewer.outfile import OutputError, PendingFile
 from reviewer.sheets.keys import RaterKey, quote_arg
-from reviewer.sheets.rating_payload import rating_payload
 from reviewer.sheets.sheet import (
     SheetAuditHead,
     SheetPayload,
@@ -33,6 +32,7 @@ from reviewer.sheets.sheet import (
     sign_payload,
 )
 from reviewer.sheets.verify import read_sheet
+from reviewer.signing.rating_payload import rating_payload
 
 if TYPE_CHECKING:
     from reviewer.rubric import Rubric
@@ -148,7 +148,7 @@ class SigningService:
         payload = self._payload(rating, rater_key)
         self._check_changed(payload)
         signed = sign_payload(payload, rater_key)
-        folder = _folder(out_dir)
+        folder = sheet_folder(out_dir)
         with contextlib.ExitStack() as stack:
             try:
                 pending = self._prepare(signed, folder / sheet_file_name(signed.payload), stack)
@@ -182,7 +182,7 @@ class SigningService:
         rows = self.store.signed_sheets(rater=rater)
         sheets = [read_sheet(row.sheet_json) for row in rows]
         names = _export_names(sheets)
-        out_dir = _folder(out_dir)
+        out_dir = sheet_folder(out_dir)
         written: list[WrittenSheet] = []
         failures: list[str] = []
         for signed, name in zip(sheets, names, strict=True):
@@ -208,7 +208,7 @@ class SigningService:
 
     def write(self, signed: SignedSheet, out_dir: Path) -> WrittenSheet:
         """Write one sheet's JSON (and PDF, with a renderer) into ``out_dir``."""
-        return self._write_as(signed, _folder(out_dir) / sheet_file_name(signed.payload))
+        return self._write_as(signed, sheet_folder(out_dir) / sheet_file_name(signed.payload))
 
     def _write_as(self, signed: SignedSheet, json_path: Path) -> WrittenSheet:
         with contextlib.ExitStack() as stack:
@@ -367,8 +367,9 @@ def _export_command(rater: str) -> str:
     return f"a320-review export --out DIR --rater {quote_arg(rater)}"
 
 
-def _folder(out_dir: Path) -> Path:
-    """``out_dir``, created if missing; :class:`SigningError` when it cannot be."""
+def sheet_folder(out_dir: Path) -> Path:
+    """``out_dir``, the folder of sheet files (adjudication sheets' too), created if
+    missing; :class:`SigningError` when it cannot be."""
     folder = Path(out_dir)
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -381,7 +382,3 @@ def _folder(out_dir: Path) -> Path:
 
 def _listed(problems: list[tuple[str, str]]) -> str:
     return "; ".join(f"{metric}: {message}" for metric, message in problems)
-
-
-#: The output folder of sheet files, created if missing (adjudication sheets use it too).
-sheet_folder = _folder

@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reviewer.commands.key_verbs import load_key
-from reviewer.commands.store_cmds import open_store
+from reviewer.commands.store_option import open_store
 from reviewer.commands.verbs import CommandError, UsageError
 
 if TYPE_CHECKING:
     from reviewer.sheets.verify import VerifyResult
     from reviewer.signing.service import WrittenSheet
-    from reviewer.workspace import ReviewStore
+    from reviewer.studies.facade import StudiesStore
 
 
 def report_written(written: WrittenSheet, *, renderer: bool) -> None:
@@ -39,7 +39,9 @@ def run_sign(args: argparse.Namespace) -> int:
 
     renderer = getattr(args, "pdf_renderer", None)
     # The database first: a bad --db should not cost the rater a passphrase prompt.
-    with open_store(args, create=False) as store:
+    from reviewer.studies.facade import StudiesStore
+
+    with open_store(args, StudiesStore, create=False) as store:
         key = load_key(args.rater, args.passphrase_file)
         run_pk = _find_run(store, args.run_id, args.rater)
         service = SigningService(store, pdf_renderer=renderer)
@@ -54,7 +56,7 @@ def run_sign(args: argparse.Namespace) -> int:
     return 0
 
 
-def _find_run(store: ReviewStore, run_id: str, rater: str) -> int:
+def _find_run(store: StudiesStore, run_id: str, rater: str) -> int:
     """The run_pk of ``run_id``; when the file was re-imported, the version the rater rated."""
     rows = [r for r in store.list_runs(rater=rater) if r.run_id == run_id]
     if not rows:
@@ -74,7 +76,9 @@ def run_export(args: argparse.Namespace) -> int:
 
     renderer = getattr(args, "pdf_renderer", None)
     failed: ExportError | None = None
-    with open_store(args, create=False, readonly="if-unwritable") as store:
+    from reviewer.studies.facade import StudiesStore
+
+    with open_store(args, StudiesStore, create=False, readonly="if-unwritable") as store:
         try:
             written = SigningService(store, pdf_renderer=renderer).export(
                 args.out, rater=args.rater

@@ -14,7 +14,7 @@ import argparse
 import sys
 
 from reviewer.commands.key_verbs import load_key
-from reviewer.commands.store_cmds import open_store
+from reviewer.commands.store_option import open_store
 from reviewer.commands.verbs import CommandError
 from reviewer.signing.sheet_verbs import report_written
 from reviewer.tabular import cell
@@ -28,7 +28,9 @@ def run_sign_all(args: argparse.Namespace) -> int:
     renderer = getattr(args, "pdf_renderer", None)
     failed: list[str] = []
     signed = 0
-    with open_store(args, create=False) as store:
+    from reviewer.studies.facade import StudiesStore
+
+    with open_store(args, StudiesStore, create=False) as store:
         todo = [r for r in store.list_runs(rater=args.rater) if r.rating_state == "submitted"]
         if not todo:
             print(f"nothing to sign: {args.rater} has no submitted, unsigned rating")

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from reviewer.commands.key_verbs import run_keygen, run_whoami
-from reviewer.commands.store_cmds import add_db_option
+from reviewer.commands.store_option import add_db_option
 from reviewer.commands.verbs import Subparsers, add_verb, input_path, rater_name_option
 from reviewer.signing.sheet_verbs import run_export, run_sign, run_verify
 from reviewer.signing.sign_all import run_sign_all

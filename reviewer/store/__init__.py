@@ -25,8 +25,6 @@ from reviewer.store.errors import (
 from reviewer.store.models import (
     AuditReport,
     ImportReport,
-    JudgeImportReport,
-    JudgeRatingRow,
     Rater,
     Rating,
     RatingState,
@@ -43,8 +41,6 @@ __all__ = [
     "ConflictError",
     "CoreStore",
     "ImportReport",
-    "JudgeImportReport",
-    "JudgeRatingRow",
     "NotFoundError",
     "Rater",
     "Rating",

@@ -176,7 +176,9 @@ class CoreStore:
             )
             details = {"name": rater.name, "fingerprint": fingerprint}
             audit.append(self._db.conn, [("rater_key", rater.name, details)], at=at)
-        return ratings.get_rater(self._db.conn, rater.name)  # type: ignore[return-value]
+        found = ratings.get_rater(self._db.conn, rater.name)
+        assert found is not None  # added above, in the same transaction
+        return found
 
     def raters(self) -> list[Rater]:
         """Every registered rater, by name."""

@@ -38,8 +38,9 @@ class RubricRegistry:
         A rubric whose id and version are stored with other content is refused: changing a
         released rubric in place would change the meaning of the ratings made with it.
         """
-        if self.find() is not None:
-            return self.current_pk  # type: ignore[return-value]
+        found = self.find()
+        if found is not None:
+            return found
         rubric = self.current
         clash = self._conn.execute(
             "SELECT sha256 FROM rubrics WHERE rubric_id = ? AND version = ?",

@@ -73,10 +73,12 @@ def witnessed(where: Path | str, first: str | None) -> AuditHead | None:
     first audit entry has the hash ``first``; None if there is none (never written here, or
     another database created at that path since: its first entry differs)."""
     entry = _load().get(_key(where))
+    if not isinstance(entry, dict):  # none recorded, or a hand-edited file
+        return None
     try:
-        if entry.get("first") != first:  # type: ignore[union-attr]
+        if entry.get("first") != first:
             return None
-        return AuditHead(int(entry["count"]), str(entry["hash"]))  # type: ignore[index]
+        return AuditHead(int(entry["count"]), str(entry["hash"]))
     except (AttributeError, TypeError, KeyError, ValueError):
         return None
 

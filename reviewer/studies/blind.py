@@ -24,8 +24,9 @@ from reviewer.store.errors import (
     RatingStateError,
     StoreError,
 )
-from reviewer.store.models import BlindValues, RaterRunState, Rating
+from reviewer.store.models import Rating
 from reviewer.store.rubrics import RubricRegistry
+from reviewer.studies.rows import BlindValues, RaterRunState
 
 _CONTEXT = """
 SELECT g.study_pk, s.name, s.protocol, g.blind_submitted_at, g.revealed_at,

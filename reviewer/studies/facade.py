@@ -3,8 +3,7 @@ visibility (see :mod:`reviewer.studies`).
 
 A subclass of :class:`~reviewer.store.core.CoreStore`, so it has the whole rating lifecycle
 (``submit``, ``latest_decisions``) and adds what a study adds; the SQL is in
-:mod:`reviewer.studies.storage`, :mod:`~reviewer.studies.blind`,
-and :mod:`~reviewer.studies.views`.
+:mod:`reviewer.studies.storage` and :mod:`~reviewer.studies.blind`.
 """
 
 from __future__ import annotations
@@ -14,16 +13,11 @@ from collections.abc import Sequence
 from reviewer.store.connection import utcnow
 from reviewer.store.core import CoreStore
 from reviewer.store.errors import StoreError
-from reviewer.store.models import (
-    AssignmentRow,
-    BlindValues,
-    RaterRunState,
-    Rating,
-    RunRow,
-)
-from reviewer.studies import blind, views
+from reviewer.store.models import Rating, RunRow
+from reviewer.studies import blind
 from reviewer.studies import storage as studies
 from reviewer.studies.model import Assignment, Selection, Study, StudySpec
+from reviewer.studies.rows import AssignmentRow, BlindValues, RaterRunState
 
 
 class StudiesStore(CoreStore):
@@ -39,7 +33,7 @@ class StudiesStore(CoreStore):
         its ``position`` and ``reveal_first`` (control arm).
         """
         if study is not None:
-            return views.list_runs(
+            return studies.list_runs(
                 self._db.conn, study=study, rater=rater, assigned_only=assigned_only
             )
         return super().list_runs(rater=rater)

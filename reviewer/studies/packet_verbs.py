@@ -13,11 +13,12 @@ from reviewer.commands.verbs import CommandError, UsageError
 def run_packet(args: argparse.Namespace) -> int:
     """Write and sign one rater's packet."""
     from reviewer.commands.key_verbs import load_key
-    from reviewer.commands.store_cmds import open_store
+    from reviewer.commands.store_option import open_store
     from reviewer.store import StoreError
+    from reviewer.studies.facade import StudiesStore
     from reviewer.studies.packet import PacketError, write_packet
 
-    with open_store(args, create=False) as store:
+    with open_store(args, StudiesStore, create=False) as store:
         try:
             owner = store.get_study(args.name).owner
             if owner is None:
@@ -32,7 +33,7 @@ def run_packet(args: argparse.Namespace) -> int:
 
 def run_join(args: argparse.Namespace) -> int:
     """Verify, import, and show the rater's queue."""
-    from reviewer.commands.store_cmds import open_store
+    from reviewer.commands.store_option import open_store
     from reviewer.sheets.keys import KeyStoreError
     from reviewer.sheets.trust import load_trust_file
     from reviewer.store import StoreError
@@ -44,7 +45,9 @@ def run_join(args: argparse.Namespace) -> int:
             trusted = load_trust_file(args.trust)
         except KeyStoreError as exc:
             raise UsageError(str(exc)) from None
-    with open_store(args, create=True) as store:
+    from reviewer.studies.facade import StudiesStore
+
+    with open_store(args, StudiesStore, create=True) as store:
         try:
             payload, study, report = join_packet(store, args.folder, trusted=trusted)
         except (StoreError, PacketError) as exc:

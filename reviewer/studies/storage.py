@@ -1,4 +1,5 @@
-"""Studies in the store: create, extend, list, and the assignments they hold.
+"""Studies in the store: create, extend, list, the assignments they hold, and a study's
+runs as a rater's queue shows them (:func:`list_runs`).
 
 Each function that writes expects no open transaction and opens one; readers take a
 connection. Assignments are computed by :mod:`reviewer.studies.assign` over run sha256s and
@@ -8,20 +9,21 @@ rater names, then stored append-only (triggers refuse moving one).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import sqlite_utils
 
 from reviewer.inputs import excerpt
-from reviewer.store import audit, ratings
+from reviewer.store import audit, ratings, runs
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import NotFoundError, StoreError
-from reviewer.store.models import AssignmentRow
+from reviewer.store.models import RunRow
 from reviewer.store.rubrics import RubricRegistry
 from reviewer.studies.assign import AssignmentError, extend
 from reviewer.studies.integrity import assignments_sha256
 from reviewer.studies.model import Assignment, Selection, Study, StudySpec
+from reviewer.studies.rows import AssignmentRow
 
 _STUDY = (
     "SELECT study_pk, name, protocol, per_run, seed, reveal_first, rubric_sha256, owner,"
@@ -198,7 +200,15 @@ def _assign(conn: sqlite3.Connection, study_pk: int, run_pks: Sequence[int], *, 
     return len(new)
 
 
-def insert_assignments(conn, study_pk, assignments, pk_of, rater_pk, *, at: str) -> None:  # type: ignore[no-untyped-def]
+def insert_assignments(
+    conn: sqlite3.Connection,
+    study_pk: int,
+    assignments: Iterable[Assignment],
+    pk_of: Mapping[str, int],
+    rater_pk: Mapping[str, int],
+    *,
+    at: str,
+) -> None:
     """Write assignments (runs by sha256 → run_pk, raters by name → rater_pk)."""
     conn.executemany(
         "INSERT INTO assignments (study_pk, run_pk, rater_pk, position, reveal_first,"
@@ -290,3 +300,42 @@ def rating_pks(conn: sqlite3.Connection, study_pk: int) -> set[int]:
         pk
         for (pk,) in conn.execute("SELECT rating_pk FROM ratings WHERE study_pk = ?", (study_pk,))
     }
+
+
+# -- read-side views (what a rater may see of others' ratings is blind.may_see_others) --
+
+
+def list_runs(
+    conn: sqlite3.Connection, *, study: str, rater: str | None, assigned_only: bool = True
+) -> list[RunRow]:
+    """The study's runs with how many of their k ratings are in.
+
+    With ``rater`` and ``assigned_only``, the rater's queue ("My queue"): their assignments
+    in queue order, with position and control-arm flag.
+    """
+    s = get(conn, study)
+    ratings_in = dict(
+        conn.execute(
+            "SELECT sr.run_pk, (SELECT count(*) FROM ratings g WHERE g.run_pk = sr.run_pk"
+            " AND g.status <> 'draft' AND g.rater_pk IN (SELECT rater_pk FROM study_raters"
+            " WHERE study_pk = sr.study_pk) AND NOT EXISTS (SELECT 1 FROM ratings x"
+            " WHERE x.supersedes_pk = g.rating_pk AND x.status <> 'draft'))"
+            " FROM study_runs sr WHERE sr.study_pk = ?",
+            (s.study_pk,),
+        )
+    )
+    mine: dict[int, tuple[int, bool]] = {}
+    if rater is not None:
+        for assigned in assignments(conn, study, rater=rater):
+            mine[assigned.run_pk] = (assigned.position, assigned.reveal_first)
+    out: list[RunRow] = []
+    for row in runs.list_runs(conn, rater=rater):
+        if row.run_pk not in ratings_in or (rater and assigned_only and row.run_pk not in mine):
+            continue
+        position, arm = mine.get(row.run_pk, (None, None))
+        extra = {"study": study, "per_run": s.per_run, "ratings_in": ratings_in[row.run_pk],
+                 "position": position, "reveal_first": arm}  # fmt: skip
+        out.append(row.model_copy(update=extra))
+    if rater is not None and assigned_only:
+        out.sort(key=lambda r: r.position or 0)
+    return out

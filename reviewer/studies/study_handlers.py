@@ -11,8 +11,10 @@ from reviewer.commands.verbs import CommandError, UsageError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # for the annotations only: the parser is built without the store
-    from reviewer.studies.model import StudySpec
-    from reviewer.workspace import ReviewStore
+    from contextlib import AbstractContextManager
+
+    from reviewer.studies.facade import StudiesStore
+    from reviewer.studies.model import Selection, StudySpec
 
 
 def _names(text: str) -> list[str]:
@@ -22,7 +24,7 @@ def _names(text: str) -> list[str]:
     return names
 
 
-def _selection(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _selection(args: argparse.Namespace) -> Selection:
     from reviewer.studies.model import Selection
 
     run_ids: list[str] = []
@@ -44,13 +46,16 @@ def _selection(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     )
 
 
-def _store(args: argparse.Namespace, *, create: bool = False):  # type: ignore[no-untyped-def]
-    from reviewer.commands.store_cmds import open_store
+def _store(
+    args: argparse.Namespace, *, create: bool = False
+) -> AbstractContextManager[StudiesStore]:
+    from reviewer.commands.store_option import open_store
+    from reviewer.studies.facade import StudiesStore
 
-    return open_store(args, create=create)
+    return open_store(args, StudiesStore, create=create)
 
 
-def _without_unratable(store: ReviewStore, spec: StudySpec) -> StudySpec:
+def _without_unratable(store: StudiesStore, spec: StudySpec) -> StudySpec:
     """``spec`` narrowed to the selected runs a rater can rate under the evidence rule; the
     runs left out are named on stderr (the narrowed selection is what the study records)."""
     from reviewer.studies.ratable import unratable
@@ -125,7 +130,7 @@ def run_create(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_loads(store, name: str) -> None:  # type: ignore[no-untyped-def]
+def _print_loads(store: StudiesStore, name: str) -> None:
     rows = store.study_assignments(name)
     study = store.get_study(name)
     for rater in study.raters:

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from reviewer.commands.verbs import (
+    Handler,
     Subparsers,
     add_out_option,
     add_verb,
@@ -23,7 +24,16 @@ from reviewer.studies.study_handlers import (
 )
 
 
-def _sub(sub, name, help_, description, example, run, *, named=True):  # type: ignore[no-untyped-def]
+def _sub(
+    sub: Subparsers,
+    name: str,
+    help_: str,
+    description: str | None,
+    example: str,
+    run: Handler,
+    *,
+    named: bool = True,
+) -> argparse.ArgumentParser:
     """One subcommand: its help and example, the study NAME (unless not ``named``), --db."""
     p = add_verb(sub, name, help=help_, description=description, examples=[example])
     if named:
@@ -34,7 +44,7 @@ def _sub(sub, name, help_, description, example, run, *, named=True):  # type: i
 
 
 def _db(p: argparse.ArgumentParser) -> None:
-    from reviewer.commands.store_cmds import add_db_option
+    from reviewer.commands.store_option import add_db_option
 
     add_db_option(p)
 

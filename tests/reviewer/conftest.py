@@ -64,7 +64,7 @@ def fake_card(n: int, *, path: str | None = None, status: str = "scored") -> Sco
         scenario_id=APU,
         model="model-a" if n % 2 else "model-b",
         reason="agent_done",
-        status=status,  # type: ignore[arg-type]
+        status=status,
         trajectory_sha256=hashlib.sha256(f"run {n}".encode()).hexdigest(),
         scorer_version=SCORER_VERSION,
         coverage=1.0,

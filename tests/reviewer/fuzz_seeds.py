@@ -152,7 +152,7 @@ def adjudication_bytes(folder: Path) -> bytes:
             "audit_head": {"entries": 3, "hash": "ef" * 32},
         }
     )
-    return sheet_file_bytes(sheet.sign_payload(payload, key))  # type: ignore[arg-type]
+    return sheet_file_bytes(sheet.sign_payload(payload, key))
 
 
 def trust_bytes(folder: Path) -> bytes:

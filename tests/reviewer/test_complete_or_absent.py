@@ -55,12 +55,12 @@ def rated_db(tmp_path: Path) -> Path:
 
 def _status(db: Path) -> str:
     with ReviewStore.open(db, create=False, readonly=True) as store:
-        return store.live_rating(store.list_runs()[0].run_pk, "alice").status  # type: ignore[union-attr]
+        return store.live_rating(store.list_runs()[0].run_pk, "alice").status
 
 
-def _sign(db: Path, out: Path, renderer, capsys) -> tuple[int, str, str]:  # type: ignore[no-untyped-def]
+def _sign(db: Path, out: Path, renderer, capsys) -> tuple[int, str, str]:
     argv = ["sign", "--run", "run-cli", "--rater", "alice", "--db", str(db), "--out", str(out)]
-    code = main(argv, pdf_renderer=renderer)  # type: ignore[call-arg]
+    code = main(argv, pdf_renderer=renderer)
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 
@@ -105,7 +105,7 @@ def test_a_sheet_json_cut_short_by_the_disk_signs_nothing(
 ) -> None:
     real_write = outfile.os.write
 
-    def half(fd: int, data) -> int:  # type: ignore[no-untyped-def]
+    def half(fd: int, data) -> int:
         # A write that reports success for only part of the data, then the disk is full.
         if len(data) > 64:
             return real_write(fd, bytes(data[:64]))
@@ -140,7 +140,7 @@ def test_a_size_mismatch_after_the_write_is_refused(tmp_path: Path, monkeypatch)
     real_fstat = outfile.os.fstat
 
     class Short:
-        def __init__(self, real) -> None:  # type: ignore[no-untyped-def]
+        def __init__(self, real) -> None:
             self.st_size = real.st_size - 1
 
     monkeypatch.setattr(outfile.os, "fstat", lambda fd: Short(real_fstat(fd)))

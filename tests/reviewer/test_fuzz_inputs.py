@@ -318,7 +318,7 @@ def test_runs_files(world, data) -> None:
 # -- special files: refused at once, never read ----------------------------------------------
 
 
-def _readers(world) -> dict[str, Callable[[Path], object]]:  # type: ignore[no-untyped-def]
+def _readers(world) -> dict[str, Callable[[Path], object]]:
     def packet(path: Path) -> object:
         folder = world["root"] / "cases" / "special-packet"
         folder.mkdir(parents=True, exist_ok=True)
@@ -342,7 +342,7 @@ def _readers(world) -> dict[str, Callable[[Path], object]]:  # type: ignore[no-u
     }
 
 
-def _ok_or_raise(result) -> object:  # type: ignore[no-untyped-def]
+def _ok_or_raise(result) -> object:
     if not result.ok:
         raise ValueError(result.reason)
     return result

@@ -1,2 +1,3 @@
 """The run queue pane: :class:`~ui.queue.queue_panel.QueuePanel` over the lazy
-:class:`~ui.queue.run_queue_model.RunQueueModel` and its filter proxy."""
+:class:`~ui.queue.run_queue_model.RunQueueModel` and its filter proxy
+(:mod:`ui.queue.run_queue_filter`)."""

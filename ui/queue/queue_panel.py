@@ -25,14 +25,13 @@ from PySide6.QtWidgets import (
 )
 
 from ui.queue.queue_columns import MIN_ELASTIC, ElidingDelegate, QueueColumns
+from ui.queue.run_queue_filter import ANY, RunQueueFilter
 from ui.queue.run_queue_model import (
-    ANY,
     BASE_RATING_STATES,
     RATING_LABELS,
     STATUS_LABELS,
     TODO_STATES,
     Column,
-    RunQueueFilter,
     RunQueueModel,
     RunRowRole,
 )

@@ -1,4 +1,5 @@
-"""The run queue: one table row per stored run, and the proxy that filters and sorts it.
+"""The run queue: one table row per stored run (the proxy that filters it is in
+:mod:`ui.queue.run_queue_filter`).
 
 Built for a 10,000-run queue: ``data()`` reads the row object on demand (no per-cell items),
 ``run_pk → row`` is a dict, and the rated count is kept up to date rather than recounted.
@@ -9,13 +10,12 @@ from __future__ import annotations
 import gc
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
-    QSortFilterProxyModel,
     Qt,
 )
 from PySide6.QtGui import QColor, QFont
@@ -26,12 +26,9 @@ from ui.theme import plain_tooltip
 RunRowRole: Final = Qt.ItemDataRole.UserRole + 1
 """Returns the RunRow object of the row, for delegates and the panel."""
 SortRole: Final = Qt.ItemDataRole.UserRole + 2
+"""Returns a raw, sortable value (float, str, int) or None; None always sorts last."""
 ShortTextRole: Final = Qt.ItemDataRole.UserRole + 3
 """A cell's short form ("Subm."), drawn when its whole text does not fit the column."""
-"""Returns a raw, sortable value (float, str, int) or None; None always sorts last."""
-
-ANY: Final = "any"
-"""Filter value meaning "do not filter on this facet"."""
 
 # A run under correction is rated: its submitted or signed rating stands until the
 # correction is submitted. It is also still to do, like every unfinished draft.
@@ -331,79 +328,3 @@ def _hidden_cell(column: int, role: int) -> Any:
     if role == Qt.ItemDataRole.TextAlignmentRole and column == Column.SCORE:
         return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
     return None
-
-
-class RunQueueFilter(QSortFilterProxyModel):
-    """Filters by scenario, model, status, rating state and free text.
-
-    Sorting is handed to :meth:`RunQueueModel.sort` (SortRole values, None last): Qt's own
-    proxy sort calls back into Python four times per comparison, over a second for 10,000
-    rows, where one ``list.sort`` takes milliseconds.
-    """
-
-    FACETS: Final = ("scenario_id", "model", "status", "rating_state")
-
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self._facets: dict[str, Any] = dict.fromkeys(self.FACETS, ANY)
-        self._text = ""
-        self._active = False
-        self._only: frozenset[int] | None = None
-
-    def set_facet(self, facet: str, value: Any) -> None:
-        """Keep only rows whose ``facet`` equals ``value`` (``ANY`` for no filter)."""
-        if facet not in self._facets:
-            raise KeyError(facet)
-        if self._facets[facet] != value:
-            self._change_filter(lambda: self._facets.__setitem__(facet, value))
-
-    def set_text(self, text: str) -> None:
-        """Keep only rows whose run id, model or scenario contains ``text`` (any case)."""
-        needle = text.strip().casefold()
-        if needle != self._text:
-            self._change_filter(lambda: setattr(self, "_text", needle))
-
-    def facet(self, facet: str) -> Any:
-        return self._facets[facet]
-
-    def is_filtering(self) -> bool:
-        return (
-            bool(self._text)
-            or any(v != ANY for v in self._facets.values())
-            or self._only is not None
-        )
-
-    def set_only(self, run_pks: frozenset[int] | None) -> None:
-        """Keep only these runs (e.g. those that need adjudication); ``None``: every run."""
-        if run_pks != self._only:
-            self._change_filter(lambda: setattr(self, "_only", run_pks))
-
-    def _change_filter(self, apply) -> None:
-        # Qt ≥ 6.10: bracket the change, so views keep their selection; invalidateFilter is
-        # deprecated there.
-        self.beginFilterChange()
-        apply()
-        self._active = self.is_filtering()
-        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-
-    def filterAcceptsRow(self, source_row: int, source_parent) -> bool:
-        # Qt asks once per row at every reset: 50,000 calls into Python on first paint, so
-        # the unfiltered case answers before reading the row.
-        if not self._active:
-            return True
-        run = cast(RunQueueModel, self.sourceModel()).run_at(source_row)
-        if self._only is not None and run.run_pk not in self._only:
-            return False
-        for facet, wanted in self._facets.items():
-            if wanted != ANY and getattr(run, facet) != wanted:
-                return False
-        if self._text:
-            haystack = f"{run.run_id or ''}\n{run.model or ''}\n{run.scenario_id or ''}"
-            return self._text in haystack.casefold()
-        return True
-
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        # The source sorts itself in one Python sort; this proxy keeps the source order.
-        source = self.sourceModel()
-        if source is not None:
-            source.sort(column, order)

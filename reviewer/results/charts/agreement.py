@@ -25,7 +25,7 @@ def draw_agreement(fig: Figure, data: ResultsData) -> Links:
     ax = fig.add_subplot()
     rows = report.metrics
     ys = np.arange(len(rows))
-    for y, m in zip(ys, rows, strict=True):
+    for y, m in enumerate(rows):  # row y at height y, as ys places the ticks
         if m.alpha_ordinal is None:
             ax.text(0.02, y, f"undefined: {m.note}", va="center", fontsize=8, color=GREY)
             continue

@@ -85,7 +85,7 @@ def draw_models(fig: Figure, data: ResultsData) -> Links:
     fig.text(0.01, 0.005, "✕ " + UNSAFE_MEANING, fontsize=7, color=GREY, va="bottom")
     ax.grid(axis="y", alpha=0.3)
 
-    ys = np.arange(len(names))
+    rows = np.arange(len(names))
     rates = [model_rate_estimates(groups[m]) for m in names]
     for offset, which, colour_, hatch, label in (
         (-0.2, 0, colour(2), None, "pass rate (scored runs)"),
@@ -94,15 +94,15 @@ def draw_models(fig: Figure, data: ResultsData) -> Links:
         estimates = [r[which] for r in rates]
         values = [e.value if e.value is not None else np.nan for e in estimates]
         errs = np.array([e.errors() for e in estimates]).T
-        side.barh(ys + offset, values, height=0.38, color=colour_, hatch=hatch, label=label,
+        side.barh(rows + offset, values, height=0.38, color=colour_, hatch=hatch, label=label,
                   xerr=errs, error_kw={"elinewidth": 0.8, "capsize": 2})  # fmt: skip
-        for y, e in zip(ys + offset, estimates, strict=True):
+        for y, e in zip(rows + offset, estimates, strict=True):
             if e.value is None:  # no scored run: missing, never a bar at 0
                 side.text(0.02, y, "n/a", va="center", fontsize=7, color=GREY)
             else:
                 end = e.high if e.high is not None else e.value
                 side.text(end + 0.02, y, f"{e.value:.0%} n={e.n}", va="center", fontsize=7)
-    side.set_yticks(ys, [short(n) for n in names], fontsize=8)
+    side.set_yticks(rows, [short(n) for n in names], fontsize=8)
     side.invert_yaxis()
     side.set_xlim(0, 1.35)
     side.set_xticks([0, 0.25, 0.5, 0.75, 1.0])

@@ -6,7 +6,8 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from reviewer.results.data import ResultsData, RunPoint
+from reviewer.leaderboard.runs import RunPoint
+from reviewer.results.data import ResultsData
 from reviewer.results.intervals import Estimate, wilson
 
 

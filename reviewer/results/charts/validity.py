@@ -71,8 +71,8 @@ def _ranking(ax: Axes, data: ResultsData) -> None:
             if m.human is not None and m.scorer is not None:
                 n += 1
                 ax.scatter(m.scorer, m.human, color=colour(index[m.model]), s=30)
-    for m, i in index.items():
-        ax.scatter([], [], color=colour(i), label=short(m))
+    for model, i in index.items():
+        ax.scatter([], [], color=colour(i), label=short(model))
     ax.plot([0, 1], [0, 1], color=GREY, lw=0.8, ls=":")
     ax.set_xlim(-0.05, 1.05)
     ax.set_ylim(-0.05, 1.05)
@@ -89,7 +89,7 @@ def _anchoring(ax: Axes, data: ResultsData) -> None:
     assert anchoring is not None
     rows = [r for r in anchoring.by_metric if r.control_distance is not None]
     xs = np.arange(len(rows))
-    control = [r.control_distance for r in rows]
+    control = [r.control_distance for r in rows if r.control_distance is not None]  # all
     blind = [np.nan if r.blind_distance is None else r.blind_distance for r in rows]
     ax.bar(xs - 0.2, control, 0.4, color=colour(1), label="control (scorer shown first)")
     ax.bar(xs + 0.2, blind, 0.4, color=colour(0), hatch="//", label="blind")

@@ -12,7 +12,7 @@ from reviewer.signing.service import SigningService
 from reviewer.workspace import ReviewStore
 
 
-def rate(store: ReviewStore, run_pk: int, rater: str, fill, values: dict) -> None:  # type: ignore[no-untyped-def]
+def rate(store: ReviewStore, run_pk: int, rater: str, fill, values: dict) -> None:
     """Rate every metric 2, then set ``values`` ({metric: (outcome, score)}), and submit."""
     rating = fill(store, store.start_rating(run_pk, rater), score=2)
     for metric, (outcome, score) in values.items():
@@ -33,7 +33,7 @@ def rate(store: ReviewStore, run_pk: int, rater: str, fill, values: dict) -> Non
 
 
 @pytest.fixture
-def disputed(seeded: ReviewStore, fill_rating) -> ReviewStore:  # type: ignore[no-untyped-def]
+def disputed(seeded: ReviewStore, fill_rating) -> ReviewStore:
     """Run 1 rated by ann and bob: safety 0 against 3 (disputed), verification applicable
     against not observed (disputed), problem_solving 1 against 2 (agreed at threshold 2),
     the rest 2 and 2. Run 2 rated by ann alone."""
@@ -92,12 +92,12 @@ def adjudicate_run1(store: ReviewStore, adjudicator: str = "dana") -> int:
 
 
 @pytest.fixture
-def adjudicate():  # type: ignore[no-untyped-def]
+def adjudicate():
     """:func:`adjudicate_run1`."""
     return adjudicate_run1
 
 
 @pytest.fixture
-def rate_run():  # type: ignore[no-untyped-def]
+def rate_run():
     """:func:`rate`."""
     return rate

@@ -96,7 +96,7 @@ def test_a_wrong_resolved_hash_is_caught(
         else r
         for r in payload.resolves
     ]
-    forged = sign_payload(payload.model_copy(update={"resolves": wrong}), key)  # type: ignore[arg-type]
+    forged = sign_payload(payload.model_copy(update={"resolves": wrong}), key)
     path = tmp_path / "forged.adjudication.sheet.json"
     path.write_text(forged.to_json())
     code, out = _verify(capsys, path)

@@ -11,6 +11,7 @@ from reviewer.store import RatingIncompleteError, RatingStateError, StoreError
 from reviewer.workspace import ReviewStore
 
 RUN1 = "20260724T101500Z-000000"  # run_pk 1 of the seeded store (fake card 0)
+RUN2 = "20260724T101500Z-000001"  # run_pk 2 (fake card 1)
 
 
 def _by_metric(store: ReviewStore, run_pk: int = 1) -> dict:
@@ -179,3 +180,64 @@ def test_runs_needing_adjudication_match_the_open_disputes(
     assert disputed.runs_needing_adjudication() == open_in_disputes() == {1}
     adjudicate(disputed)
     assert disputed.runs_needing_adjudication() == open_in_disputes() == set()
+
+
+def test_a_run_and_a_study_narrow_the_disputes_together(
+    disputed: ReviewStore, fill_rating, rate_run
+) -> None:
+    # The query binds the run, then the study's name, in that order: one list of mixed
+    # parameters (an int and a str; mypy had typed it as ints only, which sqlite never
+    # minded). Both filters must hold at once: the study's run 1 only, never its run 2,
+    # nor the ratings of run 1 made outside the study (ann's 0 against bob's 3).
+    from reviewer.studies.model import Selection, StudySpec
+
+    spec = StudySpec(
+        name="pilot", raters=("cy", "dee"), per_run=2, selection=Selection(run_ids=(RUN1, RUN2))
+    )
+    disputed.create_study(spec)
+    for run_pk in (1, 2):
+        for rater, outcome, score in (("cy", "applicable", 2), ("dee", "not_observed", None)):
+            rating = fill_rating(disputed, disputed.start_study_rating("pilot", run_pk, rater))
+            rating = disputed.save_item(
+                rating.rating_pk, "safety", outcome=outcome, score=score, comment="seen",
+                expected_version=rating.version,
+            )  # fmt: skip
+            disputed.submit(rating.rating_pk, expected_version=rating.version)
+    rows = disputed.disputes(study="pilot", run_pk=1)
+    assert {row.run_pk for row in rows} == {1}
+    safety = next(row for row in rows if row.metric_id == "safety")
+    assert [(v.rater, v.outcome) for v in safety.values] == [
+        ("cy", "applicable"),
+        ("dee", "not_observed"),
+    ]
+    assert safety.status == "disputed"
+    assert {row.run_pk for row in disputed.disputes(study="pilot", run_pk=2)} == {2}
+
+
+@pytest.mark.parametrize("details", ["[1, 2]", '"text"', "null", '{"adjudication_pk": "x"}'])
+def test_a_log_entry_that_is_no_object_is_a_problem_not_a_traceback(
+    disputed: ReviewStore, adjudicate, db_path, tamper, problems_of, details: str
+) -> None:
+    # audit verify reads each adjudication entry's details. A forger who edits one into a
+    # JSON list, a string or null and recomputes the chain after it gets past the chain
+    # check: the adjudication's start is then not on record, which is a finding, never an
+    # AttributeError half-way through the check.
+    from reviewer.store.audit import GENESIS, entry_hash
+
+    adjudicate(disputed)
+    tamper(
+        db_path, f"UPDATE audit_log SET details = '{details}' WHERE action = 'adjudication_start'"
+    )
+    rows = disputed.db.conn.execute(
+        "SELECT seq, at, actor, action, details FROM audit_log ORDER BY seq"
+    ).fetchall()
+    prev, rechain = GENESIS, []
+    for seq, at, actor, action, text in rows:
+        digest = entry_hash(prev, seq, at, actor, action, text)
+        rechain.append(
+            f"UPDATE audit_log SET prev_hash = '{prev}', hash = '{digest}' WHERE seq = {seq}"
+        )
+        prev = digest
+    tamper(db_path, *rechain)
+    problems = problems_of(db_path)
+    assert any("adjudication" in p for p in problems), problems

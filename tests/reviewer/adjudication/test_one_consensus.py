@@ -8,7 +8,7 @@ import json
 import math
 from collections import defaultdict
 
-from reviewer.agreement.consensus import CONSENSUS_RULE
+from reviewer.adjudication.rule import CONSENSUS_RULE
 from reviewer.cli import main
 from reviewer.results.charts.stats import consensus_by_model
 from reviewer.results.report import facts
@@ -17,7 +17,7 @@ from reviewer.results.tables import humans_table
 from reviewer.workspace import ReviewStore
 
 
-def _team(store: ReviewStore, card, rate, fill, adjudicate) -> ReviewStore:  # type: ignore[no-untyped-def]
+def _team(store: ReviewStore, card, rate, fill, adjudicate) -> ReviewStore:
     """Runs 1–5 (coverage 0.1 … 0.9) rated by ann and bob: run 1 as in ``disputed`` and
     adjudicated (safety 1, not the median 1.5), run 3's procedure_application open (0
     against 3), the others agreed."""

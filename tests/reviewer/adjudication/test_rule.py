@@ -47,7 +47,7 @@ def test_a_single_rater_is_never_disputed_and_a_bad_threshold_is_refused() -> No
     assert status([]) == "single_rater"
     for bad in (0, 4, True, 1.5):
         with pytest.raises(ValueError, match="threshold"):
-            status(_v(1, 2), bad)  # type: ignore[arg-type]
+            status(_v(1, 2), bad)
 
 
 def test_the_reported_value_for_each_way_it_is_reached() -> None:

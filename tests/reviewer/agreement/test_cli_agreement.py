@@ -14,6 +14,7 @@ import pytest
 from reviewer.agreement import source
 from reviewer.cli import main
 from reviewer.rubric import default_rubric
+from reviewer.store.core import CoreStore
 from reviewer.workspace import ReviewStore
 
 METRICS = default_rubric().metric_ids
@@ -144,7 +145,8 @@ def test_study_and_blind_values_flow_from_the_decided_items(
 ) -> None:
     # The study context each decided item carries: here Ana's and Ben's ratings belong to
     # study "pilot", Ana's items had a blind value one lower, Ben was in the control arm.
-    decided = ReviewStore.decided_items
+    # Patched where it is defined (the core), so every store class a verb opens has it.
+    decided = CoreStore.decided_items
 
     def with_protocol(store):
         out = []
@@ -164,7 +166,7 @@ def test_study_and_blind_values_flow_from_the_decided_items(
             )
         return out
 
-    monkeypatch.setattr(ReviewStore, "decided_items", with_protocol)
+    monkeypatch.setattr(CoreStore, "decided_items", with_protocol)
     with ReviewStore.open(rated_db, create=False) as store:
         inputs = source.load_inputs(store, study="pilot", phase="blind")
     assert {r.rater for r in inputs.records} == {"Ana"}

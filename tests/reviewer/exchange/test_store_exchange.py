@@ -31,7 +31,7 @@ def _complete_rows(run_id: str, *, score: int = 2) -> str:
 
 def _counts(store: ReviewStore) -> tuple[int, int, int]:
     conn = store.db.conn
-    return tuple(  # type: ignore[return-value]
+    return tuple(
         conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
         for t in ("ratings", "raters", "audit_log")
     )

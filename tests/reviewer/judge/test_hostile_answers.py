@@ -21,7 +21,7 @@ def _key(n: int) -> RequestKey:
     )
 
 
-def _line(n: int, content: str, make_completion) -> str:  # type: ignore[no-untyped-def]
+def _line(n: int, content: str, make_completion) -> str:
     response = {"status_code": 200, "body": make_completion(content)}
     return json.dumps({"custom_id": _key(n).custom_id, "response": response})
 

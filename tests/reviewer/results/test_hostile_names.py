@@ -31,7 +31,7 @@ pytestmark = pytest.mark.filterwarnings(r"ignore:Glyph \d+ .* missing from font"
 
 
 @pytest.fixture
-def hostile(tmp_path: Path, db_path: Path, make_card):  # type: ignore[no-untyped-def]
+def hostile(tmp_path: Path, db_path: Path, make_card):
     """Twelve runs of models with hostile names, rated by two raters; metric titles too."""
     with ReviewStore.open(db_path) as store:
         cards = [

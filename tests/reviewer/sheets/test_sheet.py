@@ -308,7 +308,7 @@ def test_a_signed_payload_with_a_bad_schema_is_malformed(
         (lambda env: _set(env, algorithm="rsa"), "unsupported sheet format"),
     ],
 )
-def test_malformed_envelopes(signed: SignedSheet, mutate, reason: str) -> None:  # type: ignore[no-untyped-def]
+def test_malformed_envelopes(signed: SignedSheet, mutate, reason: str) -> None:
     result = verify.verify_sheet(mutate(_envelope(signed)))
     assert not result.ok
     assert result.reason is not None and result.reason.startswith(reason), result.reason

@@ -34,7 +34,7 @@ def key(tmp_path: Path) -> RaterKey:
 
 
 @pytest.fixture
-def signed(tmp_path: Path, trajectory: Path, key: RaterKey):  # type: ignore[no-untyped-def]
+def signed(tmp_path: Path, trajectory: Path, key: RaterKey):
     """alice's signed rating citing a set_control (with a note) and a missing GT action."""
     with ReviewStore.open(tmp_path / "review.db") as store:
         store.import_paths([trajectory])

@@ -61,7 +61,7 @@ def db(tmp_path: Path) -> Path:
 
 def _states(db: Path, rater: str) -> dict[str, str]:
     with ReviewStore.open(db) as store:
-        return {r.run_id: r.rating_state for r in store.list_runs(rater=rater)}  # type: ignore[misc]
+        return {r.run_id: r.rating_state for r in store.list_runs(rater=rater)}
 
 
 def test_sign_all_signs_every_submitted_rating_of_the_rater(
@@ -96,7 +96,7 @@ def test_sign_all_names_a_failure_and_signs_the_rest(
 ) -> None:
     keys.generate_key("alice")
 
-    def renderer(signed, pdf: Path) -> None:  # type: ignore[no-untyped-def]
+    def renderer(signed, pdf: Path) -> None:
         if signed.payload.run.run_id == "run-b":
             raise RuntimeError("no fonts")
         pdf.write_bytes(b"%PDF-1.4\n%%EOF\n")

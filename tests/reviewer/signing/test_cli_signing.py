@@ -237,7 +237,7 @@ def test_sign_then_verify_from_the_command_line(
     )
     assert "already signed" in capsys.readouterr().err
     with ReviewStore.open(db) as store:
-        assert store.live_rating(store.list_runs()[0].run_pk, "alice").status == "signed"  # type: ignore[union-attr]
+        assert store.live_rating(store.list_runs()[0].run_pk, "alice").status == "signed"
 
 
 def test_sign_refuses_a_draft_with_the_reason(
@@ -355,7 +355,7 @@ def test_pdf_renderer_injected_through_main(
         path.write_bytes(b"%PDF-fake\n%%EOF\n")
 
     argv = ["sign", "--run", "run-cli", "--rater", "alice", "--db", str(db), "--out", str(tmp_path)]
-    assert main(argv, pdf_renderer=renderer) == 0  # type: ignore[call-arg]
+    assert main(argv, pdf_renderer=renderer) == 0
     # Drawn into a temporary file in the folder, then renamed to the sheet's PDF name.
     [pdf] = tmp_path.glob("run-cli.alice.*.sheet.pdf")
     assert [p.parent for p in rendered] == [tmp_path] and not rendered[0].exists()

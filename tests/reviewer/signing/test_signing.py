@@ -35,7 +35,7 @@ def trajectory(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def store(tmp_path: Path, trajectory: Path):  # type: ignore[no-untyped-def]
+def store(tmp_path: Path, trajectory: Path):
     with ReviewStore.open(tmp_path / "review.db") as opened:
         report = opened.import_paths([trajectory])
         assert report.added == 1
@@ -237,7 +237,7 @@ def test_a_rater_cannot_switch_keys_silently(
     other = keys.generate_key("alice", directory=tmp_path / "other-keys")
     with pytest.raises(SigningError, match=re.escape(f"knows alice by key {key.fingerprint}")):
         service(store).sign(run_pk, other, tmp_path)
-    assert store.live_rating(run_pk, "alice").status == "submitted"  # type: ignore[union-attr]
+    assert store.live_rating(run_pk, "alice").status == "submitted"
 
 
 def test_a_correction_makes_a_new_sheet_naming_the_old_one(
@@ -432,7 +432,7 @@ def test_an_unusable_out_folder_is_refused_before_the_rating_is_locked(
     with pytest.raises(SigningError, match=f"cannot write sheets to {re.escape(str(out))}"):
         service(store).sign(run_pk, key, out)
     # Nothing was locked: signing into a usable folder still works.
-    assert store.live_rating(run_pk, "alice").status == "submitted"  # type: ignore[union-attr]
+    assert store.live_rating(run_pk, "alice").status == "submitted"
     assert store.signed_sheets() == []
     assert service(store).sign(run_pk, key, tmp_path / "ok").json_path.is_file()
 
@@ -452,7 +452,7 @@ def test_a_read_only_out_folder_is_refused_before_the_rating_is_locked(
             service(store).sign(run_pk, key, out)
     finally:
         out.chmod(0o700)
-    assert store.live_rating(run_pk, "alice").status == "submitted"  # type: ignore[union-attr]
+    assert store.live_rating(run_pk, "alice").status == "submitted"
 
 
 def test_a_write_failure_before_locking_signs_nothing(
@@ -466,7 +466,7 @@ def test_a_write_failure_before_locking_signs_nothing(
     with pytest.raises(SigningError, match="No space left on device") as failed:
         signing.sign(run_pk, key, tmp_path / "out")
     assert "nothing was signed" in str(failed.value)
-    assert store.live_rating(run_pk, "alice").status == "submitted"  # type: ignore[union-attr]
+    assert store.live_rating(run_pk, "alice").status == "submitted"
     assert list((tmp_path / "out").iterdir()) == []  # no temporary file left behind
 
 
@@ -486,7 +486,7 @@ def test_a_write_failure_after_locking_says_the_rating_is_signed(
     assert "the rating IS signed (sheet sheet-1)" in message
     assert "No space left on device" in message
     assert "a320-review export --out DIR --rater alice" in message
-    assert store.live_rating(run_pk, "alice").status == "signed"  # type: ignore[union-attr]
+    assert store.live_rating(run_pk, "alice").status == "signed"
     assert list((tmp_path / "out").iterdir()) == []
     # As the message says: export writes the files again.
     [again] = service(store, FakePdf()).export(tmp_path / "again")

@@ -119,11 +119,11 @@ def test_exports_read_a_database_the_user_may_not_write(
     capsys, seeded: ReviewStore, db_path: Path, tmp_path: Path, monkeypatch
 ) -> None:
     # Root may write anything, so "may not write" is what the permission check answers.
-    from reviewer.commands import store_cmds
+    from reviewer.commands import store_option
 
     seeded.close()
     before = _digest(db_path)
-    monkeypatch.setattr(store_cmds, "_writable", lambda path: False)
+    monkeypatch.setattr(store_option, "_writable", lambda path: False)
     assert main(["ratings", "export", "--db", str(db_path)]) == 0
     assert "not recorded in the audit log: read-only database" in capsys.readouterr().err
     assert main(["export", "--db", str(db_path), "--out", str(tmp_path / "sheets")]) == 0

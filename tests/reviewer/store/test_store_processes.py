@@ -100,7 +100,7 @@ def _logged(log: Path, word: str) -> int:
         return 0
 
 
-def _wait_for(log: Path, word: str, count: int, child) -> None:  # type: ignore[no-untyped-def]
+def _wait_for(log: Path, word: str, count: int, child) -> None:
     """Until the log holds ``count`` lines starting with ``word``: progress, not a clock.
 
     The deadline only turns a writer that hangs into a failure; a loaded machine that is

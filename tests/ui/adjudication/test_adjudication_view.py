@@ -10,7 +10,7 @@ from reviewer.evidence import Citation
 from reviewer.studies.model import Selection, StudySpec
 
 
-def _blind_rating(store, run_pk: int, rater: str, blind: dict, final: dict) -> None:  # type: ignore[no-untyped-def]
+def _blind_rating(store, run_pk: int, rater: str, blind: dict, final: dict) -> None:
     """A blind-study rating: every metric 2 except ``blind`` (before the reveal) and
     ``final`` (revised after it, with a reason)."""
     r = store.start_study_rating("pilot", run_pk, rater)
@@ -32,7 +32,7 @@ def _blind_rating(store, run_pk: int, rater: str, blind: dict, final: dict) -> N
     store.submit_final(r.rating_pk, expected_version=r.version)
 
 
-def _disputed_blind_run(app) -> int:  # type: ignore[no-untyped-def]
+def _disputed_blind_run(app) -> int:
     row = app.store.list_runs()[0]
     spec = StudySpec(name="pilot", raters=("ann", "bob"), per_run=2, protocol="blind",
                      selection=Selection(run_ids=(row.run_id,)))  # fmt: skip
@@ -46,7 +46,7 @@ def _disputed_blind_run(app) -> int:  # type: ignore[no-untyped-def]
     return row.run_pk
 
 
-def _cell(pane, metric_id: str, rater: str) -> str:  # type: ignore[no-untyped-def]
+def _cell(pane, metric_id: str, rater: str) -> str:
     model = pane.model
     column = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
     return model.index(model.row_of(metric_id), column.index(rater)).data()

@@ -9,11 +9,10 @@ from PySide6.QtCore import Qt
 from reviewer import demo
 from reviewer.workspace import ReviewStore
 from ui.queue.queue_panel import QueuePanel
+from ui.queue.run_queue_filter import ANY, RunQueueFilter
 from ui.queue.run_queue_model import (
-    ANY,
     UNSAFE_TIP,
     Column,
-    RunQueueFilter,
     RunQueueModel,
     RunRowRole,
     SortRole,

@@ -116,7 +116,7 @@ def test_an_unreadable_trust_list_says_why_nothing_was_collected(qtbot, demo_app
 
 
 def test_result_model_passes_the_model_tester(qtmodeltester):
-    from reviewer.store.models import CollectResult
+    from reviewer.collecting.model import CollectResult
 
     model = CollectResultModel()
     model.set_results([

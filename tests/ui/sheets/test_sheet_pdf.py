@@ -91,7 +91,7 @@ def test_html_shows_everything_a_rater_checks(tmp_path: Path) -> None:
     assert "Anne &lt;Martin&gt;" in text
 
 
-def test_renders_an_a4_pdf(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_renders_an_a4_pdf(qtbot, tmp_path: Path) -> None:
     path = tmp_path / "sheet.pdf"
     render_sheet_pdf(_signed(tmp_path), path)
     data = path.read_bytes()
@@ -101,13 +101,13 @@ def test_renders_an_a4_pdf(qtbot, tmp_path: Path) -> None:  # type: ignore[no-un
     assert re.search(rb"/MediaBox \[0 0 595(\.0+)? 842(\.0+)?\]", data)
 
 
-def test_a_long_rubric_flows_onto_more_pages(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_long_rubric_flows_onto_more_pages(qtbot, tmp_path: Path) -> None:
     path = tmp_path / "long.pdf"
     render_sheet_pdf(_signed(tmp_path, metrics=40), path)
     assert _page_count(path.read_bytes()) >= 2
 
 
-def test_pages_are_cut_between_rows_and_repeat_the_table_header(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_pages_are_cut_between_rows_and_repeat_the_table_header(qtbot, tmp_path: Path) -> None:
     from PySide6.QtGui import QImage
 
     # A 300 dpi A4-sized canvas stands in for the PDF writer: same resolution, same layout.
@@ -134,14 +134,14 @@ def test_pages_are_cut_between_rows_and_repeat_the_table_header(qtbot, tmp_path:
 
 
 @pytest.fixture(autouse=True)
-def _no_pdf_left_open(tmp_path: Path):  # type: ignore[no-untyped-def]
+def _no_pdf_left_open(tmp_path: Path):
     yield
     # Every PDF written is complete (QPainter.end ran): it ends with the EOF marker.
     for pdf in tmp_path.glob("*.pdf"):
         assert pdf.read_bytes().rstrip().endswith(b"%%EOF")
 
 
-def test_the_pdf_is_whole_and_its_size_is_returned(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_pdf_is_whole_and_its_size_is_returned(qtbot, tmp_path: Path) -> None:
     # The signing service checks the file on disk against the size returned (issue 27).
     path = tmp_path / "sheet.pdf"
     size = render_sheet_pdf(_signed(tmp_path), path)
@@ -150,7 +150,7 @@ def test_the_pdf_is_whole_and_its_size_is_returned(qtbot, tmp_path: Path) -> Non
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
-def test_a_full_disk_is_an_error_not_half_a_pdf(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_full_disk_is_an_error_not_half_a_pdf(qtbot, tmp_path: Path) -> None:
     # Qt's writer, given the path, failed silently on a full disk and left half a file.
     with pytest.raises(OSError) as failed:
         render_sheet_pdf(_signed(tmp_path), Path("/dev/full"))

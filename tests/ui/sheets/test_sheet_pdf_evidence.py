@@ -59,7 +59,7 @@ def test_the_rubric_table_has_an_evidence_column_with_steps_labels_and_notes(tmp
     assert html.count("<i class='muted'>none</i>") == 2  # Verification cites nothing (+ overall)
 
 
-def test_the_rendered_sheet_reads_its_evidence(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_rendered_sheet_reads_its_evidence(qtbot, tmp_path: Path) -> None:
     signed = _signed(tmp_path)
     writer = QPdfWriter(str(tmp_path / "probe.pdf"))
     text = sheet_document(signed, writer, 2000.0).toPlainText()

@@ -84,7 +84,7 @@ def _cells(dialog: VerifyDialog) -> list[tuple[str, ...]]:
     ]
 
 
-def test_shows_ok_and_failed_with_reasons(qtbot, qtmodeltester, files) -> None:  # type: ignore[no-untyped-def]
+def test_shows_ok_and_failed_with_reasons(qtbot, qtmodeltester, files) -> None:
     dialog = VerifyDialog()
     qtbot.addWidget(dialog)
     assert dialog.model.rowCount() == 0
@@ -113,7 +113,7 @@ def test_shows_ok_and_failed_with_reasons(qtbot, qtmodeltester, files) -> None: 
     qtmodeltester.check(dialog.model)
 
 
-def test_trajectory_is_checked_when_given(qtbot, files) -> None:  # type: ignore[no-untyped-def]
+def test_trajectory_is_checked_when_given(qtbot, files) -> None:
     dialog = VerifyDialog(sheets=[files["good"]], trajectory=files["trajectory"])
     qtbot.addWidget(dialog)
     assert dialog.results()[0].ok
@@ -127,7 +127,7 @@ def test_trajectory_is_checked_when_given(qtbot, files) -> None:  # type: ignore
     assert dialog.results()[0].ok
 
 
-def test_trust_list_and_require_trusted(qtbot, files) -> None:  # type: ignore[no-untyped-def]
+def test_trust_list_and_require_trusted(qtbot, files) -> None:
     dialog = VerifyDialog(sheets=[files["good"], files["untrusted"]])
     qtbot.addWidget(dialog)
     assert not dialog.require_trusted.isEnabled()
@@ -142,7 +142,7 @@ def test_trust_list_and_require_trusted(qtbot, files) -> None:  # type: ignore[n
     assert _cells(dialog)[1][4].startswith("key not trusted: SHA256:")
 
 
-def test_a_bad_trust_list_is_said_not_ignored(qtbot, files, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_bad_trust_list_is_said_not_ignored(qtbot, files, tmp_path: Path) -> None:
     bad = tmp_path / "bad-trust.txt"
     bad.write_text("garbage\n")
     dialog = VerifyDialog(sheets=[files["good"]], trust_file=bad)
@@ -158,7 +158,7 @@ def test_a_bad_trust_list_is_said_not_ignored(qtbot, files, tmp_path: Path) -> N
     assert _cells(dialog)[0][0] == "FAILED"
 
 
-def test_an_ok_row_says_the_trajectory_matched(qtbot, files) -> None:  # type: ignore[no-untyped-def]
+def test_an_ok_row_says_the_trajectory_matched(qtbot, files) -> None:
     dialog = VerifyDialog(sheets=[files["good"]])
     qtbot.addWidget(dialog)
     assert "trajectory" not in _cells(dialog)[0][4]
@@ -167,7 +167,7 @@ def test_an_ok_row_says_the_trajectory_matched(qtbot, files) -> None:  # type: i
     assert _cells(dialog)[0][4].endswith("the trajectory matches")
 
 
-def test_missing_file_and_clear(qtbot, files, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_missing_file_and_clear(qtbot, files, tmp_path: Path) -> None:
     dialog = VerifyDialog(sheets=[tmp_path / "gone.sheet.json"])
     qtbot.addWidget(dialog)
     assert _cells(dialog)[0][4] == "cannot read sheet: no such file"
@@ -175,7 +175,7 @@ def test_missing_file_and_clear(qtbot, files, tmp_path: Path) -> None:  # type: 
     assert dialog.model.rowCount() == 0
 
 
-def test_the_dialog_opens_on_add_sheets_and_enter_picks_them(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_dialog_opens_on_add_sheets_and_enter_picks_them(qtbot, monkeypatch) -> None:
     # Found under Xvfb with the keys: the dialog opened on "Trajectory…", the first button
     # Qt made its default, and Enter asked for an optional trajectory.
     dialog = VerifyDialog()

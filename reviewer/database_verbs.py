@@ -1,15 +1,16 @@
-"""``a320-review import``, ``runs`` and ``audit verify``: the review database from a terminal."""
+"""``a320-review import``, ``runs`` and ``audit verify``: the review database from a terminal.
+
+These verbs open the composed :class:`~reviewer.workspace.ReviewStore` (``audit verify``
+checks every feature's rules), so they sit above it, beside the composition.
+"""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import sys
-from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reviewer.commands.store_option import add_db_option, open_store
 from reviewer.commands.verbs import (
     CommandError,
     Subparsers,
@@ -39,57 +40,6 @@ RUN_COLUMNS = (
     "rating",
     "n_ratings",
 )
-
-
-def add_db_option(parser: argparse.ArgumentParser) -> None:
-    """The ``--db`` option every store verb takes."""
-    parser.add_argument(
-        "--db",
-        type=Path,
-        metavar="DB",
-        # The variable's name is spelled out: reviewer.home (pydantic) is not imported to
-        # build the parser. tests/reviewer/test_cli_conventions.py keeps the two in step.
-        help="review database (default: review.db under the user data folder, "
-        "or under $A320_REVIEW_HOME)",
-    )
-
-
-@contextlib.contextmanager
-def open_store(
-    args: argparse.Namespace, *, create: bool, readonly: bool | str = False
-) -> Iterator[ReviewStore]:
-    """The store named by ``--db`` (or the default), closed on leaving the block.
-
-    Any :class:`StoreError` (a refused file, a full disk, a rating in the wrong state)
-    becomes a :class:`CommandError`: one line, exit 1, never a traceback.
-    Only ``import`` creates a database: a verb that reads must not leave an empty one behind
-    when the path has a typo. A verb that only reads passes ``readonly``: it never migrates
-    or changes the file, and it can read a database the user may not write. A verb that
-    writes only its audit entry (the exports) passes ``"if-unwritable"``: read-only when
-    the user may not write the file or its folder.
-    """
-    from reviewer import home
-    from reviewer.store import StoreError
-    from reviewer.workspace import ReviewStore
-
-    path = args.db or home.default_db_path()
-    if readonly == "if-unwritable":
-        readonly = not _writable(path)
-    try:
-        store = ReviewStore.open(path, create=create, readonly=bool(readonly))
-    except StoreError as exc:
-        raise CommandError(str(exc)) from None
-    with store:
-        try:
-            yield store
-        except StoreError as exc:
-            raise CommandError(str(exc)) from None
-
-
-def _writable(path: Path) -> bool:
-    # WAL writes two files beside the database: its folder must be writable as well.
-    path = Path(path).expanduser()
-    return not path.exists() or (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
 
 
 def register(subparsers: Subparsers) -> None:
@@ -164,9 +114,10 @@ def run_import(args: argparse.Namespace) -> int:
     """Import the paths; progress on stderr, one summary line on stdout."""
     from reviewer.batch import StderrProgress, unreadable_line
     from reviewer.store import StoreError
+    from reviewer.workspace import ReviewStore
     from scoring.paths import shown
 
-    with open_store(args, create=True) as store:
+    with open_store(args, ReviewStore, create=True) as store:
         try:
             report = store.import_paths(args.paths, progress=StderrProgress("import"))
         except StoreError as exc:
@@ -188,9 +139,10 @@ def run_runs(args: argparse.Namespace) -> int:
     """One row per run version with the rater's rating state."""
     from reviewer import home
     from reviewer.store import RunRow
+    from reviewer.workspace import ReviewStore
 
     rater = args.rater or home.last_rater()
-    with open_store(args, create=False, readonly=True) as store:
+    with open_store(args, ReviewStore, create=False, readonly=True) as store:
         if args.study is None:
             # Plain dicts of the rows' values: no model per row to build and copy again.
             rows = store.list_run_values(rater=rater)
@@ -227,7 +179,9 @@ def _blind_view(store: ReviewStore, row: RunRow, rater: str) -> RunRow:
 
 def run_audit_verify(args: argparse.Namespace) -> int:
     """Exit 0 when the chain verifies, 1 (with the first bad entry) when it does not."""
-    with open_store(args, create=False, readonly=True) as store:
+    from reviewer.workspace import ReviewStore
+
+    with open_store(args, ReviewStore, create=False, readonly=True) as store:
         report = store.audit_verify()
     if report.problems:
         for problem in report.problems:

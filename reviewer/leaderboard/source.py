@@ -5,7 +5,7 @@
   mean over the metrics the consensus scores for the run; open disputes have no value;
 - **judge:NAME**: that judge's live scores (0–3), one metric or their mean.
 
-Runs are the newest version of each file (:func:`reviewer.results.source.read_runs`), of
+Runs are the newest version of each file (:func:`reviewer.leaderboard.runs.read_runs`), of
 the study's runs when a study is named, and of the given scenarios.
 """
 
@@ -17,9 +17,8 @@ from collections.abc import Sequence
 from reviewer.adjudication.consensus import consensus_rows
 from reviewer.adjudication.facade import AdjudicationStore
 from reviewer.judge.facade import JudgeStore
+from reviewer.leaderboard.runs import RunPoint, read_runs, study_runs
 from reviewer.leaderboard.values import ViewValues, scorer_values_of, values_of
-from reviewer.results.data import RunPoint
-from reviewer.results.source import read_runs, study_runs
 from reviewer.studies.facade import StudiesStore
 
 

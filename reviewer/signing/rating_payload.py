@@ -27,7 +27,8 @@ from reviewer.sheets.sheet import (
 
 if TYPE_CHECKING:
     from reviewer.rubric import Rubric
-    from reviewer.store.models import RaterRunState, Rating, RunDetail
+    from reviewer.store.models import Rating, RunDetail
+    from reviewer.studies.rows import RaterRunState
 
 
 def rating_payload(

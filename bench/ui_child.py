@@ -23,7 +23,7 @@ def main() -> None:
     app = build(db, rater)
     app.window.fit_to_screen()
     app.window.show()
-    app.controller.reload_studies()
+    app.controller.studies.reload_studies()
     rows_in: list[int] = []
 
     def queue_loaded(rows: list) -> None:

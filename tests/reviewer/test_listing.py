@@ -25,7 +25,7 @@ def test_the_reader_is_written_for_the_store_schema_version() -> None:
 
 
 def test_the_json_keys_are_the_run_row_fields() -> None:
-    assert RUN_ROW_FIELDS == list(RunRow.model_fields)
+    assert list(RunRow.model_fields) == RUN_ROW_FIELDS
 
 
 def test_files_the_store_must_open_are_left_to_it(tmp_path: Path, seeded: ReviewStore) -> None:

@@ -22,7 +22,6 @@ from reviewer.store.connection import write_transaction
 from reviewer.store.errors import StoreError
 from reviewer.store.models import CollectResult
 from reviewer.store.rubrics import RubricRegistry
-from reviewer.studies import sheet_checks
 
 
 @dataclass(frozen=True)
@@ -74,6 +73,9 @@ def _collect(conn, rubrics, sheet: CollectedAdjudication, known, *, at: str) -> 
     refused = adjudications.refusal(conn, run_pk, sheet.rater)
     if refused:
         raise collecting.Refused(refused)
+    # Imported here, as in reviewer.collecting.storage: not on the way to opening a store.
+    from reviewer.studies import sheet_checks
+
     payload = sheet_checks.payload_of(sheet.sheet_json)
     named = sheet_checks.adjudication_sheet_problems(conn, payload, run_pk)
     if named:

@@ -21,7 +21,6 @@ from reviewer.store.connection import write_transaction
 from reviewer.store.errors import StoreError
 from reviewer.store.models import CollectResult
 from reviewer.store.rubrics import RubricRegistry
-from reviewer.studies import sheet_checks
 
 # The sheet a stored sheet corrects (the signed payload is a JSON string in the envelope).
 _SUPERSEDES = "json_extract(json_extract({col}, '$.payload'), '$.supersedes')"
@@ -164,6 +163,10 @@ def _collect(conn, rubrics, sheet: CollectedRating, known, *, at: str) -> Collec
 
 def _keeps_the_study_rules(conn, sheet: CollectedRating, run_pk: int, later) -> None:  # type: ignore[no-untyped-def]
     """Refuse a sheet that breaks its study's rules (:mod:`reviewer.studies.sheet_checks`)."""
+    # Imported here: the rules read signed sheets (cryptography), which opening a store,
+    # and so the window's first paint, does not need.
+    from reviewer.studies import sheet_checks
+
     payload = sheet_checks.payload_of(sheet.sheet_json)
     problems = sheet_checks.rating_sheet_problems(
         conn, payload, run_pk, corrected_by=sheet_checks.stored_sheet(conn, later)

@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -97,9 +98,6 @@ def run(args: argparse.Namespace, *, prompt=None) -> int:
         print(f"a320-review: cannot open the review database: {exc}", file=sys.stderr)
         return 1
     home.remember_rater(app.controller.rater)
-    app.window.fit_to_screen()
-    app.window.show()
-    app.controller.studies.reload_studies()
 
     def queue_loaded(rows: list) -> None:
         paths = list(args.paths)
@@ -111,13 +109,24 @@ def run(args: argparse.Namespace, *, prompt=None) -> int:
         elif rows:
             app.window.queue.select_next_unrated()
 
-    # The window paints first; the queue (50,000 runs: half a second) fills in after.
-    app.controller.load_runs_in_background(then=queue_loaded)
+    show_first_screen(app, then=queue_loaded)
     try:
         return app.qapp.exec()
     finally:
         app.controller.wait_idle()
         app.store.close()
+
+
+def show_first_screen(app: App, *, then: Callable[[list], None]) -> None:
+    """What the rater sees first: the window at its size, the study selector, and the
+    queue, read on a pool thread (``then(rows)`` once its rows are in). ``run`` starts this
+    way, and so do bench/ui_child.py (timed up to those rows painted) and the test that
+    keeps signing, the dashboard and adjudication out of it."""
+    app.window.fit_to_screen()
+    app.window.show()
+    app.controller.studies.reload_studies()
+    # The window paints first; the queue (50,000 runs: half a second) fills in after.
+    app.controller.load_runs_in_background(then=then)
 
 
 def _no_display() -> str | None:

@@ -13,7 +13,7 @@ from operator import itemgetter
 from typing import Any, TextIO
 
 from reviewer.tabular import cell
-from scoring.paths import shown
+from scoring.paths import shown_all
 
 #: ``cell`` of a boolean column's values.
 _BOOL_TEXT = {True: "yes", False: "no", None: ""}
@@ -37,7 +37,7 @@ def _texts(values: list[Any]) -> list[str]:
     kinds.discard(type(None))
     if kinds == {str}:
         # Text from files (run ids, models) escaped as cell() does: no raw escape sequences.
-        return ["" if v is None else shown(v) for v in values]
+        return shown_all(["" if v is None else v for v in values])
     if kinds == {int}:
         return ["" if v is None else str(v) for v in values]
     if kinds == {float}:

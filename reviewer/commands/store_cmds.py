@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reviewer.commands.verbs import (
     CommandError,
@@ -244,7 +244,7 @@ def run_runs(args: argparse.Namespace) -> int:
     return 0
 
 
-def _plain_run_list(args: argparse.Namespace, rater: str | None) -> list[dict] | None:
+def _plain_run_list(args: argparse.Namespace, rater: str | None) -> list[dict[str, Any]] | None:
     """The run list read straight from the file (no store, no models: half of the verb's
     time at 50,000 runs was importing them); None when the store must open it instead, to
     read it or to refuse it with its own message."""

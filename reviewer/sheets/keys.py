@@ -32,17 +32,17 @@ from reviewer import outfile
 from reviewer.raters import RaterNameError, check_rater_name
 
 # Re-exported: where keys live is asked of this module too (``keys.has_key``).
-from reviewer.sheets.key_files import (
-    CUT_MARK,
-    KEY_SUFFIX,
-    PUB_SUFFIX,
-    KeyStoreError,
-    key_paths,
-    keys_dir,
-)
+from reviewer.sheets.key_files import CUT_MARK as CUT_MARK
+from reviewer.sheets.key_files import KEY_SUFFIX as KEY_SUFFIX
+from reviewer.sheets.key_files import PUB_SUFFIX as PUB_SUFFIX
 from reviewer.sheets.key_files import STEM_LIMIT as STEM_LIMIT
+from reviewer.sheets.key_files import KeyStoreError as KeyStoreError
 from reviewer.sheets.key_files import file_stem as file_stem
 from reviewer.sheets.key_files import has_key as has_key
+from reviewer.sheets.key_files import key_paths as key_paths
+from reviewer.sheets.key_files import keys_dir as keys_dir
+
+# Re-exported: where keys live is asked of this module too (``keys.has_key``).
 
 KEY_TYPE = "ed25519"
 #: Key, public key and trust-list files are small; a bound keeps a hostile one (a symlink

@@ -17,13 +17,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from reviewer.batch import DiscoveryError, discover, path_order
-from reviewer.listing.run_values import (
-    COUNTED_SQL,
-    STATE_SQL,
-    gc_paused,
-    list_run_values,
-    rater_pk,
-)
+from reviewer.listing.run_values import COUNTED_SQL, STATE_SQL, gc_paused, rater_pk
+from reviewer.listing.run_values import list_run_values as list_run_values  # the store's too
 from reviewer.store import audit
 from reviewer.store.errors import NotFoundError
 from reviewer.store.models import STUDY_ROW_FIELDS, ImportReport, RunDetail, RunRow

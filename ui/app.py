@@ -7,6 +7,7 @@ module-level application, window or database: everything is built in :func:`buil
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import tempfile
@@ -125,8 +126,15 @@ def show_first_screen(app: App, *, then: Callable[[list], None]) -> None:
     app.window.fit_to_screen()
     app.window.show()
     app.controller.studies.reload_studies()
+
+    def rows_in(rows: list) -> None:
+        # The collector was paused for the start (ui.entry): the start's objects are frozen
+        # by now (RunQueueModel.set_rows), so its first collections walk none of them.
+        gc.enable()
+        then(rows)
+
     # The window paints first; the queue (50,000 runs: half a second) fills in after.
-    app.controller.load_runs_in_background(then=then)
+    app.controller.load_runs_in_background(then=rows_in)
 
 
 def _no_display() -> str | None:

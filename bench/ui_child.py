@@ -3,17 +3,19 @@
     python bench/ui_child.py DB RATER
 
 Does what ``a320-review gui`` does up to the first frame with queue rows (``ui.app.run``:
-build the store, controller and window, show it, read the studies, read the queue on a pool
-thread), renders the queue's viewport once the rows are in, prints ``time.monotonic()``
-and exits. The parent compares that instant with the one it took just before spawning
-this process: the figure starts at process start, imports included. Nothing but what the
-app imports is imported here.
+``build`` the store, controller and window, then ``show_first_screen``: show it, read the
+studies, read the queue on a pool thread), renders the queue's viewport once the rows are
+in, prints ``time.monotonic()`` and exits. The parent compares that instant with the one it
+took just before spawning this process: the figure starts at process start, imports
+included. Nothing but what the app imports is imported here.
 """
 
+import gc
 import sys
 import time
 
-from ui.app import build  # the app's own composition root, as a320-review gui builds it
+gc.disable()  # as ui.entry does before the window's imports; show_first_screen resumes it
+from ui.app import build, show_first_screen  # noqa: E402 (the app's own start)
 
 
 def main() -> None:
@@ -21,9 +23,6 @@ def main() -> None:
 
     db, rater = Path(sys.argv[1]), sys.argv[2]
     app = build(db, rater)
-    app.window.fit_to_screen()
-    app.window.show()
-    app.controller.reload_studies()
     rows_in: list[int] = []
 
     def queue_loaded(rows: list) -> None:
@@ -32,7 +31,7 @@ def main() -> None:
         print(f"{time.monotonic():.6f} {rows_in[0]}", flush=True)
         app.qapp.quit()
 
-    app.controller.load_runs_in_background(then=queue_loaded)
+    show_first_screen(app, then=queue_loaded)
     app.qapp.exec()
     app.controller.wait_idle()
     app.store.close()

@@ -14,10 +14,10 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, ValidationError
 
 #: Environment variable that overrides the platform folders.
 HOME_ENV = "A320_REVIEW_HOME"
@@ -58,13 +58,28 @@ def ensure_dir(path: Path) -> Path:
     return path
 
 
-class UserState(BaseModel):
-    """Small per-user state remembered between sessions; every field is optional."""
+@dataclass(frozen=True)
+class UserState:
+    """Small per-user state remembered between sessions; every field is optional.
 
-    model_config = ConfigDict(frozen=True, extra="ignore")
+    A plain dataclass, not a pydantic model: the window and ``runs`` read it before
+    anything else of theirs needs pydantic (whose first model costs ~0.1 s of start-up).
+    """
 
     last_rater: str | None = None
     last_db: str | None = None
+
+    @classmethod
+    def from_json(cls, data: bytes) -> UserState:
+        """The state in ``data``; ``ValueError`` unless it is an object whose known keys
+        hold text or null (unknown keys are ignored, as a newer version may add some)."""
+        found = json.loads(data)
+        if not isinstance(found, dict):
+            raise ValueError("the state file does not hold a JSON object")
+        values = {f.name: found.get(f.name) for f in fields(cls)}
+        if not all(v is None or isinstance(v, str) for v in values.values()):
+            raise ValueError("a state value is neither text nor null")
+        return cls(**values)
 
 
 def state_path() -> Path:
@@ -79,8 +94,8 @@ def load_state() -> UserState:
     error dialog: it is replaced on the next :func:`save_state`.
     """
     try:
-        return UserState.model_validate_json(state_path().read_bytes())
-    except (OSError, ValidationError, ValueError):
+        return UserState.from_json(state_path().read_bytes())
+    except (OSError, ValueError):  # json.JSONDecodeError and UnicodeDecodeError included
         return UserState()
 
 
@@ -90,7 +105,7 @@ def save_state(state: UserState) -> None:
     fd, tmp = tempfile.mkstemp(prefix=".state-", suffix=".json", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(state.model_dump(), fh, indent=2)
+            json.dump(asdict(state), fh, indent=2)
             fh.write("\n")
         os.replace(tmp, state_path())
     except BaseException:
@@ -105,4 +120,4 @@ def last_rater() -> str | None:
 
 def remember_rater(name: str) -> None:
     """Record ``name`` as the last rater (kept for the next session)."""
-    save_state(load_state().model_copy(update={"last_rater": name}))
+    save_state(replace(load_state(), last_rater=name))

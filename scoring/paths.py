@@ -32,6 +32,15 @@ def shown(path: str | bytes | PurePath) -> str:
     return _CONTROL.sub(_escape, text)
 
 
+def shown_all(texts: list[str]) -> list[str]:
+    """:func:`shown` of every text, in one pass over them all when none needs an escape
+    (the usual case: a column of 50,000 run ids or model names, for ``runs``)."""
+    joined = "".join(texts)
+    if not _CONTROL.search(joined) and is_encodable(joined):
+        return list(texts)  # shown(t) is t itself for every one of them
+    return [shown(t) for t in texts]
+
+
 def is_encodable(text: str) -> bool:
     """True when ``text`` can be written as UTF-8 (no lone surrogates from a bad name)."""
     try:

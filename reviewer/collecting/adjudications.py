@@ -22,7 +22,6 @@ from reviewer.store import audit
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import StoreError
 from reviewer.store.rubrics import RubricRegistry
-from reviewer.studies import sheet_checks
 
 
 @dataclass(frozen=True)
@@ -81,6 +80,9 @@ def _collect(
     refused = adjudications.refusal(conn, run_pk, sheet.rater)
     if refused:
         raise collecting.Refused(refused)
+    # Imported here, as in reviewer.collecting.storage: not on the way to opening a store.
+    from reviewer.studies import sheet_checks
+
     payload = sheet_checks.payload_of(sheet.sheet_json)
     named = sheet_checks.adjudication_sheet_problems(conn, payload, run_pk)
     if named:

@@ -22,7 +22,6 @@ from reviewer.store.connection import write_transaction
 from reviewer.store.errors import StoreError
 from reviewer.store.models import Rater
 from reviewer.store.rubrics import RubricRegistry
-from reviewer.studies import sheet_checks
 
 # The sheet a stored sheet corrects (the signed payload is a JSON string in the envelope).
 _SUPERSEDES = "json_extract(json_extract({col}, '$.payload'), '$.supersedes')"
@@ -174,6 +173,10 @@ def _keeps_the_study_rules(
     conn: sqlite3.Connection, sheet: CollectedRating, run_pk: int, later: str | None
 ) -> None:
     """Refuse a sheet that breaks its study's rules (:mod:`reviewer.studies.sheet_checks`)."""
+    # Imported here: the rules read signed sheets (cryptography), which opening a store,
+    # and so the window's first paint, does not need.
+    from reviewer.studies import sheet_checks
+
     payload = sheet_checks.payload_of(sheet.sheet_json)
     problems = sheet_checks.rating_sheet_problems(
         conn, payload, run_pk, corrected_by=sheet_checks.stored_sheet(conn, later)

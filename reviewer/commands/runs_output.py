@@ -13,7 +13,6 @@ from operator import itemgetter
 from typing import Any, TextIO
 
 from reviewer.tabular import cell
-from scoring.paths import shown
 
 #: ``cell`` of a boolean column's values.
 _BOOL_TEXT = {True: "yes", False: "no", None: ""}
@@ -37,7 +36,15 @@ def _texts(values: list[Any]) -> list[str]:
     kinds.discard(type(None))
     if kinds == {str}:
         # Text from files (run ids, models) escaped as cell() does: no raw escape sequences.
-        return ["" if v is None else shown(v) for v in values]
+        texts = ["" if v is None else v for v in values]
+        joined = "".join(texts)
+        if joined.isascii() and joined.isprintable():
+            # shown() leaves printable ASCII as it is (tests/reviewer/test_runs_output.py
+            # holds it to that), and importing it loads the whole scorer: a tenth of `runs`.
+            return texts
+        from scoring.paths import shown_all
+
+        return shown_all(texts)
     if kinds == {int}:
         return ["" if v is None else str(v) for v in values]
     if kinds == {float}:

@@ -17,10 +17,9 @@ import hashlib
 import os
 import shlex
 import stat
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import quote, unquote
+from urllib.parse import unquote
 
 from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
@@ -32,25 +31,23 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 from reviewer import outfile
 from reviewer.raters import RaterNameError, check_rater_name
 
+# Re-exported: where keys live is asked of this module too (``keys.has_key``).
+from reviewer.sheets.key_files import CUT_MARK as CUT_MARK
+from reviewer.sheets.key_files import KEY_SUFFIX as KEY_SUFFIX
+from reviewer.sheets.key_files import PUB_SUFFIX as PUB_SUFFIX
+from reviewer.sheets.key_files import STEM_LIMIT as STEM_LIMIT
+from reviewer.sheets.key_files import KeyStoreError as KeyStoreError
+from reviewer.sheets.key_files import file_stem as file_stem
+from reviewer.sheets.key_files import has_key as has_key
+from reviewer.sheets.key_files import key_paths as key_paths
+from reviewer.sheets.key_files import keys_dir as keys_dir
+
+# Re-exported: where keys live is asked of this module too (``keys.has_key``).
+
 KEY_TYPE = "ed25519"
-_KEY_SUFFIX = ".key"
-_PUB_SUFFIX = ".pub"
 #: Key, public key and trust-list files are small; a bound keeps a hostile one (a symlink
 #: to /dev/zero, a huge file) from hanging or exhausting the reader.
 KEY_FILE_LIMIT = 64 * 1024
-#: Longest file-name stem for a name (bytes of the percent-encoded form); longer ones are
-#: cut and get a hash of the whole name, so distinct names keep distinct files.
-STEM_LIMIT = 100
-_CUT_MARK = "="
-#: Names Windows reserves as devices, whatever the extension ("CON.txt" is the console).
-_RESERVED = frozenset(
-    ["CON", "PRN", "AUX", "NUL"]
-    + [f"{dev}{n}" for dev in ("COM", "LPT") for n in [*"0123456789", "¹", "²", "³"]]
-)
-
-
-class KeyStoreError(Exception):
-    """A key could not be created, found, read or used; the message says why."""
 
 
 class KeyExistsError(KeyStoreError):
@@ -148,68 +145,20 @@ def parse_public_key_line(line: str) -> PublicKey:
 # --- storage -----------------------------------------------------------------------------
 
 
-def keys_dir() -> Path:
-    """``<config_dir>/keys`` under the per-user home (``A320_REVIEW_HOME`` overrides)."""
-    # Imported here so that this module stays usable (with explicit folders) in tests and
-    # tools that never touch the per-user home.
-    from reviewer import home
-
-    return Path(home.config_dir()) / "keys"
-
-
-def file_stem(name: str, limit: int = STEM_LIMIT) -> str:
-    """A file-name-safe form of a rater (or run) name, safe on every platform.
-
-    Percent-encoding keeps distinct names distinct ("a b" and "a_b" do not collide) and
-    leaves only ``A-Z a-z 0-9 - _ . ~ @ +`` and ``%``. A leading dot is encoded so that no
-    name becomes a hidden file or ``..``; so is the first letter of a Windows device name
-    (``CON``, ``NUL``, ``COM1``...). A stem longer than ``limit`` is cut and ends with
-    ``=`` and 10 hex digits of the SHA-256 of the whole name, so it stays unique.
-    """
-    if not name:
-        raise KeyStoreError("the rater name is empty")
-    stem = quote(name, safe="-_.@+")
-    if stem.startswith("."):
-        stem = "%2E" + stem[1:]
-    first = unicodedata.normalize("NFKC", unquote(stem.split(".")[0])).upper().rstrip(" ")
-    if first in _RESERVED:
-        stem = f"%{ord(stem[0]):02X}{stem[1:]}"
-    if len(stem) > limit:
-        digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:10]
-        head = stem[: limit - 11]
-        # Never cut inside a %XX escape, and never end on a dot or space (Windows drops them).
-        cut = head.rfind("%", len(head) - 2)
-        head = (head[:cut] if cut != -1 else head).rstrip(". ")
-        stem = f"{head}{_CUT_MARK}{digest}"
-    return stem
-
-
-def key_paths(rater: str, directory: Path | None = None) -> tuple[Path, Path]:
-    """Where the rater's private and public key files live."""
-    folder = keys_dir() if directory is None else Path(directory)
-    stem = file_stem(rater)
-    return folder / (stem + _KEY_SUFFIX), folder / (stem + _PUB_SUFFIX)
-
-
-def has_key(rater: str, directory: Path | None = None) -> bool:
-    """Whether the rater already has a private key file."""
-    return key_paths(rater, directory)[0].exists()
-
-
 def list_raters(directory: Path | None = None) -> list[str]:
     """Every rater with a private key in the folder, sorted."""
     folder = keys_dir() if directory is None else Path(directory)
     if not folder.is_dir():
         return []
     names = []
-    for path in folder.glob("*" + _KEY_SUFFIX):
-        stem = path.name[: -len(_KEY_SUFFIX)]
-        if _CUT_MARK not in stem:
+    for path in folder.glob("*" + KEY_SUFFIX):
+        stem = path.name[: -len(KEY_SUFFIX)]
+        if CUT_MARK not in stem:
             names.append(unquote(stem))
             continue
         # A cut stem cannot be decoded: the public key file beside it names the rater.
         with contextlib.suppress(KeyStoreError, UnicodeDecodeError):
-            line = read_key_file(path.with_name(stem + _PUB_SUFFIX)).decode("utf-8")
+            line = read_key_file(path.with_name(stem + PUB_SUFFIX)).decode("utf-8")
             rater = parse_public_key_line(line).rater
             if rater is not None and key_paths(rater, folder)[0] == path:
                 names.append(rater)

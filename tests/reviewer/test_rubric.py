@@ -7,12 +7,14 @@ from pathlib import Path
 import pytest
 import yaml
 
+from reviewer import assets
 from reviewer.rubric import (
     RatingItem,
     Rubric,
     RubricError,
     default_rubric,
     load_rubric,
+    parse_rubric,
     summarize,
 )
 from reviewer.store import Rating
@@ -36,6 +38,15 @@ def _write(tmp_path: Path, data: object, name: str = "r.yaml") -> Path:
     path = tmp_path / name
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     return path
+
+
+def test_the_default_rubric_reads_the_same_with_libyaml_and_the_python_parser() -> None:
+    # default_rubric() reads the bundled file with libyaml (faster start); parse_rubric,
+    # which reads users' files, with PyYAML's own parser. Same file, same rubric, same hash.
+    text = assets.read_text("rubrics", "default.yaml")
+    slow = parse_rubric(text, source="default.yaml")
+    assert default_rubric() == slow
+    assert default_rubric().sha256 == slow.sha256
 
 
 def test_default_rubric_has_the_seven_metrics_with_four_anchors_each() -> None:

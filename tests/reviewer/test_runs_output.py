@@ -49,3 +49,16 @@ def test_edge_shapes() -> None:
     for columns in (("pk",), ("flag",), ("pk", "flag"), ("flag", "absent")):
         fast, generic = _both(rows, columns)
         assert fast == generic, columns
+
+
+def test_printable_ascii_is_shown_as_it_is() -> None:
+    # write_table leaves a column of printable ASCII as it is, without importing the scorer
+    # for shown(): that holds only while shown() changes none of these characters.
+    from scoring.paths import shown
+
+    printable = "".join(chr(c) for c in range(0x20, 0x7F))
+    assert printable.isascii() and printable.isprintable()
+    assert shown(printable) == printable
+    rows = [{"name": "ok"}, {"name": "esc\x1b[2J"}, {"name": "tab\there"}]
+    fast, generic = _both(rows, ("name",))
+    assert fast == generic and "\\x1b" in fast and "\\x09" in fast

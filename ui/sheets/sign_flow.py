@@ -8,18 +8,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMessageBox, QWidget
 
 from reviewer import home
-from reviewer.sheets import keys
-from reviewer.signing.service import SheetFilesError, SigningError, SigningService, WrittenSheet
+from reviewer.sheets import key_files
 from reviewer.store import StoreError
 from ui.controller import ReviewController
 from ui.sheets.key_dialog import show_key_text
-from ui.sheets.sheet_pdf import render_sheet_pdf
-from ui.sheets.verify_dialog import VerifyDialog
+
+if TYPE_CHECKING:
+    # Signing, keys (cryptography), the PDF and the Verify dialog are imported when first
+    # used, not with the window: none of them is on its first screen.
+    from reviewer.sheets.keys import RaterKey
+    from reviewer.signing.service import WrittenSheet
+    from ui.sheets.verify_dialog import VerifyDialog
 
 Ask = Callable[[QWidget, str], str | None]
 
@@ -103,6 +108,9 @@ class SignFlow(QObject):
         folder = self.choose_dir(window, str(start))
         if folder is None:
             return None
+        from reviewer.signing.service import SheetFilesError, SigningError, SigningService
+        from ui.sheets.sheet_pdf import render_sheet_pdf
+
         service = SigningService(c.store, pdf_renderer=render_sheet_pdf)
         try:
             written = service.sign(run_pk, key, Path(folder), rating_pk=rating_pk)
@@ -129,18 +137,18 @@ class SignFlow(QObject):
         )
         return written
 
-    def rater_key(self, window: QWidget) -> keys.RaterKey | None:
+    def rater_key(self, window: QWidget) -> RaterKey | None:
         """The rater's key, unlocked (asking the passphrase) or created; None if declined.
         Adjudication signing (ui/window/adjudication.py) asks for it the same way."""
         return self._key(window)
 
-    def _key(self, window: QWidget) -> keys.RaterKey | None:
+    def _key(self, window: QWidget) -> RaterKey | None:
         rater = self.controller.rater
-        if not keys.has_key(rater):
+        if not key_files.has_key(rater):
             return self._create_key(window, "No signing key yet for {rater}: one is created now.")
         return self._unlock(window)
 
-    def _create_key(self, window: QWidget, intro: str) -> keys.RaterKey | None:
+    def _create_key(self, window: QWidget, intro: str) -> RaterKey | None:
         """A new key for the rater, its passphrase asked twice (a typo would lock it)."""
         rater = self.controller.rater
         while True:
@@ -156,6 +164,8 @@ class SignFlow(QObject):
             if first == second:
                 break
             self.alert(window, "The two passphrases differ. Please type them again.")
+        from reviewer.sheets import keys
+
         try:
             # The signing service records the public key in the store on first use.
             return keys.generate_key(rater, passphrase=first.encode() or None)
@@ -163,7 +173,9 @@ class SignFlow(QObject):
             self.alert(window, f"No key created: {exc}")
             return None
 
-    def _unlock(self, window: QWidget) -> keys.RaterKey | None:
+    def _unlock(self, window: QWidget) -> RaterKey | None:
+        from reviewer.sheets import keys
+
         rater = self.controller.rater
         prompt = f"Passphrase of {rater}'s signing key:"
         # A mistyped passphrase asks again (a few times), as sudo and ssh do, instead of
@@ -187,10 +199,10 @@ class SignFlow(QObject):
                 return None
         return None
 
-    def manage_key(self, window: QWidget) -> keys.RaterKey | None:
+    def manage_key(self, window: QWidget) -> RaterKey | None:
         """Rating → Signing key…: show the rater's key and fingerprint, or create one."""
         rater = self.controller.rater
-        if keys.has_key(rater):
+        if key_files.has_key(rater):
             # The fingerprint shown is that of the key that signs (its private half), not
             # of a .pub file next to it, which could have been swapped.
             key = self._unlock(window)
@@ -214,6 +226,8 @@ class SignFlow(QObject):
 
     def verify_dialog(self, window: QWidget) -> VerifyDialog:
         """Open the Verify sheet dialog (non-modal: rating can go on beside it)."""
+        from ui.sheets.verify_dialog import VerifyDialog
+
         dialog = VerifyDialog(window, start_dir=sheets_dir())
         dialog.open()
         return dialog

@@ -11,21 +11,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFrame, QMainWindow, QMenu, QScrollArea, QSplitter, QWidget
 
 from reviewer import home
-from reviewer.adjudication.signing import AdjudicationSigner, WrittenAdjudication
-from reviewer.signing.service import SigningError
 from reviewer.store import StoreError
 from ui.adjudication.adjudication_pane import AdjudicationPane
 from ui.adjudication_control import AdjudicationController, AdjudicationView
 from ui.controller import ReviewController
 from ui.opened_run import OpenedRun
 from ui.sheets.sign_flow import SignFlow, sheets_dir
+
+if TYPE_CHECKING:
+    # Signing (cryptography) is imported when an adjudication is first signed.
+    from reviewer.adjudication.signing import WrittenAdjudication
 
 ADJUDICATE_KEY = "Ctrl+J"
 SIGN_KEY = "Ctrl+Shift+J"
@@ -193,6 +195,9 @@ class AdjudicationWiring(QObject):
         folder = flow.choose_dir(w, str(home.ensure_dir(sheets_dir())))
         if folder is None:
             return None
+        from reviewer.adjudication.signing import AdjudicationSigner
+        from reviewer.signing.service import SigningError
+
         try:
             written = AdjudicationSigner(self.control.store).sign(view.run_pk, key, Path(folder))
         except (SigningError, StoreError, OSError) as exc:

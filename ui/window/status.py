@@ -8,7 +8,7 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar
 
-from reviewer.sheets import keys
+from reviewer.sheets import key_files
 
 #: How long a message stays in the status bar (ms).
 MESSAGE_MS = 15000
@@ -40,7 +40,7 @@ class WindowStatus:
 
     def show_rater(self, name: str) -> None:
         # Say before Ctrl+Shift+S that signing needs a key, and where to make one.
-        no_key = "" if keys.has_key(name) else " · no signing key yet (Rating → Signing key…)"
+        no_key = "" if key_files.has_key(name) else " · no signing key yet (Rating → Signing key…)"
         self.rater_label.setText(f"Rater: {name}{no_key}")
 
     def show_busy(self, *, cancellable: bool = False) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reviewer.listing.reader import read_run_values
 from reviewer.store import runs
 from reviewer.store.models import STUDY_ROW_FIELDS, RunRow
 from reviewer.workspace import ReviewStore
@@ -140,6 +141,8 @@ def test_the_run_list_agrees_with_each_run_read_alone(
         assert [r.run_pk for r in listed] == [1, 2, 3, 4]
         values = store.list_run_values(rater=rater)  # what the runs verb prints
         assert values == [r.model_dump(exclude=set(STUDY_ROW_FIELDS)) for r in listed]
+        # ... when it reads the file itself, without opening the store.
+        assert read_run_values(store.path, rater=rater) == values
         assert [type(v["unsafe"]) for v in values] == [bool] * 4
         for row in listed:
             alone = runs.get_run(store.db.conn, row.run_pk, rater=rater)

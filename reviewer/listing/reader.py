@@ -1,0 +1,56 @@
+"""The run list of a review database, read without opening the store: ``a320-review runs``.
+
+Opening the store imports its models and migrates; a read-only listing needs neither when
+the file is a review database of this version. Anything else (no such file, another
+schema version, a file SQLite cannot read) raises :class:`NotReadHere`, and the caller
+opens the store, which reads the file or refuses it with its own message: the listing and
+its errors are the same either way.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from reviewer.listing.run_values import list_run_values
+
+#: The schema version these reads are written for: ``reviewer.store.SCHEMA_VERSION`` (not
+#: imported, which would import the store; tests/reviewer/test_listing.py holds them equal).
+SCHEMA_VERSION = 9
+
+#: Seconds to wait for a writer's lock, as the store does.
+_BUSY_TIMEOUT_S = 15.0
+
+
+class NotReadHere(Exception):
+    """This read cannot answer for the file: open the store, which reads it or says why."""
+
+
+def read_run_values(path: Path, *, rater: str | None) -> list[dict[str, Any]]:
+    """:func:`~reviewer.listing.run_values.list_run_values` of the database at ``path``,
+    opened read-only (SQLite's ``mode=ro``: nothing is written, nothing migrated) and read
+    in one snapshot; :class:`NotReadHere` when the store must open it instead."""
+    path = Path(path).expanduser()
+    if not path.is_file():
+        raise NotReadHere(path)
+    try:
+        conn = sqlite3.connect(
+            f"{path.resolve().as_uri()}?mode=ro",
+            uri=True,
+            timeout=_BUSY_TIMEOUT_S,
+            isolation_level=None,
+        )
+    except sqlite3.Error as exc:
+        raise NotReadHere(path) from exc
+    try:
+        conn.execute("BEGIN")  # the runs and the ratings from one snapshot
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        if version != SCHEMA_VERSION:
+            raise NotReadHere(path)
+        return list_run_values(conn, rater=rater)
+    except sqlite3.Error as exc:
+        # E.g. a read-only folder (no WAL index can be made), or not a database at all.
+        raise NotReadHere(path) from exc
+    finally:
+        conn.close()

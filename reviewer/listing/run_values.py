@@ -1,0 +1,105 @@
+"""The run list's one read: plain values per run version, with the rater's rating state.
+
+One implementation for every listing: the store's ``list_runs`` validates these values
+into ``RunRow`` models, the ``runs`` verb prints them as they are (:mod:`.reader`).
+"""
+
+from __future__ import annotations
+
+import gc
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+# The state a live rating ``g`` is listed in. A draft says how far it is: a correction
+# (it supersedes a submitted or signed rating, which is still the rater's word), a blind
+# rating submitted and frozen (sealed) or revealed, or a plain draft.
+STATE_SQL = (
+    "CASE WHEN g.status <> 'draft' THEN g.status"
+    " WHEN g.supersedes_pk IS NOT NULL THEN 'correcting'"
+    " WHEN g.revealed_at IS NOT NULL THEN 'revealed'"
+    " WHEN g.blind_submitted_at IS NOT NULL THEN 'blind_submitted'"
+    " ELSE 'draft' END"
+)
+# A live rating that stands for a submitted or signed one: itself, or the correction draft
+# superseding one (only submitted and signed ratings are ever corrected).
+COUNTED_SQL = "(g.status <> 'draft' OR g.supersedes_pk IS NOT NULL)"
+
+# The whole list in three plain reads instead of one query with four correlated lookups
+# per run: the listed columns come from the covering index ``runs_list`` in run_pk order,
+# and the live ratings (a few per run at most) are read once and counted here.
+_LIST_COLUMNS = (
+    "SELECT run_pk, run_id, path, version, scenario_id, model, status, reason, scalar,"
+    " coverage, end_state, unsafe FROM runs ORDER BY run_pk"
+)
+_LIVE_RATINGS = (
+    f"SELECT g.run_pk, g.rater_pk, {STATE_SQL}, {COUNTED_SQL} FROM ratings g"
+    " WHERE NOT EXISTS (SELECT 1 FROM ratings s WHERE s.supersedes_pk = g.rating_pk)"
+)
+
+
+def rater_pk(conn: sqlite3.Connection, rater: str | None) -> int | None:
+    """The key of rater ``rater``, or None for no or unknown rater."""
+    if rater is None:
+        return None
+    row = conn.execute("SELECT rater_pk FROM raters WHERE name = ?", (rater,)).fetchone()
+    return None if row is None else int(row[0])
+
+
+def list_run_values(conn: sqlite3.Connection, *, rater: str | None) -> list[dict[str, Any]]:
+    """The run list as plain dicts, one per run version in import order: the fields of a
+    ``RunRow`` but the study fields (None there), for a caller that prints them and needs
+    no model (the ``runs`` verb: 50,000 rows)."""
+    who = rater_pk(conn, rater)
+    with gc_paused():
+        rows = conn.execute(_LIST_COLUMNS).fetchall()
+        state: dict[int, str] = {}
+        counted: dict[int, int] = {}
+        for run_pk, by, status, rated in conn.execute(_LIVE_RATINGS):
+            if who is not None and by == who:
+                state[run_pk] = status
+            if rated:
+                counted[run_pk] = counted.get(run_pk, 0) + 1
+        latest: dict[str, int] = {}
+        for row in rows:
+            if row[3] > latest.get(row[2], 0):
+                latest[row[2]] = row[3]
+        return [
+            {
+                "run_pk": row[0],
+                "run_id": row[1],
+                "path": row[2],
+                "version": row[3],
+                "superseded_by_version": row[3] < latest[row[2]],
+                "scenario_id": row[4],
+                "model": row[5],
+                "status": row[6],
+                "reason": row[7],
+                "scalar": row[8],
+                "coverage": row[9],
+                "end_state": row[10],
+                "unsafe": row[11] == 1,
+                "rating_state": state.get(row[0], "unrated"),
+                "n_ratings": counted.get(row[0], 0),
+            }
+            for row in rows
+        ]
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a bulk read builds many long-lived objects.
+
+    Every 700 new container objects start a collection, and the older generations are
+    collected over everything built so far: at 50,000 rows that made ``list_runs`` grow
+    faster than the rows (6.8x for 5x the runs). The rows hold no cycles, so reference
+    counting frees them all the same.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

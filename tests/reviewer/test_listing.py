@@ -1,0 +1,69 @@
+"""The run list read without the store (``reviewer.listing``): the same rows, the same
+refusals, and none of the store's imports."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reviewer.database_verbs import RUN_ROW_FIELDS
+from reviewer.listing import reader
+from reviewer.listing.reader import NotReadHere, read_run_values
+from reviewer.store import SCHEMA_VERSION, RunRow
+from reviewer.workspace import ReviewStore
+
+
+def test_the_reader_is_written_for_the_store_schema_version() -> None:
+    # A migration that bumps the store's version makes the light read step aside (it would
+    # fall back to the store for every file) until its SQL is checked against the new schema.
+    assert reader.SCHEMA_VERSION == SCHEMA_VERSION
+
+
+def test_the_json_keys_are_the_run_row_fields() -> None:
+    assert list(RunRow.model_fields) == RUN_ROW_FIELDS
+
+
+def test_files_the_store_must_open_are_left_to_it(tmp_path: Path, seeded: ReviewStore) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database\n")
+    for path in (tmp_path / "missing.db", tmp_path, text):
+        with pytest.raises(NotReadHere):
+            read_run_values(path, rater=None)
+    older = tmp_path / "older.db"
+    with sqlite3.connect(older) as conn:
+        seeded.db.conn.backup(conn)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    conn.close()
+    with pytest.raises(NotReadHere):
+        read_run_values(older, rater=None)
+    assert len(read_run_values(seeded.path, rater=None)) == 5
+
+
+def test_runs_reads_the_list_without_the_store(tmp_path: Path, seeded: ReviewStore) -> None:
+    seeded.start_rating(2, "ann")
+    script = (
+        "import sys\n"
+        "from reviewer.cli import main\n"
+        "code = main(sys.argv[1:])\n"
+        "heavy = ('reviewer.store', 'reviewer.workspace', 'sqlite_utils', 'cryptography', "
+        "'pydantic', 'scoring')\n"
+        "print(sorted(m for m in sys.modules if m in heavy), file=sys.stderr)\n"
+        "sys.exit(code)\n"
+    )
+    for fmt in ("table", "json"):
+        argv = ["runs", "--db", str(seeded.path), "--rater", "ann", "--format", fmt]
+        done = subprocess.run(
+            [sys.executable, "-c", script, *argv], capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stderr.splitlines()[-1] == "[]", fmt  # none of them was imported
+    rows = json.loads(done.stdout)
+    assert [(r["run_pk"], r["rating_state"]) for r in rows] == [
+        (1, "unrated"), (2, "draft"), (3, "unrated"), (4, "unrated"), (5, "unrated"),
+    ]  # fmt: skip
+    assert rows == [r.model_dump() for r in seeded.list_runs(rater="ann")]

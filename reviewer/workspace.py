@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from reviewer.collecting.facade import CollectingStore
 from reviewer.exchange.facade import ExchangeStore
+from reviewer.gold.facade import GoldStore
 from reviewer.judge.facade import JudgeStore
 from reviewer.quality.facade import QualityStore
 from reviewer.store.integrity import Checks
@@ -53,7 +54,7 @@ def integrity_checks() -> Checks:
     )
 
 
-class ReviewStore(CollectingStore, JudgeStore, ExchangeStore, QualityStore):
+class ReviewStore(CollectingStore, GoldStore, JudgeStore, ExchangeStore, QualityStore):
     """Runs, raters, ratings, signed sheets, studies, adjudications, collected sheets,
     judges and the audit log of one review database."""
 

@@ -14,8 +14,10 @@ def run_packet(args: argparse.Namespace) -> int:
     """Write and sign one rater's packet."""
     from reviewer.commands.key_verbs import load_key
     from reviewer.commands.store_cmds import open_store
+    from reviewer.gold.envelope import GoldError
+    from reviewer.gold.service import packet_scope
     from reviewer.store import StoreError
-    from reviewer.studies.packet import PacketError, write_packet
+    from reviewer.studies.packet import PacketError, PacketQualification, write_packet
 
     with open_store(args, create=False) as store:
         try:
@@ -23,10 +25,19 @@ def run_packet(args: argparse.Namespace) -> int:
             if owner is None:
                 raise CommandError(f"study {args.name!r} has no owner to sign its packets")
             key = load_key(owner, args.passphrase_file)
-            path = write_packet(store, args.name, args.rater, key, args.out)
-        except (StoreError, PacketError) as exc:
+            scope = packet_scope(store, args.name, args.rater)
+            qualification = None
+            if scope is not None:
+                qualification = PacketQualification(runs=scope[0], qualified=scope[1])
+            path = write_packet(
+                store, args.name, args.rater, key, args.out, qualification=qualification
+            )
+        except (StoreError, PacketError, GoldError) as exc:
             raise CommandError(str(exc)) from None
-    print(f"wrote {path} (signed by {owner}, key {key.fingerprint})")
+    note = ""
+    if qualification is not None and not qualification.qualified:
+        note = f"; {args.rater} has not qualified: the qualification set only"
+    print(f"wrote {path} (signed by {owner}, key {key.fingerprint}){note}")
     return 0
 
 

@@ -110,12 +110,18 @@ def run_create(args: argparse.Namespace) -> int:
     fp = None
     if owner and keys.has_key(owner):
         fp = keys.parse_public_key_line(keys.key_paths(owner)[1].read_text("utf-8")).fingerprint
+    plan = _gold_plan(args)
     with _store(args) as store:
         if not args.include_unratable:
             spec = _without_unratable(store, spec)
         try:
-            study = store.create_study(spec, owner_fingerprint=fp)
-        except StoreError as exc:
+            if plan.any:
+                from reviewer.gold import service
+
+                study = service.create_study(store, spec, plan, owner_fingerprint=fp)
+            else:
+                study = store.create_study(spec, owner_fingerprint=fp)
+        except (StoreError, ValueError) as exc:  # GoldError is a ValueError
             raise CommandError(str(exc)) from None
         _print_loads(store, study.name)
     print(
@@ -123,6 +129,25 @@ def run_create(args: argparse.Namespace) -> int:
         f"{study.per_run} per run, {study.protocol}"
     )
     return 0
+
+
+def _gold_plan(args: argparse.Namespace):  # type: ignore[no-untyped-def]  # a GoldPlan
+    from pydantic import ValidationError
+
+    from reviewer.gold.model import GoldPlan
+
+    try:
+        return GoldPlan(
+            fraction=args.gold_fraction,
+            qualification=args.qualification,
+            measure=args.qualify_measure,
+            threshold=args.qualify_threshold,
+        )
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        option = {"fraction": "--gold-fraction", "qualification": "--qualification",
+                  "threshold": "--qualify-threshold"}.get(str(first["loc"][0]), "gold")  # fmt: skip
+        raise UsageError(f"{option}: {first['msg']}") from None
 
 
 def _print_loads(store, name: str) -> None:  # type: ignore[no-untyped-def]

@@ -8,7 +8,8 @@ unseen into each rater's queue, and the qualification set a rater rates first.
 - ``envelope.py``: the signed envelope a reference or a decision travels in (pure);
 - ``rules.py``: the gold and qualification rules (pure);
 - ``storage.py``: the feature's SQL, and ``arranger.py``, which seeds a new study's gold
-  inside its creating transaction; ``facade.py``: ``GoldStore``;
+  inside its creating transaction; ``integrity.py``, its rules for ``audit verify``;
+  ``facade.py``: ``GoldStore``;
 - ``service.py``: creating a study with gold, adding references, qualifying;
 - ``accuracy.py``: accuracy and drift against gold, for ``raters accuracy|drift``;
 - ``verbs.py``: ``study gold add|list|remove`` and ``study qualify``.

@@ -41,7 +41,10 @@ def list_runs(
         if row.run_pk not in ratings_in or (rater and assigned_only and row.run_pk not in mine):
             continue
         position, arm = mine.get(row.run_pk, (None, None))
-        extra = {"study": study, "per_run": s.per_run, "ratings_in": ratings_in[row.run_pk],
+        # A run placed in more queues than k (a gold run: reviewer.gold) counts as done at
+        # k: "4/2" would tell a rater which runs are gold.
+        shown_in = min(ratings_in[row.run_pk], s.per_run)
+        extra = {"study": study, "per_run": s.per_run, "ratings_in": shown_in,
                  "position": position, "reveal_first": arm}  # fmt: skip
         out.append(row.model_copy(update=extra))
     if rater is not None and assigned_only:

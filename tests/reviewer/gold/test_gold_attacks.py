@@ -174,3 +174,16 @@ def test_a_study_asking_for_gold_with_no_owner_gold_is_refused(tmp_path: Path, m
         with pytest.raises(GoldError) as exc:
             service.create_study(store, spec, GoldPlan(fraction=0.2), owner_fingerprint=None)
     assert "olga has signed no gold reference" in _one_line(exc)
+
+
+def test_audit_verify_finds_a_study_gold_not_the_owners(gold_db: Path, gold, problems_of) -> None:
+    assert problems_of(gold_db) == []
+    bob = keys.generate_key("bob")
+    with ReviewStore.open(gold_db) as store:
+        ref = gold.add_reference(store, store.list_runs()[6].run_pk, bob)
+        store.db.conn.execute(
+            "INSERT INTO study_gold (study_pk, run_pk, reference_pk) VALUES (?, ?, ?)",
+            (store.get_study("g").study_pk, ref.run_pk, ref.reference_pk),
+        )
+    found = problems_of(gold_db)
+    assert len(found) == 1 and "signed by bob" in found[0] and "\n" not in found[0]

@@ -105,3 +105,15 @@ def test_feedback_only_after_the_final_submit(gold_db: Path, fill_rating, gold) 
                      if r.run_pk not in gold_runs and r.position != 1)  # fmt: skip
         gold.rate(store, fill_rating, "g", plain, "cat")
         assert store.gold_feedback(plain, "cat") is None
+
+
+def test_a_gold_run_in_many_queues_shows_no_more_than_k_ratings_in(
+    gold_db: Path, fill_rating, gold
+) -> None:
+    """k = 1, but a gold run may sit in every queue: "3/1" would mark it."""
+    with ReviewStore.open(gold_db) as store:
+        qual = next(g.run_pk for g in store.study_gold("g") if g.qualification)
+        for rater in ("ann", "bob", "cat"):
+            gold.rate(store, fill_rating, "g", qual, rater)
+        row = next(r for r in store.list_runs(study="g", rater="bob") if r.run_pk == qual)
+        assert (row.ratings_in, row.per_run) == (1, 1)

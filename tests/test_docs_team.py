@@ -78,5 +78,6 @@ def test_the_team_walkthrough_runs_as_written(tmp_path: Path) -> None:
     assert re.search(r"^dan\tqualified \(signed now\)", done.stdout, re.M)
     drift = list(csv.DictReader(io.StringIO((team / "drift-pilot2.csv").read_text("utf-8"))))
     assert [r["rater"] for r in drift] == ["dan"] and int(drift[0]["n_gold"]) >= 2
+    assert "feedback: the references of 1 gold run(s) you submitted" in done.stdout
     # Nothing in the output is a traceback.
     assert "Traceback" not in done.stdout + done.stderr

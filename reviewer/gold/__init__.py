@@ -11,6 +11,7 @@ unseen into each rater's queue, and the qualification set a rater rates first.
   inside its creating transaction; ``integrity.py``, its rules for ``audit verify``;
   ``facade.py``: ``GoldStore``;
 - ``service.py``: creating a study with gold, adding references, qualifying;
+- ``feedback.py``: the references of submitted gold runs, carried back in a packet;
 - ``accuracy.py``: accuracy and drift against gold, for ``raters accuracy|drift``;
 - ``verbs.py``: ``study gold add|list|remove`` and ``study qualify``.
 """

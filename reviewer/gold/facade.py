@@ -100,6 +100,39 @@ class GoldStore(AdjudicationStore):
             for run, ref, qual, env, added, gone in rows
         ]
 
+    def study_gold_envelopes(self, study: str) -> dict[int, dict[str, str]]:
+        """``{run_pk: signed reference envelope}`` of the study's gold, as stored."""
+        rows = storage.study_gold(self._db.conn, self.get_study(study).study_pk)
+        return {run: env for run, _, _, env, _, _ in rows}
+
+    def receive_gold_feedback(
+        self, study: str, references: Sequence[tuple[int, dict[str, str]]]
+    ) -> int:
+        """Store references received in a packet as the study's gold here (each verified
+        first; one already held is skipped); audited. Returns how many are new."""
+        verified = [
+            (run_pk, env, unseal(env, GoldPayload, what=f"gold reference of run {run_pk}"))
+            for run_pk, env in references
+        ]
+        at = utcnow()
+        new = 0
+        with write_transaction(self._db):
+            conn = self._db.conn
+            study_pk = studies.get(conn, study).study_pk
+            for run_pk, env, (payload, fp) in verified:
+                if storage.has_study_gold(conn, study_pk, run_pk):
+                    continue
+                pk = storage.insert_reference(
+                    conn, run_pk=run_pk, owner=payload.owner.name, owner_fingerprint=fp,
+                    source=payload.source.describe(), envelope=env, at=at,
+                )  # fmt: skip
+                storage.insert_study_gold(conn, study_pk, [(run_pk, pk, False)])
+                new += 1
+            if new:
+                details = {"study": study, "references": new}
+                audit.append(conn, [("gold_feedback", None, details)], at=at)
+        return new
+
     def record_qualification(self, study: str, rater: str, envelope: dict[str, str]) -> None:
         """Store the owner's signed decision on ``rater`` (verified first); audited."""
         payload, _ = unseal(envelope, DecisionPayload, what="qualification decision")
@@ -133,6 +166,10 @@ class GoldStore(AdjudicationStore):
         study, envelope = found
         payload, _ = unseal(envelope, GoldPayload, what=f"gold reference of run {run_pk}")
         return Feedback(study=study, reference=payload)
+
+    def run_pk_of(self, sha256: str) -> int | None:
+        """The run whose trajectory has this sha256 (the newest import), or None."""
+        return storage.run_pk_of(self._db.conn, sha256)
 
     def rated_runs(self, raters: Sequence[str]) -> dict[str, set[str]]:
         """``{rater: sha256s of the runs they have a rating of}`` (any study, any status)."""

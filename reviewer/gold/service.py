@@ -70,9 +70,8 @@ def add_from_sheet(
     store: GoldStore, sheet: SheetPayload, sheet_sha256: str, key: RaterKey
 ) -> GoldReference:
     """The reference a verified reference-rater sheet gives its run (the run imported)."""
-    runs = [pk for pk, sha in store.run_table(("run_pk", "sha256"))
-            if sha == sheet.run.trajectory_sha256]  # fmt: skip
-    if not runs:
+    run_pk = store.run_pk_of(sheet.run.trajectory_sha256)
+    if run_pk is None:
         raise GoldError(
             f"sheet {sheet.sheet_id}: run {sheet.run.run_id} is not in this database "
             "(import its trajectory first)"
@@ -80,7 +79,7 @@ def add_from_sheet(
     payload = reference.from_sheet(
         sheet, sheet_sha256=sheet_sha256, rubric_sha256=store.rubric().sha256, key=key, at=_now()
     )
-    return store.add_gold_reference(runs[-1], seal(payload, key))
+    return store.add_gold_reference(run_pk, seal(payload, key))
 
 
 def create_study(

@@ -109,6 +109,14 @@ def study_gold(
     return [(run, ref, bool(q), json.loads(env), at, gone) for run, ref, q, env, at, gone in rows]
 
 
+def has_study_gold(conn: sqlite3.Connection, study_pk: int, run_pk: int) -> bool:
+    """Whether the run is gold in the study already."""
+    row = conn.execute(
+        "SELECT 1 FROM study_gold WHERE study_pk = ? AND run_pk = ?", (study_pk, run_pk)
+    ).fetchone()
+    return row is not None
+
+
 def insert_decision(
     conn: sqlite3.Connection,
     study_pk: int,
@@ -165,3 +173,11 @@ def rated_runs(conn: sqlite3.Connection, raters: Sequence[str]) -> dict[str, set
         if name in out:
             out[name].add(sha)
     return out
+
+
+def run_pk_of(conn: sqlite3.Connection, sha256: str) -> int | None:
+    """The newest stored run whose trajectory has this sha256 (None if there is none)."""
+    row = conn.execute(
+        "SELECT run_pk FROM runs WHERE sha256 = ? ORDER BY run_pk DESC LIMIT 1", (sha256,)
+    ).fetchone()
+    return None if row is None else int(row[0])

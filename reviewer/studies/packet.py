@@ -10,10 +10,11 @@ trajectory sha256) and the owner's key; the owner signs it with their Ed25519 ra
 ``join`` checks the signature before reading anything else, then every trajectory's
 sha256, so a changed byte anywhere is refused.
 
-Format 2 adds ``qualification`` for a study that requires it: the qualification set and
-whether the rater qualified. A packet for a rater who has not qualified holds only that
-set; one that holds more is refused, however well signed. Which other runs are gold is
-never in a packet: a gold run travels as any run does.
+Format 2 adds ``qualification`` for a study that requires it (the qualification set and
+whether the rater qualified) and ``feedback``, the owner-signed references of the gold runs
+the rater has already submitted, for their window. A packet for a rater who has not
+qualified holds only that set; one that holds more is refused, however well signed. Which
+runs still to rate are gold is never in a packet: a gold run travels as any run does.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import base64
 import binascii
 import json
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -96,12 +97,17 @@ class PacketPayload(_Frozen):
     runs: list[PacketRun]
     created_at: datetime
     qualification: PacketQualification | None = None
+    #: Format 2: the signed references of gold runs the rater has submitted (feedback for
+    #: their window; :mod:`reviewer.gold.feedback`). Never a run still to rate.
+    feedback: list[dict[str, str]] = Field(default_factory=list)
 
     @model_serializer(mode="wrap")
     def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
         if data.get("qualification") is None:  # format 1 had no such member
             data.pop("qualification", None)
+        if not data.get("feedback"):
+            data.pop("feedback", None)
         return data
 
 
@@ -134,11 +140,13 @@ def write_packet(
     out: Path,
     *,
     qualification: PacketQualification | None = None,
+    feedback: list[dict[str, str]] | None = None,
 ) -> Path:
     """Write ``rater``'s packet of ``study`` into ``out``, signed with the owner's ``key``.
 
     With ``qualification`` (a study that requires it) and a rater not qualified, the packet
-    holds only the qualification set.
+    holds only the qualification set. ``feedback`` are signed references of gold runs the
+    rater has submitted (the caller decides which: :func:`reviewer.gold.feedback.feedback_for`).
     """
     s = store.get_study(study)
     if s.joined:
@@ -182,6 +190,7 @@ def write_packet(
         runs=runs,
         created_at=datetime.now().astimezone().replace(microsecond=0),
         qualification=qualification,
+        feedback=list(feedback or ()),
     )
     data = canonical_bytes(payload.model_dump(mode="json"))
     envelope = {
@@ -231,7 +240,8 @@ def read_packet(folder: Path, *, trusted: Mapping[str, str | None] | None = None
     if canonical_bytes(parsed) != data:
         raise PacketError(f"{path}: the manifest payload is not canonical")
     if payload.packet_format != envelope["packet_format"] or (
-        payload.packet_format == PACKET_FORMAT_V1 and payload.qualification is not None
+        payload.packet_format == PACKET_FORMAT_V1
+        and (payload.qualification is not None or payload.feedback)
     ):
         raise PacketError(f"{path}: the manifest's format and its payload disagree")
     problem = qualification_problem(payload)
@@ -258,10 +268,20 @@ def read_packet(folder: Path, *, trusted: Mapping[str, str | None] | None = None
 
 
 def join_packet(  # type: ignore[no-untyped-def]  # returns the store's (payload, study, report)
-    store: StudiesStore, folder: Path, *, trusted: Mapping[str, str | None] | None = None
+    store: StudiesStore,
+    folder: Path,
+    *,
+    trusted: Mapping[str, str | None] | None = None,
+    check: Callable[[PacketPayload], None] | None = None,
 ):
-    """Verify the packet, import its runs (unchanged, matched by sha256) and its study."""
+    """Verify the packet, import its runs (unchanged, matched by sha256) and its study.
+
+    ``check`` is a caller's rule on the verified payload (e.g. who signed its feedback),
+    run before anything is imported; it refuses by raising.
+    """
     payload = read_packet(folder, trusted=trusted)
+    if check is not None:
+        check(payload)
     report = store.import_paths([Path(folder) / r.file for r in payload.runs])
     if report.unreadable:
         path, message = report.unreadable[0]

@@ -11,6 +11,7 @@ import pytest
 
 from reviewer.gold import service
 from reviewer.gold.envelope import seal
+from reviewer.gold.feedback import feedback_for
 from reviewer.gold.model import GoldItem, GoldPayload, GoldPlan, GoldReference, GoldRun, GoldSource
 from reviewer.rubric import default_rubric
 from reviewer.sheets import keys
@@ -99,11 +100,13 @@ def rate(store: ReviewStore, fill, study: str, run_pk: int, rater: str, *, score
 
 
 def packet(store: ReviewStore, key: RaterKey, rater: str, out: Path) -> Path:
-    """Write ``rater``'s packet of study "g" as ``study packet`` does (qualification scope)."""
+    """Write ``rater``'s packet of study "g" as ``study packet`` does (the qualification
+    scope, the references of the gold runs the rater submitted)."""
     scope = service.packet_scope(store, "g", rater)
     assert scope is not None
     q = PacketQualification(runs=scope[0], qualified=scope[1])
-    write_packet(store, "g", rater, key, out, qualification=q)
+    write_packet(store, "g", rater, key, out, qualification=q,
+                 feedback=feedback_for(store, "g", rater))  # fmt: skip
     return out
 
 

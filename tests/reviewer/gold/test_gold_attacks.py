@@ -187,3 +187,30 @@ def test_audit_verify_finds_a_study_gold_not_the_owners(gold_db: Path, gold, pro
         )
     found = problems_of(gold_db)
     assert len(found) == 1 and "signed by bob" in found[0] and "\n" not in found[0]
+
+
+def test_feedback_not_signed_by_the_packets_owner_is_refused_before_any_import(
+    gold_db: Path, olga_key, tmp_path: Path, gold
+) -> None:
+    from reviewer.gold.envelope import seal
+    from reviewer.gold.feedback import check_signers
+    from reviewer.studies.packet import join_packet
+
+    bob = keys.generate_key("bob")
+    with ReviewStore.open(gold_db) as store:
+        folder = gold.packet(store, olga_key, "ann", tmp_path / "packet")
+        qual = next(g.run_pk for g in store.study_gold("g") if g.qualification)
+        forged = seal(gold.payload_for(store, qual, bob, score=3), bob)
+    envelope = json.loads((folder / MANIFEST).read_text())
+    payload = json.loads(envelope["payload"])
+    payload["feedback"] = [forged]  # bob's "reference", in a packet olga validly signs
+    data = sheet.canonical_bytes(payload)
+    envelope["payload"] = data.decode()
+    envelope["signature"] = base64.b64encode(olga_key.sign(data)).decode()
+    (folder / MANIFEST).write_text(json.dumps(envelope))
+    with ReviewStore.open(tmp_path / "ann.db") as mine:
+        with pytest.raises(GoldError) as exc:
+            join_packet(mine, folder,
+                        check=lambda p: check_signers(p.feedback, p.owner.fingerprint))  # fmt: skip
+        assert mine.studies() == [] and mine.list_runs() == []  # nothing imported
+    assert "signed by bob" in _one_line(exc) and "not by the packet's owner" in str(exc.value)

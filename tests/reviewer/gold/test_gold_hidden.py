@@ -8,7 +8,7 @@ import io
 import json
 from pathlib import Path
 
-from reviewer.gold import service
+from reviewer.gold import feedback, service
 from reviewer.studies.packet import join_packet, read_packet
 from reviewer.workspace import ReviewStore
 
@@ -35,6 +35,8 @@ def test_the_study_seeds_qualification_first_and_gold_for_everyone(gold_db: Path
 def test_a_packet_and_a_joined_database_hold_nothing_of_gold(
     gold_db: Path, olga_key, tmp_path: Path, fill_rating, gold
 ) -> None:
+    """Ann qualified (her qualification run submitted): her packet holds her whole queue,
+    gold in it, and the reference of the one gold run she submitted, nothing more."""
     with ReviewStore.open(gold_db) as store:
         qual = next(g.run_pk for g in store.study_gold("g") if g.qualification)
         gold.rate(store, fill_rating, "g", qual, "ann")
@@ -42,16 +44,24 @@ def test_a_packet_and_a_joined_database_hold_nothing_of_gold(
         folder = gold.packet(store, olga_key, "ann", tmp_path / "packet")
         gold_shas = {store.get_run(g.run_pk).sha256 for g in store.study_gold("g")
                      if not g.qualification}  # fmt: skip
-    text = _everything_in(folder)
+        qual_sha = store.get_run(qual).sha256
+    payload = read_packet(folder)
+    fed = [json.loads(e["payload"])["run"]["sha256"] for e in payload.feedback]
+    assert fed == [qual_sha]  # the submitted run's reference only: no run still to rate
+    manifest = json.loads(json.loads((folder / "packet.json").read_text())["payload"])
+    manifest.pop("feedback")
+    text = json.dumps(manifest)
     for word in (SECRET, "gold", "earlier", "reference", "GT:1 apu gen"):
         assert word not in text
-    payload = read_packet(folder)
     runs = {r.sha256: r.model_dump() for r in payload.runs}
     assert gold_shas & set(runs)  # ann's gold is in her packet...
     shapes = {tuple(sorted((k, type(v).__name__) for k, v in r.items())) for r in runs.values()}
     assert len(shapes) == 1  # ...and each entry has the same fields as every other
     with ReviewStore.open(tmp_path / "ann.db") as mine:
-        join_packet(mine, folder)
+        _, study, _ = join_packet(mine, folder)
+        # Not submitted in ann's own database: the reference is held back, not stored.
+        received = feedback.receive(mine, study.name, "ann", payload.feedback)
+        assert received.stored == 0 and len(received.held_back) == 1
         assert mine.gold_references(active_only=False) == []
         assert mine.study_gold("g") == []
         assert mine.gold_plan("g") is None
@@ -60,6 +70,38 @@ def test_a_packet_and_a_joined_database_hold_nothing_of_gold(
             state = mine.rating_state(row.run_pk, "ann", study="g")
             assert SECRET not in state.model_dump_json()
             assert mine.gold_feedback(row.run_pk, "ann") is None
+
+
+def test_the_reference_travels_back_once_the_rater_submitted_the_run(
+    gold_db: Path, olga_key, tmp_path: Path, fill_rating, gold
+) -> None:
+    """Bob rates his qualification run on his own machine; the owner's next packet carries
+    its reference, and bob's own window can then show it (and no other)."""
+    with ReviewStore.open(gold_db) as owner:
+        first = gold.packet(owner, olga_key, "bob", tmp_path / "first")
+        assert read_packet(first).feedback == []  # nothing submitted yet: no reference
+    with ReviewStore.open(tmp_path / "bob.db") as mine:
+        join_packet(mine, first)
+        (run,) = mine.list_runs(study="g", rater="bob")
+        gold.rate(mine, fill_rating, "g", run.run_pk, "bob")
+        sha = mine.get_run(run.run_pk).sha256
+    with ReviewStore.open(gold_db) as owner:  # as if bob's sheet were collected
+        pk = owner.run_pk_of(sha)
+        assert pk is not None
+        gold.rate(owner, fill_rating, "g", pk, "bob")
+        service.record_decisions(owner, "g", service.qualification_results(owner, "g"), olga_key)
+        second = gold.packet(owner, olga_key, "bob", tmp_path / "second")
+    payload = read_packet(second)
+    assert len(payload.feedback) == 1 and len(payload.runs) > 1
+    with ReviewStore.open(tmp_path / "bob.db") as mine:
+        _, study, _ = join_packet(mine, second)
+        assert feedback.receive(mine, study.name, "bob", payload.feedback).stored == 1
+        shown = mine.gold_feedback(run.run_pk, "bob")
+        assert shown is not None and {i.comment for i in shown.reference.items} == {SECRET}
+        others = [r for r in mine.list_runs(study="g", rater="bob") if r.run_pk != run.run_pk]
+        assert others and all(mine.gold_feedback(r.run_pk, "bob") is None for r in others)
+        # Joining the same packet again stores nothing twice.
+        assert feedback.receive(mine, study.name, "bob", payload.feedback).stored == 0
 
 
 def test_the_owners_views_for_a_rater_say_nothing_of_gold(gold_db: Path, fill_rating, gold) -> None:

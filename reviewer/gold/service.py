@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from reviewer.gold import reference, rules
+from reviewer.gold import accuracy, reference, rules
 from reviewer.gold.arranger import GoldArranger
 from reviewer.gold.envelope import GoldError, seal
 from reviewer.gold.facade import GoldStore
 from reviewer.gold.model import DecisionPayload, GoldPlan, GoldReference, GoldRun
+from reviewer.quality.source import Score
 from reviewer.sheets.keys import RaterKey
 from reviewer.sheets.sheet import SheetPayload, SheetRater
 from reviewer.studies.assign import draw
@@ -160,6 +161,19 @@ def references_by_run(store: GoldStore, study: Study) -> dict[int, dict[str, int
         out[g.run_pk] = {i.metric_id: i.score for i in g.reference.payload.items
                          if i.score is not None}  # fmt: skip
     return out
+
+
+def reference_scores(store: GoldStore, study: str) -> list[Score]:
+    """The study's gold references as the scores of the pseudo-rater
+    :data:`~reviewer.gold.model.GOLD_RATER` (empty for a study without gold), each checked
+    against the study's rules first: add them to the raters' scores
+    (:func:`reviewer.quality.source.scores`) and call
+    ``reviewer.quality.report.accuracy_rows(scores, GOLD_RATER)`` for accuracy against gold,
+    or :func:`reviewer.gold.accuracy.gold_drift_rows` for the gold drift series."""
+    s = store.get_study(study)
+    refs = references_by_run(store, s)
+    ids = {g.run_pk: g.reference.payload.run.run_id for g in store.study_gold(study)}
+    return accuracy.reference_scores(refs, ids)
 
 
 def qualification_results(store: GoldStore, study: str) -> list[rules.Qualification]:

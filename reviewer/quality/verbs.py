@@ -111,24 +111,22 @@ def run_bias(args: argparse.Namespace) -> int:
     return 0
 
 
-def _gold(args: argparse.Namespace) -> tuple[dict[int, dict[str, int]], dict[int, str | None]]:
-    """The study's gold references (``{run_pk: {metric: score}}``) and their run ids; empty
-    without --study or for a study without gold. A reference that breaks the study's rules
-    (not the owner's) is refused in one line."""
+def _gold(args: argparse.Namespace) -> list[Any]:
+    """The study's gold references as the scores of the rater ``(gold)``; empty without
+    --study or for a study without gold. A reference that breaks the study's rules (not
+    the owner's) is refused in one line."""
     from reviewer.commands.store_cmds import open_store
     from reviewer.gold.envelope import GoldError
-    from reviewer.gold.service import references_by_run
+    from reviewer.gold.service import reference_scores
     from reviewer.store import StoreError
 
     if args.study is None:
-        return {}, {}
+        return []
     with open_store(args, create=False, readonly=True) as store:
         try:
-            refs = references_by_run(store, store.get_study(args.study))
-            ids = {g.run_pk: g.reference.payload.run.run_id for g in store.study_gold(args.study)}
+            return reference_scores(store, args.study)
         except (GoldError, StoreError) as exc:
             raise CommandError(str(exc)) from None
-    return refs, ids
 
 
 def run_drift(args: argparse.Namespace) -> int:
@@ -138,7 +136,9 @@ def run_drift(args: argparse.Namespace) -> int:
     scores = _scores(args)
     rows = report.drift_rows(scores)
     columns: tuple[str, ...] = report.DRIFT_COLUMNS
-    references, _ = _gold(args)
+    references: dict[int, dict[str, int]] = {}
+    for g in _gold(args):
+        references.setdefault(g.run_pk, {})[g.metric] = g.score
     if references:  # the gold-accuracy series beside the leave-one-out one
         gold = {r["rater"]: r for r in gold_drift_rows(scores, references)}
         empty = dict.fromkeys(GOLD_DRIFT_COLUMNS[1:])
@@ -155,7 +155,6 @@ def run_drift(args: argparse.Namespace) -> int:
 
 
 def run_accuracy(args: argparse.Namespace) -> int:
-    from reviewer.gold.accuracy import reference_scores
     from reviewer.gold.model import GOLD_RATER
     from reviewer.quality import report
 
@@ -164,10 +163,10 @@ def run_accuracy(args: argparse.Namespace) -> int:
     if reference is None:
         if args.study is None:
             raise UsageError("give --reference NAME, or --study NAME for a study with gold")
-        references, ids = _gold(args)
-        if not references:
+        gold = _gold(args)
+        if not gold:
             raise UsageError(f"--study: study {args.study!r} has no gold: give --reference NAME")
-        scores = [*scores, *reference_scores(references, ids)]
+        scores = [*scores, *gold]
         reference = GOLD_RATER
     elif not any(s.rater == reference for s in scores):
         raise UsageError(f"--reference: {reference!r} has no scores here")

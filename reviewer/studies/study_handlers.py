@@ -214,6 +214,9 @@ def run_add_runs(args: argparse.Namespace) -> int:
             if selection == Selection():
                 selection = store.get_study(args.name).selection
             added = store.add_study_runs(args.name, selection)
+            if added and store.gold_plan(args.name) is not None:
+                print(f"study {args.name}: gold is seeded at creation only: the runs added "
+                      "now come with no new gold", file=sys.stderr)  # fmt: skip
         except StoreError as exc:
             raise CommandError(str(exc)) from None
         _print_loads(store, args.name)
@@ -228,7 +231,12 @@ def run_add_raters(args: argparse.Namespace) -> int:
     with _store(args) as store:
         try:
             added = store.add_study_raters(args.name, _names(args.raters))
+            plan = store.gold_plan(args.name)
         except StoreError as exc:
             raise CommandError(str(exc)) from None
     print(f"study {args.name}: {added} raters added; they take the runs added from now on")
+    if plan is not None and added:
+        # Gold is seeded once, at creation (assignments never move): say what that means.
+        print(f"study {args.name}: its gold was seeded at creation: raters added now get no "
+              "gold runs and no qualification set", file=sys.stderr)  # fmt: skip
     return 0

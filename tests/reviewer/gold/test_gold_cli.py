@@ -96,3 +96,9 @@ def test_qualify_and_accuracy_against_gold_from_the_command_line(
     assert (ann["n"], ann["exact"], ann["signed"]) == (7, 1.0, 0.0)
     assert (bob["exact"], bob["within_one"], bob["signed"]) == (0.0, 0.0, -2.0)
     assert _run("raters", "accuracy", "--db", gold_db) == 2  # neither a reference nor a study
+
+
+def test_raters_added_later_are_told_they_get_no_gold(gold_db: Path, capsys) -> None:
+    assert _run("study", "add-raters", "g", "--raters", "dan", "--db", gold_db) == 0
+    err = capsys.readouterr().err
+    assert "raters added now get no gold runs and no qualification set" in err

@@ -123,3 +123,26 @@ def test_gold_count_rules() -> None:
     assert gold_count(8, 0.2, 1) == 1  # the pool caps it
     assert gold_count(1, 0.05, 3) == 1  # at least one when F > 0
     assert gold_count(8, 0.0, 3) == 0
+
+
+def test_gold_sits_anywhere_in_the_queue_and_in_the_control_arm_as_often_as_any_run() -> None:
+    """Over many seeds, where gold sits and how often it is in the control arm tell nothing:
+    its mean place is the middle of the queue, and its control-arm rate is F, as for the
+    regular runs (a gold run always placed late, or never scorer-first, would stand out)."""
+    places, arms, n_gold = [], 0, 0
+    runs = [_sha("a", n) for n in range(30)]
+    pool = [_sha("b", n) for n in range(40)]
+    for seed in range(300):
+        regular = extend(runs, ("ann",), per_run=1, seed=seed, reveal_first=0.2)
+        queue = seed_gold(regular, pool, fraction=0.2, seed=seed, reveal_first=0.2)
+        length = len(queue)  # 30 regular + round(0.2 * 30 / 0.8) = 8 gold
+        for a in queue:
+            if a.run_sha256 in pool:
+                places.append((a.position - 0.5) / length)
+                arms += a.reveal_first
+                n_gold += 1
+    assert n_gold == 300 * 8
+    # Uniform places: mean 0.5, sd 0.29 / sqrt(2400) = 0.006; 0.03 is five of them.
+    assert abs(sum(places) / len(places) - 0.5) < 0.03
+    # Control arm at F = 0.2: sd sqrt(0.16 / 2400) = 0.008; 0.04 is five of them.
+    assert abs(arms / n_gold - 0.2) < 0.04

@@ -88,6 +88,8 @@ def create_study(
 ) -> Study:
     """Create ``spec`` with its gold seeded: the owner's references (every other refused in
     one line), the qualification set drawn first, the rest as gold at ``plan.fraction``."""
+    if spec.owner is None:
+        raise GoldError(f"study {spec.name!r} has no owner: nobody may sign its gold (--owner)")
     rubric = store.rubric().sha256
     pool: dict[str, GoldReference] = {}
     for ref in store.gold_references():

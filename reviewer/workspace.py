@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from reviewer.collecting.facade import CollectingStore
 from reviewer.exchange.facade import ExchangeStore
+from reviewer.gold.facade import GoldStore
 from reviewer.judge.facade import JudgeStore
 from reviewer.quality.facade import QualityStore
 from reviewer.store.integrity import Checks
@@ -33,10 +34,12 @@ def _key_fingerprint(public_key: str) -> str | None:
 
 def integrity_checks() -> Checks:
     """The features' rules for ``audit verify``, in the order they report: signed sheets
-    (and the collected ones on record), adjudications, studies, the studies' sheet rules."""
+    (and the collected ones on record), adjudications, studies, the studies' sheet rules,
+    gold references and qualification decisions."""
     # Imported here: they verify signatures (cryptography), which nothing else of opening
     # a store needs.
     from reviewer.adjudication import integrity as adjudications
+    from reviewer.gold import integrity as gold
     from reviewer.sheets import integrity as sheets
     from reviewer.studies import integrity as studies
     from reviewer.studies import sheet_checks
@@ -49,11 +52,12 @@ def integrity_checks() -> Checks:
             lambda conn, _log: adjudications.check(conn),
             lambda conn, _log: studies.check(conn),
             lambda conn, _log: sheet_checks.check(conn),
+            lambda conn, _log: gold.check(conn),
         ),
     )
 
 
-class ReviewStore(CollectingStore, JudgeStore, ExchangeStore, QualityStore):
+class ReviewStore(CollectingStore, GoldStore, JudgeStore, ExchangeStore, QualityStore):
     """Runs, raters, ratings, signed sheets, studies, adjudications, collected sheets,
     judges and the audit log of one review database."""
 

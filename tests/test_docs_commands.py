@@ -89,7 +89,9 @@ def test_a_documented_command_matches_the_parser(path: Path, number: int, comman
         first = words[1].split("|") if len(words) > 1 else []
         assert set(first) & set(subs) or not first, f"{where}: no subcommand {words[1]!r}"
         candidates = [subs[a] for a in (alternatives or set(first) & set(subs))] or [parser]
-    known = set().union(*(_options(c) for c in candidates))
+    # A subcommand with actions of its own (study gold add|list|remove): theirs count too.
+    nested = [n for c in candidates for n in _subparsers(c).values()]
+    known = set().union(*(_options(c) for c in candidates + nested))
     for word in words:
         if word.startswith("--"):
             option = word.split("=", 1)[0]

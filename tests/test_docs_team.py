@@ -2,7 +2,8 @@
 
 The walkthrough makes four homes (an owner and three raters), imports the demo, makes keys
 and a trust list, creates a blind study, writes packets, rates every phase headless, signs,
-collects, measures agreement, adjudicates and writes the report. ``a320-review`` is this
+collects, measures agreement, adjudicates and writes the report; then a fifth rater
+qualifies on gold and is measured against it in a second study. ``a320-review`` is this
 checkout's command line. A block that fails stops the script (``set -euo pipefail``) and
 the test shows the output; the end state is then checked from the owner's database.
 """
@@ -36,6 +37,8 @@ def test_the_walkthrough_has_every_step() -> None:
         "import", "keygen", "whoami", "study create", "study packet", "study join",
         "ratings template", "--phase blind", "--phase final", "--phase open",
         "sign --all", "collect", "agreement", "adjudicate", "adjudication sign", "report",
+        "study gold add", "--gold-fraction", "--qualification", "study qualify",
+        "raters accuracy --study",
     ):  # fmt: skip
         assert step in script, step
 
@@ -71,5 +74,10 @@ def test_the_team_walkthrough_runs_as_written(tmp_path: Path) -> None:
     consensus = (team / "consensus.csv").read_text(encoding="utf-8")
     assert "adjudicated" in consensus
     assert (team / "pilot-report.html").stat().st_size > 10_000
+    # Gold: dan qualified on the qualification set, then rated his whole queue, gold in it.
+    assert re.search(r"^dan\tqualified \(signed now\)", done.stdout, re.M)
+    drift = list(csv.DictReader(io.StringIO((team / "drift-pilot2.csv").read_text("utf-8"))))
+    assert [r["rater"] for r in drift] == ["dan"] and int(drift[0]["n_gold"]) >= 2
+    assert "feedback: the references of 1 gold run(s) you submitted" in done.stdout
     # Nothing in the output is a traceback.
     assert "Traceback" not in done.stdout + done.stderr

@@ -35,6 +35,7 @@ from ui.run.run_view import RunView
 from ui.run.scorecard_panel import ScorecardPanel
 from ui.window.adjudication import AdjudicationWiring
 from ui.window.dashboard import ResultsDashboard
+from ui.window.gold_feedback import GoldFeedback
 from ui.window.identity import RaterIdentity, WindowAction
 from ui.window.importing import ImportFlow
 from ui.window.menus import WindowIntents, WindowMenus
@@ -133,6 +134,8 @@ class MainWindow(QMainWindow):
         )
         self._connect()
         self.dashboard = ResultsDashboard(self, c, self.queue, self.status, self.menus)
+        # Rating → Gold reference… (Ctrl+Shift+G): feedback after a gold run's final submit.
+        self.gold = GoldFeedback(self, c, self.status, self.menus)
         # Rating → Adjudicate this run (Ctrl+J): its pane takes the rating pane's place.
         self.adjudication = AdjudicationWiring(
             self,

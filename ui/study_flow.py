@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import QObject, Signal
 
+from reviewer.gold.facade import Feedback
 from reviewer.store import StoreError
 from reviewer.store.errors import RatingIncompleteError
 from reviewer.store.models import Rating, RunRow
@@ -143,6 +144,13 @@ class StudyFlow(QObject):
             return rating, f"Blind rating not submitted — {problems_text(exc)}"
         except StoreError as exc:
             return rating, f"Not submitted: {exc}"
+
+    def gold_feedback(self, opened: OpenedRun | None, rating: Rating | None) -> Feedback | None:
+        """The reference of the open run if it is a gold run the rater has submitted (the
+        final phase); None otherwise: never before the submit, never in the blind phase."""
+        if opened is None or rating is None or rating.status == "draft":
+            return None
+        return self.store.gold_feedback(opened.run_pk, self._rater())
 
     @staticmethod
     def in_study(opened: OpenedRun | None) -> bool:

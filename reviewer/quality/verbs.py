@@ -31,10 +31,12 @@ def register(subparsers: Subparsers) -> None:
                            help="what to do")  # fmt: skip
     verbs = {
         "accuracy": (
-            "each rater against a reference rater's scores of the same items",
+            "each rater against gold, or a reference rater's scores of the same items",
             "Exact agreement and agreement within one point (Wilson intervals), the mean "
             "signed difference (t interval) and Cohen's quadratically weighted kappa "
-            "(bootstrap interval), per metric and over all metrics, on the items both scored.",
+            "(bootstrap interval), per metric and over all metrics, on the items both scored. "
+            "The reference is --reference NAME, or with --study alone the study's gold runs "
+            "(their owner-signed references, shown as the rater '(gold)').",
             run_accuracy,
         ),
         "bias": (
@@ -49,7 +51,8 @@ def register(subparsers: Subparsers) -> None:
             "each rater's difference from the others along their queue and over time",
             "The pooled leave-one-out difference regressed on queue position (within a "
             "study) and on days since the rater's first submit, with t intervals; flagged "
-            "when either slope's interval excludes 0.",
+            "when either slope's interval excludes 0. A study with gold adds the gold_* "
+            "columns: the rater's mean absolute error on gold runs, and its slopes.",
             run_drift,
         ),
     }
@@ -57,8 +60,9 @@ def register(subparsers: Subparsers) -> None:
         v = add_verb(sub, name, help=short, description=long,
                      examples=[f"a320-review raters {name} --study pilot"])  # fmt: skip
         if name == "accuracy":
-            v.add_argument("--reference", required=True, metavar="NAME",
-                           help="the rater whose scores are the reference")  # fmt: skip
+            v.add_argument("--reference", metavar="NAME",
+                           help="the rater whose scores are the reference (default with "
+                           "--study: the study's gold)")  # fmt: skip
         v.add_argument("--study", metavar="NAME", help="only this study's ratings")
         v.add_argument("--phase", choices=("final", "blind"), default="final",
                        help="final values (default) or a blind study's blind values")  # fmt: skip
@@ -108,11 +112,43 @@ def run_bias(args: argparse.Namespace) -> int:
     return 0
 
 
+def _gold(args: argparse.Namespace) -> list[Any]:
+    """The study's gold references as the scores of the rater ``(gold)``; empty without
+    --study or for a study without gold. A reference that breaks the study's rules (not
+    the owner's) is refused in one line."""
+    from reviewer.commands.store_option import open_store
+    from reviewer.gold.envelope import GoldError
+    from reviewer.gold.service import reference_scores
+    from reviewer.store import StoreError
+
+    if args.study is None:
+        return []
+    with open_store(args, create=False, readonly=True) as store:
+        try:
+            return reference_scores(store, args.study)
+        except (GoldError, StoreError) as exc:
+            raise CommandError(str(exc)) from None
+
+
 def run_drift(args: argparse.Namespace) -> int:
+    from reviewer.gold.accuracy import GOLD_DRIFT_COLUMNS, gold_drift_rows
     from reviewer.quality import report
 
-    rows = report.drift_rows(_scores(args))
-    _write(rows, report.DRIFT_COLUMNS, args)
+    scores = _scores(args)
+    rows = report.drift_rows(scores)
+    columns: tuple[str, ...] = report.DRIFT_COLUMNS
+    references: dict[int, dict[str, int]] = {}
+    for g in _gold(args):
+        references.setdefault(g.run_pk, {})[g.metric] = g.score
+    if references:  # the gold-accuracy series beside the leave-one-out one
+        gold = {r["rater"]: r for r in gold_drift_rows(scores, references)}
+        empty = dict.fromkeys(GOLD_DRIFT_COLUMNS[1:])
+        rows = [{**r, **{k: v for k, v in gold.get(r["rater"], empty).items() if k != "rater"}}
+                for r in rows]  # fmt: skip
+        columns = (*columns, *GOLD_DRIFT_COLUMNS[1:])
+        for r in rows:
+            r["flagged"] = bool(r["flagged"] or r.get("gold_flagged"))
+    _write(rows, columns, args)
     flagged = [r["rater"] for r in rows if r["flagged"]]
     print(f"raters drift: {len(rows)} raters; drifting: {', '.join(flagged) or 'nobody'}",
           file=sys.stderr)  # fmt: skip
@@ -120,13 +156,23 @@ def run_drift(args: argparse.Namespace) -> int:
 
 
 def run_accuracy(args: argparse.Namespace) -> int:
+    from reviewer.gold.model import GOLD_RATER
     from reviewer.quality import report
 
     scores = _scores(args)
-    if not any(s.rater == args.reference for s in scores):
-        raise UsageError(f"--reference: {args.reference!r} has no scores here")
-    rows = report.accuracy_rows(scores, args.reference)
+    reference = args.reference
+    if reference is None:
+        if args.study is None:
+            raise UsageError("give --reference NAME, or --study NAME for a study with gold")
+        gold = _gold(args)
+        if not gold:
+            raise UsageError(f"--study: study {args.study!r} has no gold: give --reference NAME")
+        scores = [*scores, *gold]
+        reference = GOLD_RATER
+    elif not any(s.rater == reference for s in scores):
+        raise UsageError(f"--reference: {reference!r} has no scores here")
+    rows = report.accuracy_rows(scores, reference)
     _write(rows, report.ACCURACY_COLUMNS, args)
-    print(f"raters accuracy: {len({r['rater'] for r in rows})} raters against {args.reference}",
+    print(f"raters accuracy: {len({r['rater'] for r in rows})} raters against {reference}",
           file=sys.stderr)  # fmt: skip
     return 0

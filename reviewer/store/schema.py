@@ -570,10 +570,69 @@ CREATE TRIGGER database_identity_no_delete BEFORE DELETE ON database_identity
 BEGIN SELECT RAISE(ABORT, 'the database id never changes'); END;
 """
 
+# Gold runs and qualification (reviewer/gold): the owner's signed references, which of them
+# a study seeded into its queues, the study's plan, and the signed qualification decisions.
+# All append-only: a reference is withdrawn (removed_at), never deleted or edited.
+_V_GOLD = """
+CREATE TABLE gold_references (
+    reference_pk INTEGER PRIMARY KEY,
+    run_pk INTEGER NOT NULL REFERENCES runs (run_pk),
+    owner TEXT NOT NULL,
+    owner_fingerprint TEXT NOT NULL,
+    source TEXT NOT NULL,
+    envelope TEXT NOT NULL CHECK (json_valid(envelope)),
+    added_at TEXT NOT NULL,
+    removed_at TEXT
+);
+CREATE INDEX gold_references_run ON gold_references (run_pk);
+CREATE TRIGGER gold_references_no_delete BEFORE DELETE ON gold_references
+BEGIN SELECT RAISE(ABORT, 'a gold reference is never deleted: remove withdraws it'); END;
+CREATE TRIGGER gold_references_frozen BEFORE UPDATE ON gold_references
+WHEN OLD.removed_at IS NOT NULL OR NEW.reference_pk IS NOT OLD.reference_pk
+  OR NEW.run_pk IS NOT OLD.run_pk OR NEW.owner IS NOT OLD.owner
+  OR NEW.owner_fingerprint IS NOT OLD.owner_fingerprint OR NEW.source IS NOT OLD.source
+  OR NEW.envelope IS NOT OLD.envelope OR NEW.added_at IS NOT OLD.added_at
+BEGIN SELECT RAISE(ABORT, 'a gold reference never changes: only its withdrawal is recorded'); END;
+CREATE TABLE study_gold_plans (
+    study_pk INTEGER PRIMARY KEY REFERENCES studies (study_pk),
+    fraction REAL NOT NULL CHECK (fraction >= 0 AND fraction < 1),
+    qualification_measure TEXT CHECK (qualification_measure IN ('exact', 'within_one')),
+    qualification_threshold REAL CHECK (qualification_threshold BETWEEN 0 AND 1),
+    created_at TEXT NOT NULL
+);
+CREATE TABLE study_gold (
+    study_pk INTEGER NOT NULL REFERENCES studies (study_pk),
+    run_pk INTEGER NOT NULL REFERENCES runs (run_pk),
+    reference_pk INTEGER NOT NULL REFERENCES gold_references (reference_pk),
+    qualification INTEGER NOT NULL DEFAULT 0 CHECK (qualification IN (0, 1)),
+    PRIMARY KEY (study_pk, run_pk)
+);
+CREATE TABLE qualification_decisions (
+    study_pk INTEGER NOT NULL REFERENCES studies (study_pk),
+    rater_pk INTEGER NOT NULL REFERENCES raters (rater_pk),
+    qualified INTEGER NOT NULL CHECK (qualified IN (0, 1)),
+    envelope TEXT NOT NULL CHECK (json_valid(envelope)),
+    decided_at TEXT NOT NULL,
+    PRIMARY KEY (study_pk, rater_pk)
+);
+CREATE TRIGGER study_gold_plans_no_update BEFORE UPDATE ON study_gold_plans
+BEGIN SELECT RAISE(ABORT, 'the gold of a study is seeded once, at its creation'); END;
+CREATE TRIGGER study_gold_plans_no_delete BEFORE DELETE ON study_gold_plans
+BEGIN SELECT RAISE(ABORT, 'the gold of a study is seeded once, at its creation'); END;
+CREATE TRIGGER study_gold_no_update BEFORE UPDATE ON study_gold
+BEGIN SELECT RAISE(ABORT, 'the gold of a study is seeded once, at its creation'); END;
+CREATE TRIGGER study_gold_no_delete BEFORE DELETE ON study_gold
+BEGIN SELECT RAISE(ABORT, 'the gold of a study is seeded once, at its creation'); END;
+CREATE TRIGGER qualification_decisions_no_update BEFORE UPDATE ON qualification_decisions
+BEGIN SELECT RAISE(ABORT, 'a qualification decision is signed: it never changes'); END;
+CREATE TRIGGER qualification_decisions_no_delete BEFORE DELETE ON qualification_decisions
+BEGIN SELECT RAISE(ABORT, 'a qualification decision is signed: it never changes'); END;
+"""
+
 #: ``MIGRATIONS[i]`` brings a database from schema version ``i`` to ``i + 1``.
 MIGRATIONS: tuple[str, ...] = (
     _V1, _V2, _V_JUDGE, _V_STUDIES, _V_ANALYST_VIEWS, _V_ADJUDICATION,
-    _V_RUN_LIST_INDEX, _V_EVIDENCE, _V_DATABASE_ID,
+    _V_RUN_LIST_INDEX, _V_EVIDENCE, _V_DATABASE_ID, _V_GOLD,
 )  # fmt: skip
 SCHEMA_VERSION = len(MIGRATIONS)
 

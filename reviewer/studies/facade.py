@@ -40,10 +40,22 @@ class StudiesStore(CoreStore):
 
     # -- studies (see reviewer.studies) ------------------------------------------------------
 
-    def create_study(self, spec: StudySpec, *, owner_fingerprint: str | None = None) -> Study:
-        """Store a study over the runs its selection takes and assign them (audited)."""
+    def create_study(
+        self,
+        spec: StudySpec,
+        *,
+        owner_fingerprint: str | None = None,
+        arranger: studies.QueueArranger | None = None,
+    ) -> Study:
+        """Store a study over the runs its selection takes and assign them (audited); an
+        ``arranger`` places runs of its own in the queues (gold, :mod:`reviewer.gold`)."""
         return studies.create(
-            self._db, self._rubrics, spec, owner_fingerprint=owner_fingerprint, at=utcnow()
+            self._db,
+            self._rubrics,
+            spec,
+            owner_fingerprint=owner_fingerprint,
+            at=utcnow(),
+            arranger=arranger,
         )
 
     def studies(self) -> list[Study]:

@@ -9,6 +9,12 @@ The manifest's payload names the study, the rater, their assignments (each run b
 trajectory sha256) and the owner's key; the owner signs it with their Ed25519 rater key.
 ``join`` checks the signature before reading anything else, then every trajectory's
 sha256, so a changed byte anywhere is refused.
+
+Format 2 adds ``qualification`` for a study that requires it (the qualification set and
+whether the rater qualified) and ``feedback``, the owner-signed references of the gold runs
+the rater has already submitted, for their window. A packet for a rater who has not
+qualified holds only that set; one that holds more is refused, however well signed. Which
+runs still to rate are gold is never in a packet: a gold run travels as any run does.
 """
 
 from __future__ import annotations
@@ -17,13 +23,20 @@ import base64
 import binascii
 import json
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cryptography.exceptions import InvalidSignature
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+)
 
 from reviewer.inputs import DOCUMENT_LIMIT, InputError, read_limited
 from reviewer.sheets import sheet, verify
@@ -33,7 +46,9 @@ from reviewer.studies.model import Assignment, StudySpec
 if TYPE_CHECKING:
     from reviewer.studies.facade import StudiesStore
 
-PACKET_FORMAT = "a320-review-packet/1"
+PACKET_FORMAT = "a320-review-packet/2"
+PACKET_FORMAT_V1 = "a320-review-packet/1"
+PACKET_FORMATS = (PACKET_FORMAT_V1, PACKET_FORMAT)
 MANIFEST = "packet.json"
 RUNS = "runs"
 
@@ -64,6 +79,13 @@ class PacketOwner(_Frozen):
     fingerprint: str
 
 
+class PacketQualification(_Frozen):
+    """Format 2: the study requires qualification; the set, and whether the rater passed."""
+
+    runs: list[str] = Field(description="the qualification set's trajectory sha256s")
+    qualified: bool
+
+
 class PacketPayload(_Frozen):
     """Everything the packet's signature binds."""
 
@@ -74,6 +96,34 @@ class PacketPayload(_Frozen):
     rater: str
     runs: list[PacketRun]
     created_at: datetime
+    qualification: PacketQualification | None = None
+    #: Format 2: the signed references of gold runs the rater has submitted (feedback for
+    #: their window; :mod:`reviewer.gold.feedback`). Never a run still to rate.
+    feedback: list[dict[str, str]] = Field(default_factory=list)
+
+    @model_serializer(mode="wrap")
+    def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data.get("qualification") is None:  # format 1 had no such member
+            data.pop("qualification", None)
+        if not data.get("feedback"):
+            data.pop("feedback", None)
+        return data
+
+
+def qualification_problem(payload: PacketPayload) -> str | None:
+    """Why the packet breaks the qualification rule (None when it keeps it): a rater who
+    has not qualified gets only the qualification set."""
+    q = payload.qualification
+    if q is None or q.qualified:
+        return None
+    beyond = [r for r in payload.runs if r.sha256 not in set(q.runs)]
+    if not beyond:
+        return None
+    return (
+        f"the packet gives {payload.rater}, who has not qualified, {len(beyond)} run(s) "
+        "beyond the qualification set"
+    )
 
 
 def canonical_bytes(obj: Any) -> bytes:
@@ -82,8 +132,22 @@ def canonical_bytes(obj: Any) -> bytes:
     return sheet.canonical_bytes(obj)
 
 
-def write_packet(store: StudiesStore, study: str, rater: str, key: RaterKey, out: Path) -> Path:
-    """Write ``rater``'s packet of ``study`` into ``out``, signed with the owner's ``key``."""
+def write_packet(
+    store: StudiesStore,
+    study: str,
+    rater: str,
+    key: RaterKey,
+    out: Path,
+    *,
+    qualification: PacketQualification | None = None,
+    feedback: list[dict[str, str]] | None = None,
+) -> Path:
+    """Write ``rater``'s packet of ``study`` into ``out``, signed with the owner's ``key``.
+
+    With ``qualification`` (a study that requires it) and a rater not qualified, the packet
+    holds only the qualification set. ``feedback`` are signed references of gold runs the
+    rater has submitted (the caller decides which: :func:`reviewer.gold.feedback.feedback_for`).
+    """
     s = store.get_study(study)
     if s.joined:
         raise PacketError(
@@ -94,6 +158,8 @@ def write_packet(store: StudiesStore, study: str, rater: str, key: RaterKey, out
     if s.owner_fingerprint and s.owner_fingerprint != key.fingerprint:
         raise PacketError(f"study {study!r} was created with key {s.owner_fingerprint}")
     rows = store.study_assignments(study, rater=rater)
+    if qualification is not None and not qualification.qualified:
+        rows = [r for r in rows if r.sha256 in set(qualification.runs)]
     if not rows:
         raise PacketError(f"{rater} has no assignment in study {study!r}")
     folder = Path(out) / RUNS
@@ -123,6 +189,8 @@ def write_packet(store: StudiesStore, study: str, rater: str, key: RaterKey, out
         rater=rater,
         runs=runs,
         created_at=datetime.now().astimezone().replace(microsecond=0),
+        qualification=qualification,
+        feedback=list(feedback or ()),
     )
     data = canonical_bytes(payload.model_dump(mode="json"))
     envelope = {
@@ -153,7 +221,7 @@ def read_packet(folder: Path, *, trusted: Mapping[str, str | None] | None = None
         raise PacketError(f"{path}: not JSON ({exc})") from None
     except RecursionError:
         raise PacketError(f"{path}: not JSON (nested too deeply)") from None
-    if not isinstance(envelope, dict) or envelope.get("packet_format") != PACKET_FORMAT:
+    if not isinstance(envelope, dict) or envelope.get("packet_format") not in PACKET_FORMATS:
         raise PacketError(f"{path}: not an {PACKET_FORMAT} manifest")
     try:
         raw_key = decode_public_key(str(envelope.get("public_key")))
@@ -171,6 +239,14 @@ def read_packet(folder: Path, *, trusted: Mapping[str, str | None] | None = None
         raise PacketError(f"{path}: malformed manifest payload ({exc})") from None
     if canonical_bytes(parsed) != data:
         raise PacketError(f"{path}: the manifest payload is not canonical")
+    if payload.packet_format != envelope["packet_format"] or (
+        payload.packet_format == PACKET_FORMAT_V1
+        and (payload.qualification is not None or payload.feedback)
+    ):
+        raise PacketError(f"{path}: the manifest's format and its payload disagree")
+    problem = qualification_problem(payload)
+    if problem is not None:
+        raise PacketError(f"{path}: {problem}")
     fp = fingerprint(raw_key)
     if payload.owner.fingerprint != fp or payload.owner.public_key != envelope["public_key"]:
         raise PacketError(f"{path}: the manifest names another key than the signer's")
@@ -192,10 +268,20 @@ def read_packet(folder: Path, *, trusted: Mapping[str, str | None] | None = None
 
 
 def join_packet(  # type: ignore[no-untyped-def]  # returns the store's (payload, study, report)
-    store: StudiesStore, folder: Path, *, trusted: Mapping[str, str | None] | None = None
+    store: StudiesStore,
+    folder: Path,
+    *,
+    trusted: Mapping[str, str | None] | None = None,
+    check: Callable[[PacketPayload], None] | None = None,
 ):
-    """Verify the packet, import its runs (unchanged, matched by sha256) and its study."""
+    """Verify the packet, import its runs (unchanged, matched by sha256) and its study.
+
+    ``check`` is a caller's rule on the verified payload (e.g. who signed its feedback),
+    run before anything is imported; it refuses by raising.
+    """
     payload = read_packet(folder, trusted=trusted)
+    if check is not None:
+        check(payload)
     report = store.import_paths([Path(folder) / r.file for r in payload.runs])
     if report.unreadable:
         path, message = report.unreadable[0]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import sqlite_utils
 
@@ -32,6 +32,21 @@ _STUDY = (
 )
 # The newest version of each file: a study takes runs as they are now.
 _CURRENT = "NOT EXISTS (SELECT 1 FROM runs n WHERE n.path = r.path AND n.version > r.version)"
+
+
+class QueueArranger(Protocol):
+    """What a feature that places runs of its own in the queues (gold runs) gives
+    :func:`create`: runs kept out of the regular assignment, and the final queues."""
+
+    def excluded(self) -> frozenset[str]:
+        """Run sha256s the regular assignment leaves out (the feature places them)."""
+        ...
+
+    def arrange(
+        self, conn: sqlite3.Connection, study_pk: int, new: list[Assignment]
+    ) -> list[Assignment]:
+        """Every queue, from the regular assignments; runs in the open write transaction."""
+        ...
 
 
 def _study(conn: sqlite3.Connection, row: tuple[Any, ...]) -> Study:
@@ -100,8 +115,10 @@ def create(
     *,
     owner_fingerprint: str | None,
     at: str,
+    arranger: QueueArranger | None = None,
 ) -> Study:
-    """Store a new study over the runs its selection takes, and assign them."""
+    """Store a new study over the runs its selection takes, and assign them; an
+    ``arranger`` keeps its runs out of the selection and places them in the queues."""
     with write_transaction(db):
         conn = db.conn
         if conn.execute("SELECT 1 FROM studies WHERE name = ?", (spec.name,)).fetchone():
@@ -117,9 +134,13 @@ def create(
         study_pk = int(cursor.lastrowid or 0)
         _add_raters(conn, study_pk, spec.raters, at=at)
         run_pks = select_runs(conn, spec.selection)
+        if arranger is not None:
+            kept_out = arranger.excluded()
+            sha_of = dict(conn.execute("SELECT run_pk, sha256 FROM runs"))
+            run_pks = [pk for pk in run_pks if sha_of[pk] not in kept_out]
         if not run_pks:
             raise StoreError("the selection takes no run: nothing to assign")
-        added = _assign(conn, study_pk, run_pks, at=at)
+        added = _assign(conn, study_pk, run_pks, at=at, arranger=arranger)
         details = {"study": spec.name, "runs": len(run_pks), "assignments": added,
                    "assignments_sha256": assignments_sha256(conn, study_pk),
                    "definition": spec.model_dump(mode="json")}  # fmt: skip
@@ -167,7 +188,14 @@ def _add_raters(conn: sqlite3.Connection, study_pk: int, names: Iterable[str], *
         )
 
 
-def _assign(conn: sqlite3.Connection, study_pk: int, run_pks: Sequence[int], *, at: str) -> int:
+def _assign(
+    conn: sqlite3.Connection,
+    study_pk: int,
+    run_pks: Sequence[int],
+    *,
+    at: str,
+    arranger: QueueArranger | None = None,
+) -> int:
     study = _study(conn, conn.execute(_STUDY + " WHERE s.study_pk = ?", (study_pk,)).fetchone())
     sha_of = dict(conn.execute("SELECT run_pk, sha256 FROM runs"))
     pk_of = {sha: pk for pk, sha in sha_of.items()}
@@ -192,9 +220,12 @@ def _assign(conn: sqlite3.Connection, study_pk: int, run_pks: Sequence[int], *, 
         )
     except AssignmentError as exc:
         raise StoreError(str(exc)) from None
+    if arranger is not None:
+        new = arranger.arrange(conn, study_pk, new)
+    placed = [pk_of[sha] for sha in dict.fromkeys(a.run_sha256 for a in new)]
     conn.executemany(
         "INSERT OR IGNORE INTO study_runs (study_pk, run_pk, added_at) VALUES (?, ?, ?)",
-        [(study_pk, pk, at) for pk in run_pks],
+        [(study_pk, pk, at) for pk in dict.fromkeys([*run_pks, *placed])],
     )
     insert_assignments(conn, study_pk, new, pk_of, rater_pk, at=at)
     return len(new)
@@ -333,7 +364,10 @@ def list_runs(
         if row.run_pk not in ratings_in or (rater and assigned_only and row.run_pk not in mine):
             continue
         position, arm = mine.get(row.run_pk, (None, None))
-        extra = {"study": study, "per_run": s.per_run, "ratings_in": ratings_in[row.run_pk],
+        # A run placed in more queues than k (a gold run: reviewer.gold) counts as done at
+        # k: "4/2" would tell a rater which runs are gold.
+        shown_in = min(ratings_in[row.run_pk], s.per_run)
+        extra = {"study": study, "per_run": s.per_run, "ratings_in": shown_in,
                  "position": position, "reveal_first": arm}  # fmt: skip
         out.append(row.model_copy(update=extra))
     if rater is not None and assigned_only:

@@ -115,12 +115,18 @@ def run_create(args: argparse.Namespace) -> int:
     fp = None
     if owner and keys.has_key(owner):
         fp = keys.parse_public_key_line(keys.key_paths(owner)[1].read_text("utf-8")).fingerprint
+    plan = _gold_plan(args)
     with _store(args) as store:
         if not args.include_unratable:
             spec = _without_unratable(store, spec)
         try:
-            study = store.create_study(spec, owner_fingerprint=fp)
-        except StoreError as exc:
+            if plan.any:
+                from reviewer.gold import service
+
+                study = service.create_study(store, spec, plan, owner_fingerprint=fp)
+            else:
+                study = store.create_study(spec, owner_fingerprint=fp)
+        except (StoreError, ValueError) as exc:  # GoldError is a ValueError
             raise CommandError(str(exc)) from None
         _print_loads(store, study.name)
     print(
@@ -128,6 +134,25 @@ def run_create(args: argparse.Namespace) -> int:
         f"{study.per_run} per run, {study.protocol}"
     )
     return 0
+
+
+def _gold_plan(args: argparse.Namespace):  # type: ignore[no-untyped-def]  # a GoldPlan
+    from pydantic import ValidationError
+
+    from reviewer.gold.model import GoldPlan
+
+    try:
+        return GoldPlan(
+            fraction=args.gold_fraction,
+            qualification=args.qualification,
+            measure=args.qualify_measure,
+            threshold=args.qualify_threshold,
+        )
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        option = {"fraction": "--gold-fraction", "qualification": "--qualification",
+                  "threshold": "--qualify-threshold"}.get(str(first["loc"][0]), "gold")  # fmt: skip
+        raise UsageError(f"{option}: {first['msg']}") from None
 
 
 def _print_loads(store: StudiesStore, name: str) -> None:
@@ -194,6 +219,9 @@ def run_add_runs(args: argparse.Namespace) -> int:
             if selection == Selection():
                 selection = store.get_study(args.name).selection
             added = store.add_study_runs(args.name, selection)
+            if added and store.gold_plan(args.name) is not None:
+                print(f"study {args.name}: gold is seeded at creation only: the runs added "
+                      "now come with no new gold", file=sys.stderr)  # fmt: skip
         except StoreError as exc:
             raise CommandError(str(exc)) from None
         _print_loads(store, args.name)
@@ -208,7 +236,12 @@ def run_add_raters(args: argparse.Namespace) -> int:
     with _store(args) as store:
         try:
             added = store.add_study_raters(args.name, _names(args.raters))
+            plan = store.gold_plan(args.name)
         except StoreError as exc:
             raise CommandError(str(exc)) from None
     print(f"study {args.name}: {added} raters added; they take the runs added from now on")
+    if plan is not None and added:
+        # Gold is seeded once, at creation (assignments never move): say what that means.
+        print(f"study {args.name}: its gold was seeded at creation: raters added now get no "
+              "gold runs and no qualification set", file=sys.stderr)  # fmt: skip
     return 0

@@ -13,6 +13,7 @@ from reviewer.commands.verbs import (
     rater_name_option,
     rater_names_option,
 )
+from reviewer.gold import verbs as gold_verbs
 from reviewer.studies import packet_verbs as study_packet
 from reviewer.studies.study_handlers import (
     run_add_raters,
@@ -131,6 +132,7 @@ def register(subparsers: Subparsers) -> None:
         metavar="NAME",
         help="who signs the study's packets (default: the last rater)",
     )
+    _gold_options(c)
     _selection_options(c)
     c.add_argument(
         "--include-unratable",
@@ -239,3 +241,37 @@ def register(subparsers: Subparsers) -> None:
     )
     j.add_argument("folder", type=Path, metavar="DIR", help="the packet folder")
     j.add_argument("--trust", type=Path, metavar="FILE", help="refuse an owner key not listed")
+
+    gold_verbs.register(sub)
+
+
+def _gold_options(c: argparse.ArgumentParser) -> None:
+    c.add_argument(
+        "--gold-fraction",
+        type=float,
+        default=0.0,
+        metavar="F",
+        help="seed the owner's gold runs (study gold add) into each queue, a share F of it,"
+        " at seeded places; raters cannot tell them apart",
+    )
+    c.add_argument(
+        "--qualification",
+        type=int,
+        default=0,
+        metavar="N",
+        help="require qualification: N of the owner's gold runs, first in every queue; a"
+        " rater's packet holds only them until study qualify passes the rater",
+    )
+    c.add_argument(
+        "--qualify-measure",
+        choices=("within_one", "exact"),
+        default="within_one",
+        help="what qualifies: agreement within one point (default) or exact, per metric",
+    )
+    c.add_argument(
+        "--qualify-threshold",
+        type=float,
+        default=0.8,
+        metavar="T",
+        help="the measure every metric must reach on the qualification set (default 0.8)",
+    )

@@ -45,6 +45,7 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Ctrl+Shift+S", "sign the submitted rating and export its sheet"),
     ("Ctrl+E", "correct a submitted or signed rating (asks first; a superseding draft)"),
     ("Ctrl+H", "history: earlier versions of this rating, read-only"),
+    ("Ctrl+Shift+G", "after the final submit of a gold run: its reference beside your rating"),
     ("Ctrl+I / Ctrl+Shift+I", "import files / a folder"),
     ("Ctrl+Shift+V", "verify a signed sheet"),
     ("Ctrl+Shift+D", "the results dashboard (charts, agreement, validity)"),

@@ -1,0 +1,65 @@
+"""The signed envelope a reference or a decision travels in: the canonical payload, the
+signer's public key and the Ed25519 signature, as a packet's manifest is.
+
+Pure: keys in, JSON objects out. :class:`GoldError` names what is wrong in one line.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from typing import Any, TypeVar
+
+from cryptography.exceptions import InvalidSignature
+from pydantic import BaseModel, ValidationError
+
+from reviewer.sheets import sheet
+from reviewer.sheets.keys import KeyStoreError, PublicKey, RaterKey, decode_public_key, fingerprint
+
+P = TypeVar("P", bound=BaseModel)
+
+
+class GoldError(ValueError):
+    """A gold reference, plan, qualification or decision breaks a rule; the message says
+    which, in one line."""
+
+
+def seal(payload: BaseModel, key: RaterKey) -> dict[str, str]:
+    """``payload`` signed with ``key``: ``{format, algorithm, public_key, payload, signature}``."""
+    data = sheet.canonical_bytes(payload.model_dump(mode="json"))
+    return {
+        "algorithm": sheet.ALGORITHM,
+        "public_key": key.public.b64,
+        "payload": data.decode("utf-8"),
+        "signature": base64.b64encode(key.sign(data)).decode("ascii"),
+    }
+
+
+def unseal(envelope: Any, model: type[P], *, what: str) -> tuple[P, str]:
+    """The verified payload and the signer's key fingerprint; :class:`GoldError` if the
+    signature, the form or the payload's own ``owner`` key disagree."""
+    if not isinstance(envelope, dict):
+        raise GoldError(f"{what}: not a signed envelope")
+    try:
+        raw = decode_public_key(str(envelope.get("public_key")))
+        signature = base64.b64decode(str(envelope.get("signature")).encode("ascii"), validate=True)
+        data = str(envelope["payload"]).encode("utf-8")
+        PublicKey(raw).verifier().verify(signature, data)
+    except (KeyStoreError, binascii.Error, KeyError, UnicodeEncodeError) as exc:
+        raise GoldError(f"{what}: malformed envelope ({exc})") from None
+    except InvalidSignature:
+        raise GoldError(f"{what}: the signature does not match") from None
+    try:
+        parsed = json.loads(data)
+        payload = model.model_validate(parsed)
+    except (ValueError, ValidationError) as exc:
+        first = str(exc).splitlines()[0]
+        raise GoldError(f"{what}: malformed payload ({first})") from None
+    if sheet.canonical_bytes(parsed) != data:
+        raise GoldError(f"{what}: the payload is not canonical")
+    fp = fingerprint(raw)
+    owner = getattr(payload, "owner", None)
+    if owner is None or owner.fingerprint != fp or owner.public_key != envelope["public_key"]:
+        raise GoldError(f"{what}: the payload names another key than the signer's")
+    return payload, fp

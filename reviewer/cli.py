@@ -1,7 +1,7 @@
 """The ``a320-review`` command line.
 
 Each verb lives in its own module and registers itself through ``register(subparsers)``:
-a feature's verbs with the feature (``reviewer.studies.verbs``, ``reviewer.adjudication.verbs``,
+a feature's verbs with the feature (``reviewer.verbs.study``, ``reviewer.adjudication.verbs``,
 ...), the verbs of the store and the scorer under :mod:`reviewer.commands` (see
 :data:`COMMANDS`); its handler takes the parsed arguments and returns an exit code.
 
@@ -46,19 +46,19 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "reviewer.commands.gui": ("gui",),
     "reviewer.commands.score": ("score",),
     "reviewer.commands.aggregate": ("aggregate",),
-    "reviewer.database_verbs": ("import", "runs", "audit"),
+    "reviewer.verbs.database": ("import", "runs", "audit"),
     "reviewer.exchange.verbs": ("ratings",),
     "reviewer.signing.verbs": ("keygen", "whoami", "sign", "export", "verify"),
     "reviewer.agreement.verbs": ("agreement", "validity"),
     "reviewer.judge.verbs": ("judge",),
-    "reviewer.studies.verbs": ("study",),
+    "reviewer.verbs.study": ("study",),
     "reviewer.collecting.verbs": ("collect",),
     "reviewer.commands.completion": ("completion",),
     "reviewer.results.verbs": ("report",),
     "reviewer.adjudication.verbs": ("adjudicate", "adjudication"),
     "reviewer.adjudication.consensus_verbs": ("consensus",),
     "reviewer.leaderboard.verbs": ("leaderboard",),
-    "reviewer.quality.verbs": ("raters",),
+    "reviewer.verbs.raters": ("raters",),
 }
 
 #: Each verb's one line in ``a320-review --help``, in :data:`COMMANDS`' order. The overview

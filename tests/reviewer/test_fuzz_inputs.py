@@ -38,7 +38,7 @@ from reviewer.sheets.trust import load_trust_file
 from reviewer.sheets.verify import verify_file
 from reviewer.store import RatingsFileError
 from reviewer.studies.packet import MANIFEST, PacketError, read_packet
-from reviewer.studies.study_handlers import _selection
+from reviewer.verbs.study_handlers import _selection
 from reviewer.workspace import ReviewStore
 
 SCALE = int(os.environ.get("A320_FUZZ_SCALE", "1"))

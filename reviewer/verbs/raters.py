@@ -118,12 +118,13 @@ def _gold(args: argparse.Namespace) -> list[Any]:
     the owner's) is refused in one line."""
     from reviewer.commands.store_option import open_store
     from reviewer.gold.envelope import GoldError
+    from reviewer.gold.facade import GoldStore
     from reviewer.gold.service import reference_scores
     from reviewer.store import StoreError
 
     if args.study is None:
         return []
-    with open_store(args, create=False, readonly=True) as store:
+    with open_store(args, GoldStore, create=False, readonly=True) as store:
         try:
             return reference_scores(store, args.study)
         except (GoldError, StoreError) as exc:

@@ -1,6 +1,6 @@
 """``study packet`` and ``study join``: a rater's share of a study, to and from their machine.
 
-Handlers only (registered by :mod:`reviewer.studies.verbs`); heavy imports stay inside them.
+Handlers only (registered by :mod:`reviewer.verbs.study`); heavy imports stay inside them.
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ def run_packet(args: argparse.Namespace) -> int:
     from reviewer.commands.key_verbs import load_key
     from reviewer.commands.store_option import open_store
     from reviewer.gold.envelope import GoldError
+    from reviewer.gold.facade import GoldStore
     from reviewer.gold.feedback import feedback_for
     from reviewer.gold.service import packet_scope
     from reviewer.store import StoreError
     from reviewer.studies.packet import PacketError, PacketQualification, write_packet
 
-    with open_store(args, StudiesStore, create=False) as store:
+    with open_store(args, GoldStore, create=False) as store:
         try:
             owner = store.get_study(args.name).owner
             if owner is None:
@@ -50,6 +51,7 @@ def run_join(args: argparse.Namespace) -> int:
     from reviewer.commands.store_option import open_store
     from reviewer.gold import feedback
     from reviewer.gold.envelope import GoldError
+    from reviewer.gold.facade import GoldStore
     from reviewer.sheets.keys import KeyStoreError
     from reviewer.sheets.trust import load_trust_file
     from reviewer.store import StoreError
@@ -61,9 +63,8 @@ def run_join(args: argparse.Namespace) -> int:
             trusted = load_trust_file(args.trust)
         except KeyStoreError as exc:
             raise UsageError(str(exc)) from None
-    from reviewer.studies.facade import StudiesStore
 
-    with open_store(args, StudiesStore, create=True) as store:
+    with open_store(args, GoldStore, create=True) as store:
         try:
             # Feedback not signed by the packet's owner refuses the packet before any import.
             payload, study, report = join_packet(

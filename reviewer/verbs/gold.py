@@ -1,5 +1,5 @@
 """``a320-review study gold add|list|remove`` and ``study qualify``: the owner's gold and
-the raters' qualification. Registered by :mod:`reviewer.studies.verbs`; heavy imports stay
+the raters' qualification. Registered by :mod:`reviewer.verbs.study`; heavy imports stay
 inside the handlers."""
 
 from __future__ import annotations
@@ -126,6 +126,7 @@ def run_add(args: argparse.Namespace) -> int:
     from reviewer.commands.store_option import open_store
     from reviewer.gold import service
     from reviewer.gold.envelope import GoldError
+    from reviewer.gold.facade import GoldStore
     from reviewer.store import StoreError
 
     if args.runs is not None and args.consensus is None:
@@ -141,7 +142,7 @@ def run_add(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
         run_ids = [ln.strip() for ln in text.splitlines() if ln.strip()]
     added = 0
-    with open_store(args, create=False) as store:
+    with open_store(args, GoldStore, create=False) as store:
         try:
             if args.consensus is not None:
                 refs, skipped = service.add_from_consensus(
@@ -166,10 +167,11 @@ def run_list(args: argparse.Namespace) -> int:
     from reviewer.commands.store_option import open_store
     from reviewer.gold import service
     from reviewer.gold.envelope import GoldError
+    from reviewer.gold.facade import GoldStore
     from reviewer.store import StoreError
     from reviewer.tabular import cell
 
-    with open_store(args, create=False, readonly=True) as store:
+    with open_store(args, GoldStore, create=False, readonly=True) as store:
         try:
             if args.name is None:
                 for ref in store.gold_references(active_only=not args.all):
@@ -200,9 +202,10 @@ def run_list(args: argparse.Namespace) -> int:
 def run_remove(args: argparse.Namespace) -> int:
     """Withdraw the owner's references of a run."""
     from reviewer.commands.store_option import open_store
+    from reviewer.gold.facade import GoldStore
 
     owner = _owner(args)
-    with open_store(args, create=False) as store:
+    with open_store(args, GoldStore, create=False) as store:
         found = [
             r
             for r in store.gold_references()
@@ -222,9 +225,10 @@ def run_qualify(args: argparse.Namespace) -> int:
     from reviewer.commands.store_option import open_store
     from reviewer.gold import service
     from reviewer.gold.envelope import GoldError
+    from reviewer.gold.facade import GoldStore
     from reviewer.store import StoreError
 
-    with open_store(args, create=False) as store:
+    with open_store(args, GoldStore, create=False) as store:
         try:
             study = store.get_study(args.name)
             results = service.qualification_results(store, args.name)

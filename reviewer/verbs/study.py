@@ -13,9 +13,9 @@ from reviewer.commands.verbs import (
     rater_name_option,
     rater_names_option,
 )
-from reviewer.gold import verbs as gold_verbs
-from reviewer.studies import packet_verbs as study_packet
-from reviewer.studies.study_handlers import (
+from reviewer.verbs import gold as gold_verbs
+from reviewer.verbs import study_packet
+from reviewer.verbs.study_handlers import (
     run_add_raters,
     run_add_runs,
     run_assignments,

@@ -1,4 +1,4 @@
-"""What each ``a320-review study …`` subcommand does (:mod:`reviewer.studies.verbs` builds
+"""What each ``a320-review study …`` subcommand does (:mod:`reviewer.verbs.study` builds
 their parsers): create, list, show, assignments, add-runs, add-raters."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # for the annotations only: the parser is built without the store
     from contextlib import AbstractContextManager
 
-    from reviewer.studies.facade import StudiesStore
+    from reviewer.gold.facade import GoldStore
     from reviewer.studies.model import Selection, StudySpec
 
 
@@ -48,14 +48,14 @@ def _selection(args: argparse.Namespace) -> Selection:
 
 def _store(
     args: argparse.Namespace, *, create: bool = False
-) -> AbstractContextManager[StudiesStore]:
+) -> AbstractContextManager[GoldStore]:
     from reviewer.commands.store_option import open_store
-    from reviewer.studies.facade import StudiesStore
+    from reviewer.gold.facade import GoldStore
 
-    return open_store(args, StudiesStore, create=create)
+    return open_store(args, GoldStore, create=create)
 
 
-def _without_unratable(store: StudiesStore, spec: StudySpec) -> StudySpec:
+def _without_unratable(store: GoldStore, spec: StudySpec) -> StudySpec:
     """``spec`` narrowed to the selected runs a rater can rate under the evidence rule; the
     runs left out are named on stderr (the narrowed selection is what the study records)."""
     from reviewer.studies.ratable import unratable
@@ -155,7 +155,7 @@ def _gold_plan(args: argparse.Namespace):  # type: ignore[no-untyped-def]  # a G
         raise UsageError(f"{option}: {first['msg']}") from None
 
 
-def _print_loads(store: StudiesStore, name: str) -> None:
+def _print_loads(store: GoldStore, name: str) -> None:
     rows = store.study_assignments(name)
     study = store.get_study(name)
     for rater in study.raters:

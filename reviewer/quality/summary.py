@@ -194,16 +194,23 @@ def read_summary(
     phase: Phase = "final",
     seed: int = 0,
     resamples: int = 1000,
+    gold: Reference | None = None,
 ) -> QualitySummary:
     """The summary of the human scores (of ``study``; of the runs ``runs`` when given) the
-    ``gate`` lets through, with accuracy against the reference named ``reference``."""
+    ``gate`` lets through, with accuracy against the reference named ``reference``: a rater,
+    or ``gold`` (the study's gold references, read by the caller: quality imports no gold)."""
     every = scores(store, study=study, phase=phase)
     kept = [s for s in every if gate.keeps(s) and (runs is None or s.run_pk in runs)]
     n_left_out = len({s.run_pk for s in every if not gate.keeps(s)})
-    ref = load_reference(store, reference, kept) if reference else None
+    if reference is not None and gold is not None and reference == gold.name:
+        ref: Reference | None = gold
+    else:
+        ref = load_reference(store, reference, kept) if reference else None
     summary = summarize(kept, reference=ref, seed=seed, resamples=resamples)
+    choices = ([gold.name] if gold is not None else []) + summary.references
     return summary.model_copy(
         update={
+            "references": choices,
             "missing_reference": reference if reference and ref is None else None,
             "n_left_out": n_left_out,
             "blind_for": list(gate.blind_for) if n_left_out else [],

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from reviewer.gold.envelope import GoldError
+from reviewer.gold.facade import GoldStore
+from reviewer.gold.service import reference_scores
 from reviewer.quality.facade import QualityStore
+from reviewer.quality.reference import Reference
 from reviewer.quality.summary import Gate, QualitySummary, read_summary
 from reviewer.results.data import ResultsData
 from reviewer.studies.facade import StudiesStore
@@ -25,6 +29,25 @@ def gate_for(store: StudiesStore, viewer: str | None) -> Gate:
     if hidden:
         ids = {i for pk, i in store.run_table(("run_pk", "run_id")) if pk in hidden and i}
     return Gate(hidden, frozenset(ids), tuple(blind_for))
+
+
+#: The name the views give the study's gold as a reference (``report --reference gold``).
+GOLD = "gold"
+
+
+def gold_reference(store: GoldStore, study: str | None) -> Reference | None:
+    """The study's gold references as a :class:`Reference` (``None`` without a study, for a
+    study without gold, or when a reference breaks the study's rules: ``raters accuracy``
+    and ``audit verify`` name that problem; the views then offer no gold)."""
+    if study is None:
+        return None
+    try:
+        golds = reference_scores(store, study)
+    except GoldError:
+        return None
+    if not golds:
+        return None
+    return Reference("gold", GOLD, {(g.run_pk, g.metric): g.score for g in golds})
 
 
 def quality_for(
@@ -42,8 +65,10 @@ def quality_for(
     (:func:`reviewer.quality.reference.load_reference`)."""
     if not isinstance(store, StudiesStore):  # the gate reads the studies
         raise TypeError("rater quality is read from a review store (it needs its studies)")
+    gold = gold_reference(store, study) if isinstance(store, GoldStore) else None
     summary = read_summary(store, gate_for(store, viewer), study=study, runs=runs,
-                           reference=reference, seed=seed, resamples=resamples)  # fmt: skip
+                           reference=reference, seed=seed, resamples=resamples,
+                           gold=gold)  # fmt: skip
     note = left_out_note(summary.n_left_out, summary.blind_for)
     return summary.model_copy(update={"left_out_note": note})
 

@@ -46,9 +46,7 @@ def _selection(args: argparse.Namespace) -> Selection:
     )
 
 
-def _store(
-    args: argparse.Namespace, *, create: bool = False
-) -> AbstractContextManager[GoldStore]:
+def _store(args: argparse.Namespace, *, create: bool = False) -> AbstractContextManager[GoldStore]:
     from reviewer.commands.store_option import open_store
     from reviewer.gold.facade import GoldStore
 

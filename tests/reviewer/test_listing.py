@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from reviewer.verbs.database import RUN_ROW_FIELDS
 from reviewer.listing import reader
 from reviewer.listing.reader import NotReadHere, read_run_values
 from reviewer.store import SCHEMA_VERSION, RunRow
+from reviewer.verbs.database import RUN_ROW_FIELDS
 from reviewer.workspace import ReviewStore
 
 

@@ -10,13 +10,14 @@ the raters agree and what is reported. Plain rows instead of whole ratings: the 
 from __future__ import annotations
 
 import sqlite3
+import statistics
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
 import sqlite_utils
 
 from reviewer.adjudication import rule
-from reviewer.adjudication.model import Adjudication, MetricDispute, RatedValue
+from reviewer.adjudication.model import Adjudication, MetricDispute, RatedValue, ReportedValue
 from reviewer.store import audit, ratings
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import NotFoundError
@@ -142,6 +143,34 @@ def reported_scores(
     return out
 
 
+def reported_values(
+    conn: sqlite3.Connection,
+    *,
+    study: str | None,
+    thresholds: Thresholds,
+    in_force: Mapping[int, Adjudication],
+    run_pk: int | None = None,
+) -> dict[tuple[int, str], ReportedValue]:
+    """``{(run_pk, metric_id): reported value}`` of every (run, metric) a person rated
+    (within ``study`` / of ``run_pk``): :func:`read`'s ``reported`` with the raters' median
+    score beside, from plain pairs (the dashboard reads every rated metric of the database,
+    and :func:`read` builds each rater's value with its comment and cited steps)."""
+    out: dict[tuple[int, str], ReportedValue] = {}
+    for (pk, metric), values in _pairs(conn, study, run_pk).items():
+        scores = [score for _, score in values if score is not None]
+        median = float(statistics.median(scores)) if scores else None
+        adjudication = in_force.get(pk)
+        decision = adjudication.items.get(metric) if adjudication else None
+        if decision is not None:  # an adjudication wins wherever there is one
+            score = None if decision.score is None else float(decision.score)
+            out[(pk, metric)] = ReportedValue(decision.outcome, score, "adjudicated", median)
+            continue
+        found = rule.reported_of(values, thresholds.get(pk, _NO_STUDY)[1])
+        if found is not None:
+            out[(pk, metric)] = ReportedValue(*found, median=median)
+    return out
+
+
 def open_runs(
     conn: sqlite3.Connection,
     *,
@@ -159,11 +188,17 @@ def open_runs(
 
 
 def _pairs(
-    conn: sqlite3.Connection, study: str | None
+    conn: sqlite3.Connection, study: str | None, run_pk: int | None = None
 ) -> dict[tuple[int, str], list[tuple[str, int | None]]]:
-    """The people's ``(outcome, score)`` of each (run, metric) (within ``study``): plain
-    pairs, for what reads every rated metric of the database at once."""
-    sql, params = (_PAIRS + _IN_STUDY, [study]) if study is not None else (_PAIRS, [])
+    """The people's ``(outcome, score)`` of each (run, metric) (within ``study`` / of
+    ``run_pk``): plain pairs, for what reads every rated metric of the database at once."""
+    sql, params = _PAIRS, list[object]()
+    if run_pk is not None:
+        sql += " AND g.run_pk = ?"
+        params.append(run_pk)
+    if study is not None:
+        sql += _IN_STUDY
+        params.append(study)
     pairs: dict[tuple[int, str], list[tuple[str, int | None]]] = defaultdict(list)
     for pk, metric, outcome, score in conn.execute(sql, params):
         pairs[(pk, metric)].append((outcome, score))

@@ -49,17 +49,19 @@ def rating_records(store: CoreStore) -> list[RatingRecord]:
     """One record per item (with an outcome) of every rater's live non-draft rating."""
     # The raters table knows who is a model (``raters.kind``), whatever the study.
     return [
-        RatingRecord(
-            run_key=str(item.run_pk),
-            rater=item.rater,
-            metric_id=item.metric_id,
-            outcome=item.outcome,
-            score=item.score,
-            blind_outcome=item.blind_outcome,
-            blind_score=item.blind_score,
-            reveal_first=item.reveal_first,
-            is_judge=item.is_judge,
-            study=item.study,
+        RatingRecord.from_store(
+            {
+                "run_key": str(item.run_pk),
+                "rater": item.rater,
+                "metric_id": item.metric_id,
+                "outcome": item.outcome,
+                "score": item.score,
+                "blind_outcome": item.blind_outcome,
+                "blind_score": item.blind_score,
+                "reveal_first": item.reveal_first,
+                "is_judge": item.is_judge,
+                "study": item.study,
+            }
         )
         for item in store.decided_items()
     ]

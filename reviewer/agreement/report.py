@@ -137,24 +137,42 @@ def metric_row(
     notes = [a.note for a in (ordinal,) if a.note]
     if outcome.note and not notes:
         notes.append(f"outcome: {outcome.note}")
-    if ci is not None and scores.n_units < RELIABLE_INTERVAL_RUNS:
-        notes.append(
-            f"interval unreliable: {scores.n_units} runs with two scores, fewer than "
-            f"{RELIABLE_INTERVAL_RUNS}"
-        )
-    return MetricAgreement(
+    point = MetricAgreement(
         metric_id=metric_id,
         alpha_ordinal=ordinal.value,
         alpha_interval=scores.alpha("interval").value,
         alpha_outcome=outcome.value,
-        ci_low=ci[0] if ci else None,
-        ci_high=ci[1] if ci else None,
+        ci_low=None,
+        ci_high=None,
         units=scores.n_units,
         pairable_values=scores.n_pairable,
         exact_agreement=exact,
         within_one=within,
         note="; ".join(notes) or None,
-        ci_method=f"{CI_METHOD}, {resamples} resamples, n = {scores.n_units} runs" if ci else None,
+    )
+    return with_interval(point, ci, resamples)
+
+
+def with_interval(
+    row: MetricAgreement, ci: tuple[float, float] | None, resamples: int
+) -> MetricAgreement:
+    """``row`` (its point values) with its bootstrap interval, the method, and the note an
+    interval on few runs carries; ``row`` itself when there is no interval."""
+    if ci is None:
+        return row
+    notes = [row.note] if row.note else []
+    if row.units < RELIABLE_INTERVAL_RUNS:
+        notes.append(
+            f"interval unreliable: {row.units} runs with two scores, fewer than "
+            f"{RELIABLE_INTERVAL_RUNS}"
+        )
+    return row.model_copy(
+        update={
+            "ci_low": ci[0],
+            "ci_high": ci[1],
+            "note": "; ".join(notes) or None,
+            "ci_method": f"{CI_METHOD}, {resamples} resamples, n = {row.units} runs",
+        }
     )
 
 

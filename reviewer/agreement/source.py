@@ -10,7 +10,7 @@ scenario, model, scalar and the ScoreCard fields a counterpart uses.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from reviewer.adjudication.facade import AdjudicationStore
@@ -45,9 +45,11 @@ def run_infos(store: CoreStore) -> dict[str, RunInfo]:
     return out
 
 
-def rating_records(store: CoreStore) -> list[RatingRecord]:
-    """One record per item (with an outcome) of every rater's live non-draft rating."""
+def rating_records(store: CoreStore, *, run_pk: int | None = None) -> list[RatingRecord]:
+    """One record per item (with an outcome) of every rater's live non-draft rating (of
+    the run ``run_pk`` when given)."""
     # The raters table knows who is a model (``raters.kind``), whatever the study.
+    items = store.decided_items() if run_pk is None else store.decided_items(run_pk=run_pk)
     return [
         RatingRecord.from_store(
             {
@@ -63,7 +65,7 @@ def rating_records(store: CoreStore) -> list[RatingRecord]:
                 "study": item.study,
             }
         )
-        for item in store.decided_items()
+        for item in items
     ]
 
 
@@ -123,9 +125,8 @@ def load_inputs(
     if study is not None and study not in known_studies(raw):
         raise UnknownStudyError(f"no ratings belong to a study named {study!r} in this database")
     in_study = [r for r in raw if study is None or r.study == study]
-    unselected = [r for r in in_study if include_judges or not r.is_judge]
     judges = sorted({r.rater for r in in_study if r.is_judge})
-    records = select(unselected, phase=phase, include_judges=include_judges)
+    records, unselected = choose(raw, study=study, phase=phase, include_judges=include_judges)
     if phase == "blind" and not records:
         raise SelectionError("no rating carries blind-phase values (only blind studies have them)")
     reported = _reported(store, study) if phase == "final" else {}
@@ -138,6 +139,20 @@ def load_inputs(
         left_out_judges=() if include_judges else tuple(judges),
         rater_kinds={r.rater: "judge" if r.is_judge else "human" for r in in_study},
     )
+
+
+def choose(
+    raw: Sequence[RatingRecord],
+    *,
+    study: str | None = None,
+    phase: Phase = "final",
+    include_judges: bool = False,
+) -> tuple[list[RatingRecord], list[RatingRecord]]:
+    """``(records, unselected)`` of :class:`Inputs` from the store's records (all of them,
+    or those of some runs: the choice is record by record)."""
+    in_study = [r for r in raw if study is None or r.study == study]
+    unselected = [r for r in in_study if include_judges or not r.is_judge]
+    return select(unselected, phase=phase, include_judges=include_judges), unselected
 
 
 def _reported(store: AdjudicationStore, study: str | None) -> dict[tuple[str, str], ReportedValue]:

@@ -143,9 +143,23 @@ class ResultsData(_Frozen):
 
     def warm(self) -> ResultsData:
         """Compute every cached figure now (on the worker thread); returns ``self``."""
-        for name in ("consensus", "outcome_rates", "rater_spread", "counterparts"):
+        for name in _CACHED:
             getattr(self, name)
         return self
+
+    def known(self, **figures: object) -> ResultsData:
+        """Take cached figures already computed, by the same functions, from running sums
+        (:class:`reviewer.results.live.LiveResults` keeps them per run), then compute the
+        others now; returns ``self``."""
+        for name, value in figures.items():
+            if name not in _CACHED:
+                raise ValueError(f"{name!r} is not a cached figure of the results")
+            self.__dict__[name] = value  # where cached_property keeps its value
+        return self.warm()
+
+
+#: The figures :class:`ResultsData` caches (computed off the GUI thread).
+_CACHED = ("full_consensus", "consensus", "outcome_rates", "rater_spread", "counterparts")
 
 
 def _run_info(run: RunPoint) -> RunInfo:

@@ -1,0 +1,257 @@
+"""The dashboard's data kept between loads, so that a submit updates only its run.
+
+Every rating figure of :class:`~reviewer.results.data.ResultsData` is a sum over runs, or
+a table with one entry per run: the agreement report's point figures
+(:class:`~reviewer.agreement.running.AgreementTally`), the consensus of each (run, metric)
+(:func:`~reviewer.agreement.consensus.build_consensus`, whose value for a run depends on
+that run's records and reported values only), the N/A and N/O counts, the raters' spread
+per run. :class:`LiveResults` reads the store once, keeps each run's records and each of
+those figures, and :meth:`LiveResults.update` re-reads the runs a submit touched, takes
+their old part out and adds their new one. Each figure is still computed by its one
+function, on one run's records instead of all of them; the tests hold an updated
+:class:`LiveResults` to a fresh :func:`~reviewer.results.source.gather`.
+
+The bootstrap intervals (agreement's, the leaderboard's) are not here: the dashboard shows
+the point values first and fills the intervals in from :func:`with_intervals`, off the
+GUI thread, so a slow bootstrap never holds up a figure.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+
+from reviewer.adjudication.consensus import reported_values
+from reviewer.adjudication.facade import AdjudicationStore
+from reviewer.adjudication.model import ReportedValue
+from reviewer.agreement.consensus import Consensus, build_consensus
+from reviewer.agreement.records import RatingRecord, RunInfo
+from reviewer.agreement.report import (
+    AgreementReport,
+    metric_interval,
+    tally_report,
+    with_interval,
+)
+from reviewer.agreement.running import AgreementTally
+from reviewer.agreement.source import choose, load_inputs, rating_records
+from reviewer.agreement.validity import rubric_validity
+from reviewer.leaderboard.board import Board
+from reviewer.leaderboard.board import build as build_board
+from reviewer.leaderboard.values import scorer_values_of
+from reviewer.results import derived
+from reviewer.results.data import MetricInfo, ResultsData, ResultsMeta
+from reviewer.results.selection import all_scenarios, read_runs, store_judges, study_runs
+from reviewer.rubric import Rubric
+from reviewer.studies.visibility import hidden_runs, left_out_note
+
+Key = tuple[str, str]
+
+
+class LiveResults:
+    """The selection's runs, their records and the figures summed over them."""
+
+    def __init__(
+        self,
+        store: AdjudicationStore,
+        *,
+        study: str | None = None,
+        scenarios: Sequence[str] = (),
+        viewer: str | None = None,
+    ) -> None:
+        self.study, self.scenarios, self.viewer = study, list(scenarios), viewer
+        runs, versions = read_runs(store, scenarios)
+        inputs = load_inputs(store, study=study)
+        if study is not None:
+            runs = study_runs(store, study, runs)
+        self.hidden, self.blind_for = hidden_runs(store, viewer)
+        n_selected = len(runs)
+        if self.hidden:
+            hidden_ids = {
+                run_id
+                for (run_pk, run_id) in store.run_table(("run_pk", "run_id"))
+                if run_pk in self.hidden and run_id
+            }
+            runs = [r for r in runs if r.run_pk not in self.hidden and r.run_id not in hidden_ids]
+        self.n_left_out = n_selected - len(runs)
+        self.runs, self.versions = runs, versions
+        self.keys = {str(r.run_pk) for r in runs}
+        self.rubric: Rubric = inputs.rubric
+        self.run_infos: dict[str, RunInfo] = {
+            k: v for k, v in inputs.runs.items() if k in self.keys
+        }
+        self.database = str(store.path.resolve())
+        self.all_scenarios = all_scenarios(store)
+        self.judges = sorted(store_judges(store))
+        self.leaderboard: Board | None = None  # a bootstrap: filled in by with_intervals
+        # Per run: its records (the phase's values) and both phases' (anchoring's).
+        self.records: dict[str, list[RatingRecord]] = defaultdict(list)
+        self.unselected: dict[str, list[RatingRecord]] = defaultdict(list)
+        for r in inputs.records:
+            if r.run_key in self.keys:
+                self.records[r.run_key].append(r)
+        for r in inputs.unselected:
+            if r.run_key in self.keys:
+                self.unselected[r.run_key].append(r)
+        self.reported: dict[Key, ReportedValue] = {
+            k: v for k, v in inputs.reported.items() if k[0] in self.keys
+        }
+        everything = [r for records in self.records.values() for r in records]
+        self.tally = AgreementTally.of(everything)
+        self.outcomes: Counter[tuple[str, int]] = Counter()
+        self._add_outcomes(everything, 1)
+        consensus = build_consensus(everything, self.reported)
+        self.scores, self.open = dict(consensus.scores), dict(consensus.open)
+        self.adjudicated = set(consensus.adjudicated)
+        self.spread = derived.rater_spread(everything)
+
+    def _add_outcomes(self, records: Iterable[RatingRecord], sign: int) -> None:
+        for metric, counts in derived.outcome_counts(records).items():
+            for i, n in enumerate(counts):
+                self.outcomes[(metric, i)] += sign * n
+
+    def update(self, store: AdjudicationStore, run_pks: Iterable[int]) -> bool:
+        """Re-read the runs ``run_pks`` (a rating of theirs was submitted) and update every
+        figure they take part in; False when the selection itself changed (a run left the
+        viewer's blind phase): then build a new :class:`LiveResults` instead."""
+        hidden, _blind_for = hidden_runs(store, self.viewer)
+        if hidden != self.hidden:
+            return False
+        for run_pk in run_pks:
+            key = str(run_pk)
+            if key not in self.keys:
+                continue  # outside the selection (another scenario, hidden)
+            self._replace_run(store, key, run_pk)
+        return True
+
+    def _replace_run(self, store: AdjudicationStore, key: str, run_pk: int) -> None:
+        """Take the run's old part out of every figure, read it again, add the new part."""
+        old = self.records.pop(key, [])
+        self.unselected.pop(key, None)
+        self.tally.add(old, sign=-1)
+        self._add_outcomes(old, -1)
+        for k in [k for k in self.reported if k[0] == key]:
+            del self.reported[k]
+        for table in (self.scores, self.open):
+            for k in [k for k in table if k[0] == key]:
+                del table[k]
+        self.adjudicated = {k for k in self.adjudicated if k[0] != key}
+        self.spread.pop(key, None)
+        raw = rating_records(store, run_pk=run_pk)
+        records, unselected = choose(raw, study=self.study)
+        if records:
+            self.records[key] = records
+        if unselected:
+            self.unselected[key] = unselected
+        if self.study is None or self.study in {r.study for r in raw}:
+            reported = _reported_of_run(store, self.study, run_pk)
+            self.reported.update(reported)
+        self.tally.add(records)
+        self._add_outcomes(records, 1)
+        consensus = build_consensus(records, self.reported)
+        self.scores.update(consensus.scores)
+        self.open.update(consensus.open)
+        self.adjudicated |= consensus.adjudicated
+        self.spread.update(derived.rater_spread(records))
+
+    def data(self) -> ResultsData:
+        """The point figures as they stand (no bootstrap interval yet)."""
+        records = [r for key in sorted(self.records, key=_run_order) for r in self.records[key]]
+        consensus = Consensus(
+            scores=dict(self.scores), open=dict(self.open), adjudicated=frozenset(self.adjudicated)
+        )
+        agreement: AgreementReport | None = None
+        validity = None
+        if records:
+            agreement = tally_report(self.tally, self.rubric.metric_ids)
+            unselected = [r for records in self.unselected.values() for r in records]
+            validity = rubric_validity(
+                records, unselected, self.run_infos, self.rubric, top=10, consensus=consensus
+            )
+        meta = ResultsMeta(
+            generated_at=datetime.now(UTC),
+            database=self.database,
+            scorer_versions=sorted(self.versions),
+            rubric=f"{self.rubric.id} v{self.rubric.version} ({self.rubric.title})",
+            study=self.study,
+            scenario_filter=list(self.scenarios),
+            n_runs=len(self.runs),
+            n_ratings=sum(len({r.rater for r in rs}) for rs in self.records.values()),
+            n_raters=len(self.tally.raters()),
+            n_left_out=self.n_left_out,
+            left_out_note=left_out_note(self.n_left_out, self.blind_for),
+        )
+        data = ResultsData(
+            meta=meta,
+            scenarios=self.all_scenarios,
+            runs=self.runs,
+            metrics=[
+                MetricInfo(id=m.id, title=m.title, counterpart=m.counterpart)
+                for m in self.rubric.metrics
+            ],
+            records=records,
+            agreement=agreement,
+            validity=validity,
+            human_consensus=consensus,
+            judges=self.judges,
+            leaderboard=self.leaderboard,
+        )
+        counts = {
+            m: (self.outcomes[(m, 0)], self.outcomes[(m, 1)], self.outcomes[(m, 2)])
+            for m in dict.fromkeys(m for m, _ in self.outcomes)
+        }
+        return data.known(outcome_rates=derived.rates_of(counts), rater_spread=dict(self.spread))
+
+    def with_intervals(self, data: ResultsData, *, seed: int, resamples: int) -> ResultsData:
+        """``data`` with the bootstrap intervals filled in (agreement's and the leaderboard,
+        which is kept: a submit does not change the runs' scores)."""
+        if self.leaderboard is None:
+            self.leaderboard = build_board(
+                scorer_values_of(self.runs), resamples=resamples, seed=seed
+            )
+        return with_intervals(data, seed=seed, resamples=resamples, leaderboard=self.leaderboard)
+
+
+def with_intervals(
+    data: ResultsData, *, seed: int, resamples: int, leaderboard: Board | None = None
+) -> ResultsData:
+    """``data`` with each metric's bootstrap interval of alpha (and ``leaderboard``); the
+    cached figures carry over (none of them depends on the intervals)."""
+    update: dict[str, object] = {}
+    if leaderboard is not None:
+        update["leaderboard"] = leaderboard
+    if data.agreement is not None and resamples > 0:
+        by_metric: dict[str, list[RatingRecord]] = defaultdict(list)
+        for r in data.records:
+            by_metric[r.metric_id].append(r)
+        rows = [
+            with_interval(
+                row,
+                metric_interval(
+                    row.metric_id,
+                    by_metric[row.metric_id],
+                    row.alpha_ordinal,
+                    seed=seed,
+                    resamples=resamples,
+                ),
+                resamples,
+            )
+            for row in data.agreement.metrics
+        ]
+        update["agreement"] = data.agreement.model_copy(update={"metrics": rows})
+    return data.model_copy(update=update) if update else data
+
+
+def _reported_of_run(
+    store: AdjudicationStore, study: str | None, run_pk: int
+) -> dict[Key, ReportedValue]:
+    from reviewer.store import NotFoundError
+
+    try:
+        return reported_values(store, study=study, run_pk=run_pk)
+    except NotFoundError:
+        return {}
+
+
+def _run_order(key: str) -> int:
+    return int(key) if key.isdigit() else 0

@@ -1,0 +1,79 @@
+"""Which runs the results show: the newest version of each file, of the chosen scenarios
+or study, and what else the views name (every scenario, the judges).
+
+Runs come from one query over the ``runs`` columns (never the ScoreCard JSON).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reviewer.results.data import RunPoint
+from reviewer.store.core import CoreStore
+from reviewer.studies.facade import StudiesStore
+
+# The newest version of each file only: an older version's numbers were replaced by a
+# re-import and would count the same run twice.
+#: What the report reads of each run (its newest version).
+_RUNS = (
+    "run_pk", "run_id", "scenario_id", "model", "status", "scalar", "coverage", "order",
+    "end_state", "all_passed", "safety_dangerous", "safety_anti_procedure", "extraneous",
+    "unsafe", "scorer_version",
+)  # fmt: skip
+
+
+def read_runs(store: CoreStore, scenarios: Sequence[str] = ()) -> tuple[list[RunPoint], set[str]]:
+    """The newest run versions (of ``scenarios`` when given) and their scorer versions."""
+    wanted = set(scenarios)
+    runs: list[RunPoint] = []
+    versions: set[str] = set()
+    for row in store.run_table(_RUNS, newest_only=True):
+        (pk, run_id, scenario, model, status, scalar, cov, order, end, passed, *rest) = row
+        dangerous, anti, extraneous, unsafe, scorer_version = rest
+        if wanted and scenario not in wanted:
+            continue
+        versions.add(scorer_version)
+        runs.append(
+            RunPoint(
+                run_pk=pk,
+                run_id=run_id,
+                scenario_id=scenario,
+                model=model,
+                status=status,
+                scalar=scalar,
+                coverage=cov,
+                order=order,
+                end_state=end,
+                all_passed=None if passed is None else bool(passed),
+                dangerous=dangerous or 0,
+                anti_procedure=anti or 0,
+                extraneous=extraneous or 0,
+                unsafe=bool(unsafe),
+            )
+        )
+    return runs, versions
+
+
+def all_scenarios(store: CoreStore) -> list[str]:
+    """Every scenario id in the store, sorted (for the selector and ``--scenario`` checks)."""
+    return store.scenario_ids()
+
+
+def study_runs(store: StudiesStore, study: str, runs: list[RunPoint]) -> list[RunPoint]:
+    """The runs the study assigns (by run id, so a newer version of a run stays in), or
+    ``runs`` unchanged when this database does not hold the study's definition (its ratings
+    came in through ``collect`` alone): then the study selects ratings only."""
+    from reviewer.store import NotFoundError
+
+    try:
+        assigned = store.study_assignments(study)
+    except NotFoundError:
+        return runs
+    pks = {a.run_pk for a in assigned}
+    ids = {a.run_id for a in assigned if a.run_id}
+    return [r for r in runs if r.run_pk in pks or r.run_id in ids]
+
+
+def store_judges(store: CoreStore) -> set[str]:
+    """The raters that are automatic judges."""
+    return {r.name for r in store.raters() if r.kind == "judge"}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from reviewer.rubric import Outcome
 
@@ -46,14 +46,24 @@ class RatingRecord(BaseModel):
     is_judge: bool = False
     study: str | None = None
 
-    @model_validator(mode="after")
-    def _score_only_when_applicable(self) -> RatingRecord:
+    # Field validators, not a model validator: a model "after" validator also runs on every
+    # record passed to a model holding them (the dashboard's 200,000), a field one does not.
+    @field_validator("score")
+    @classmethod
+    def _score_only_when_applicable(cls, score: int | None, info: ValidationInfo) -> int | None:
         # Not applicable and Not observed are missing values, never a score.
-        if self.score is not None and self.outcome != "applicable":
+        if score is not None and info.data.get("outcome", "applicable") != "applicable":
             raise ValueError("a score is only given when the outcome is applicable")
-        if self.blind_score is not None and self.blind_outcome != "applicable":
+        return score
+
+    @field_validator("blind_score")
+    @classmethod
+    def _blind_score_only_when_applicable(
+        cls, score: int | None, info: ValidationInfo
+    ) -> int | None:
+        if score is not None and info.data.get("blind_outcome") != "applicable":
             raise ValueError("a blind score is only given when the blind outcome is applicable")
-        return self
+        return score
 
     @classmethod
     def from_store(cls, fields: dict[str, object]) -> RatingRecord:

@@ -26,6 +26,7 @@ from reviewer.adjudication.consensus import reported_values
 from reviewer.adjudication.facade import AdjudicationStore
 from reviewer.adjudication.model import ReportedValue
 from reviewer.agreement.consensus import Consensus, build_consensus
+from reviewer.agreement.counterparts import counterpart_table, rubric_counterparts
 from reviewer.agreement.records import RatingRecord, RunInfo
 from reviewer.agreement.report import (
     AgreementReport,
@@ -35,7 +36,7 @@ from reviewer.agreement.report import (
 )
 from reviewer.agreement.running import AgreementTally
 from reviewer.agreement.source import choose, load_inputs, rating_records
-from reviewer.agreement.validity import rubric_validity
+from reviewer.agreement.validity import human_scores, rubric_validity
 from reviewer.leaderboard.board import Board
 from reviewer.leaderboard.board import build as build_board
 from reviewer.leaderboard.values import scorer_values_of
@@ -84,7 +85,8 @@ class LiveResults:
         self.all_scenarios = all_scenarios(store)
         self.judges = sorted(store_judges(store))
         self.leaderboard: Board | None = None  # a bootstrap: filled in by with_intervals
-        # Per run: its records (the phase's values) and both phases' (anchoring's).
+        # Per run: its records (the phase's values) and both phases' (anchoring's), its
+        # consensus, its mean consensus (validity's human score), its raters' spread.
         self.records: dict[str, list[RatingRecord]] = defaultdict(list)
         self.unselected: dict[str, list[RatingRecord]] = defaultdict(list)
         for r in inputs.records:
@@ -93,17 +95,44 @@ class LiveResults:
         for r in inputs.unselected:
             if r.run_key in self.keys:
                 self.unselected[r.run_key].append(r)
-        self.reported: dict[Key, ReportedValue] = {
-            k: v for k, v in inputs.reported.items() if k[0] in self.keys
-        }
+        reported: dict[str, dict[Key, ReportedValue]] = defaultdict(dict)
+        for k, v in inputs.reported.items():
+            reported[k[0]][k] = v
         everything = [r for records in self.records.values() for r in records]
         self.tally = AgreementTally.of(everything)
         self.outcomes: Counter[tuple[str, int]] = Counter()
         self._add_outcomes(everything, 1)
-        consensus = build_consensus(everything, self.reported)
-        self.scores, self.open = dict(consensus.scores), dict(consensus.open)
-        self.adjudicated = set(consensus.adjudicated)
+        self.consensus: dict[str, Consensus] = {}
+        self.human: dict[str, dict[str, float]] = {}
         self.spread = derived.rater_spread(everything)
+        self.raters_per_run: dict[str, int] = {}
+        self.blind: set[str] = set()  # runs with a blind-phase value (anchoring reads them)
+        consensus = build_consensus(everything, inputs.reported)
+        split: dict[str, Consensus] = defaultdict(Consensus)
+        for k, value in consensus.scores.items():
+            split[k[0]].scores[k] = value
+        for k, median in consensus.open.items():
+            split[k[0]].open[k] = median
+        for key in self.records:
+            part = split[key]
+            adjudicated = frozenset(k for k in consensus.adjudicated if k[0] == key)
+            self._set_run(key, Consensus(part.scores, part.open, adjudicated), spread=None)
+        #: The scorer's counterparts: of the runs only, so a submit leaves them as they are.
+        self.counterparts: dict[Key, float] | None = None
+        self.auto: dict[Key, float] | None = None
+
+    def _set_run(
+        self, key: str, consensus: Consensus, spread: dict[str, tuple[int, float]] | None
+    ) -> None:
+        """Keep the run's consensus and the per-run figures of its records."""
+        records = self.records[key]
+        self.consensus[key] = consensus
+        self.human[key] = human_scores(consensus.scores)
+        self.raters_per_run[key] = len({r.rater for r in records})
+        if any(r.has_blind for r in self.unselected.get(key, ())):
+            self.blind.add(key)
+        if spread is not None:
+            self.spread.update(spread)
 
     def _add_outcomes(self, records: Iterable[RatingRecord], sign: int) -> None:
         for metric, counts in derived.outcome_counts(records).items():
@@ -127,47 +156,52 @@ class LiveResults:
     def _replace_run(self, store: AdjudicationStore, key: str, run_pk: int) -> None:
         """Take the run's old part out of every figure, read it again, add the new part."""
         old = self.records.pop(key, [])
-        self.unselected.pop(key, None)
         self.tally.add(old, sign=-1)
         self._add_outcomes(old, -1)
-        for k in [k for k in self.reported if k[0] == key]:
-            del self.reported[k]
-        for table in (self.scores, self.open):
-            for k in [k for k in table if k[0] == key]:
-                del table[k]
-        self.adjudicated = {k for k in self.adjudicated if k[0] != key}
+        self.unselected.pop(key, None)
+        self.consensus.pop(key, None)
+        self.human.pop(key, None)
         self.spread.pop(key, None)
-        raw = rating_records(store, run_pk=run_pk)
-        records, unselected = choose(raw, study=self.study)
-        if records:
-            self.records[key] = records
-        if unselected:
-            self.unselected[key] = unselected
-        if self.study is None or self.study in {r.study for r in raw}:
-            reported = _reported_of_run(store, self.study, run_pk)
-            self.reported.update(reported)
+        self.raters_per_run.pop(key, None)
+        self.blind.discard(key)
+        records, unselected = choose(rating_records(store, run_pk=run_pk), study=self.study)
+        if not records and not unselected:
+            return
+        self.records[key] = records
+        self.unselected[key] = unselected
         self.tally.add(records)
         self._add_outcomes(records, 1)
-        consensus = build_consensus(records, self.reported)
-        self.scores.update(consensus.scores)
-        self.open.update(consensus.open)
-        self.adjudicated |= consensus.adjudicated
-        self.spread.update(derived.rater_spread(records))
+        consensus = build_consensus(records, _reported_of_run(store, self.study, run_pk))
+        self._set_run(key, consensus, spread=derived.rater_spread(records))
 
     def data(self) -> ResultsData:
-        """The point figures as they stand (no bootstrap interval yet)."""
-        records = [r for key in sorted(self.records, key=_run_order) for r in self.records[key]]
-        consensus = Consensus(
-            scores=dict(self.scores), open=dict(self.open), adjudicated=frozenset(self.adjudicated)
-        )
+        """The point figures as they stand (no bootstrap interval yet). Runs in ``run_pk``
+        order, so a figure summed in order is the same whichever runs were updated."""
+        order = sorted((k for k, rs in self.records.items() if rs), key=_run_order)
+        records = [r for key in order for r in self.records[key]]
+        scores: dict[Key, float] = {}
+        open_: dict[Key, float | None] = {}
+        adjudicated: set[Key] = set()
+        human: dict[str, float] = {}
+        for key in order:
+            part = self.consensus[key]
+            scores.update(part.scores)
+            open_.update(part.open)
+            adjudicated |= part.adjudicated
+            human.update(self.human[key])
+        consensus = Consensus(scores=scores, open=open_, adjudicated=frozenset(adjudicated))
         agreement: AgreementReport | None = None
         validity = None
         if records:
             agreement = tally_report(self.tally, self.rubric.metric_ids)
-            unselected = [r for records in self.unselected.values() for r in records]
+            if self.auto is None:
+                self.auto = counterpart_table(self.run_infos, rubric_counterparts(self.rubric))
+            # Anchoring reads the blind values; without any it has nothing to read (None).
+            blind = [] if not self.blind else [r for k in order for r in self.unselected[k]]
             validity = rubric_validity(
-                records, unselected, self.run_infos, self.rubric, top=10, consensus=consensus
-            )
+                records, blind, self.run_infos, self.rubric, top=10, consensus=consensus,
+                auto=self.auto, human=human,
+            )  # fmt: skip
         meta = ResultsMeta(
             generated_at=datetime.now(UTC),
             database=self.database,
@@ -176,7 +210,7 @@ class LiveResults:
             study=self.study,
             scenario_filter=list(self.scenarios),
             n_runs=len(self.runs),
-            n_ratings=sum(len({r.rater for r in rs}) for rs in self.records.values()),
+            n_ratings=sum(self.raters_per_run.values()),
             n_raters=len(self.tally.raters()),
             n_left_out=self.n_left_out,
             left_out_note=left_out_note(self.n_left_out, self.blind_for),
@@ -200,7 +234,15 @@ class LiveResults:
             m: (self.outcomes[(m, 0)], self.outcomes[(m, 1)], self.outcomes[(m, 2)])
             for m in dict.fromkeys(m for m, _ in self.outcomes)
         }
-        return data.known(outcome_rates=derived.rates_of(counts), rater_spread=dict(self.spread))
+        known: dict[str, object] = {
+            "outcome_rates": derived.rates_of(counts),
+            "rater_spread": {k: self.spread[k] for k in order if k in self.spread},
+        }
+        if self.counterparts is not None:
+            known["counterparts"] = self.counterparts
+        data.known(**known)
+        self.counterparts = data.counterparts
+        return data
 
     def with_intervals(self, data: ResultsData, *, seed: int, resamples: int) -> ResultsData:
         """``data`` with the bootstrap intervals filled in (agreement's and the leaderboard,

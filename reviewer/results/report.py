@@ -15,7 +15,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
 from reviewer.agreement.consensus import CONSENSUS_RULE
@@ -126,6 +125,9 @@ def _fitted_table(ax, table: Table) -> None:  # type: ignore[no-untyped-def]
 
 def write_pdf(data: ResultsData, out: BinaryIO, progress: Progress) -> int:
     """Write the PDF to ``out``; returns the number of pages."""
+    # Imported here: the PDF backend is a third of a second the HTML page does not need.
+    from matplotlib.backends.backend_pdf import PdfPages
+
     steps = len(CHARTS) + 1
     pages = 0
     with PdfPages(out, metadata={"Title": TITLE, "Creator": "a320-review"}) as pdf:

@@ -150,13 +150,19 @@ def reported_values(
     thresholds: Thresholds,
     in_force: Mapping[int, Adjudication],
     run_pk: int | None = None,
+    pairs: Pairs | None = None,
 ) -> dict[tuple[int, str], ReportedValue]:
     """``{(run_pk, metric_id): reported value}`` of every (run, metric) a person rated
     (within ``study`` / of ``run_pk``): :func:`read`'s ``reported`` with the raters' median
     score beside, from plain pairs (the dashboard reads every rated metric of the database,
-    and :func:`read` builds each rater's value with its comment and cited steps)."""
+    and :func:`read` builds each rater's value with its comment and cited steps).
+
+    ``pairs``: the people's ``(outcome, score)`` per (run, metric), when the caller has
+    already read them (the results read every decided item once); else read here."""
     out: dict[tuple[int, str], ReportedValue] = {}
-    for (pk, metric), values in _pairs(conn, study, run_pk).items():
+    if pairs is None:
+        pairs = _pairs(conn, study, run_pk)
+    for (pk, metric), values in pairs.items():
         scores = [score for _, score in values if score is not None]
         median = float(statistics.median(scores)) if scores else None
         adjudication = in_force.get(pk)
@@ -185,6 +191,10 @@ def open_runs(
         if rule.status_of(values, thresholds.get(pk, _NO_STUDY)[1]) == "disputed":
             found.add(pk)
     return found
+
+
+#: The people's ``(outcome, score)`` values of each (run_pk, metric).
+Pairs = Mapping[tuple[int, str], Sequence[tuple[str, int | None]]]
 
 
 def _pairs(

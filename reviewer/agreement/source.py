@@ -10,6 +10,7 @@ scenario, model, scalar and the ScoreCard fields a counterpart uses.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -129,7 +130,7 @@ def load_inputs(
     records, unselected = choose(raw, study=study, phase=phase, include_judges=include_judges)
     if phase == "blind" and not records:
         raise SelectionError("no rating carries blind-phase values (only blind studies have them)")
-    reported = _reported(store, study) if phase == "final" else {}
+    reported = _reported(store, study, in_study) if phase == "final" else {}
     return Inputs(
         records=records,
         unselected=unselected,
@@ -155,13 +156,19 @@ def choose(
     return select(unselected, phase=phase, include_judges=include_judges), unselected
 
 
-def _reported(store: AdjudicationStore, study: str | None) -> dict[tuple[str, str], ReportedValue]:
+def _reported(
+    store: AdjudicationStore, study: str | None, in_study: Sequence[RatingRecord]
+) -> dict[tuple[str, str], ReportedValue]:
     """The adjudication-aware consensus; empty (the median then) for a study the store
-    does not hold."""
+    does not hold. The people's values are the records' (no second read of every item)."""
     from reviewer.adjudication.consensus import reported_values
     from reviewer.store import NotFoundError
 
+    pairs: dict[tuple[int, str], list[tuple[str, int | None]]] = defaultdict(list)
+    for r in in_study:
+        if not r.is_judge:  # a judge never counts towards the consensus
+            pairs[(int(r.run_key), r.metric_id)].append((r.outcome, r.score))
     try:
-        return reported_values(store, study=study)
+        return reported_values(store, study=study, pairs=pairs)
     except NotFoundError:
         return {}

@@ -7,8 +7,10 @@ draw the same thing from the same numbers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from functools import cached_property
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict
 
@@ -19,6 +21,9 @@ from reviewer.agreement.report import AgreementReport
 from reviewer.agreement.validity import ValidityReport
 from reviewer.leaderboard.board import Board
 from reviewer.results import derived
+
+
+_T = TypeVar("_T")
 
 
 class _Frozen(BaseModel):
@@ -146,6 +151,14 @@ class ResultsData(_Frozen):
         for name in _CACHED:
             getattr(self, name)
         return self
+
+    def once(self, name: str, compute: Callable[[ResultsData], _T]) -> _T:
+        """``compute(self)``, computed once per data under ``name``: a chart and its table
+        share a figure (the vector's bootstrap intervals were drawn twice per report)."""
+        cache: dict[str, Any] = self.__dict__.setdefault("_once", {})
+        if name not in cache:
+            cache[name] = compute(self)
+        return cast(_T, cache[name])
 
     def known(self, **figures: object) -> ResultsData:
         """Take cached figures already computed, by the same functions, from running sums

@@ -14,6 +14,7 @@ open disputes left out). Each metric says how many of its runs an open dispute l
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -116,7 +117,8 @@ def spearman(
 def _rho_over(
     table: Mapping[tuple[str, str], float], counterpart: Mapping[tuple[str, str], float], m: str
 ) -> tuple[list[tuple[str, str]], tuple[float | None, float | None, float | None, str | None]]:
-    keys = sorted(k for k in table if k[1] == m and k in counterpart)
+    # Over the counterparts (one per run and metric that has one), not the whole table.
+    keys = sorted(k for k in counterpart if k[1] == m and k in table)
     return keys, spearman([table[k] for k in keys], [counterpart[k] for k in keys])
 
 
@@ -224,8 +226,9 @@ def disagreements(
         if run is None or run.scalar is None:
             continue
         found.append((value - run.scalar, key, value, run))
-    # Ranked first, rows built for the top only (a row per run was most of the time).
-    found.sort(key=lambda d: (-abs(d[0]), d[1]))
+    # Ranked first, rows built for the top only (a row per run was most of the time);
+    # nsmallest keeps sorted()'s order, ties included.
+    found = heapq.nsmallest(top, found, key=lambda d: (-abs(d[0]), d[1]))
     return [
         Disagreement(
             run_key=key,
@@ -236,7 +239,7 @@ def disagreements(
             scorer=run.scalar,
             difference=difference,
         )
-        for difference, key, value, run in found[:top]
+        for difference, key, value, run in found
     ]
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -87,21 +88,33 @@ with ReviewStore.open(Path(sys.argv[1]), create=False) as store:
 TARGETS = {"a": 1.0, "b": 5.0, "d": 2.0, "e": 0.1}
 
 
-def whole(cmd: list[str]) -> float:
-    """Seconds of one whole process; fails loudly when it fails."""
+#: CPU seconds (user + system) of each measured process, by measure: on a loaded machine
+#: they move far less than the wall seconds.
+CPU: dict[str, list[float]] = {}
+
+
+def _run(cmd: list[str], cpu_key: str | None) -> tuple[subprocess.CompletedProcess[str], float]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
     done = subprocess.run(cmd, capture_output=True, text=True, check=False, env=ENV)
-    if done.returncode != 0:
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0 or (cpu_key == "a" and not done.stdout.strip()):
         raise SystemExit(f"bench: {' '.join(cmd[:3])} failed:\n{done.stderr[-2000:]}")
+    if cpu_key is not None:
+        used = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+        CPU.setdefault(cpu_key, []).append(used)
+    return done, start
+
+
+def whole(cmd: list[str], cpu_key: str | None = None) -> float:
+    """Seconds of one whole process; fails loudly when it fails."""
+    _done, start = _run(cmd, cpu_key)
     return time.monotonic() - start
 
 
 def until_printed(cmd: list[str]) -> list[float]:
     """Seconds from spawning ``cmd`` to each ``time.monotonic()`` it prints."""
-    start = time.monotonic()
-    done = subprocess.run(cmd, capture_output=True, text=True, check=False, env=ENV)
-    if done.returncode != 0 or not done.stdout.strip():
-        raise SystemExit(f"bench: {' '.join(cmd[:3])} failed:\n{done.stderr[-2000:]}")
+    done, start = _run(cmd, "a")
     return [float(line) - start for line in done.stdout.split()]
 
 
@@ -143,7 +156,7 @@ def main() -> None:
     results: dict[str, tuple[str, Paired]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.pairs):
-            base = whole(floor)
+            base = whole(floor, "floor")
             shown, full = until_printed([py, "-c", POINT, str(args.db), str(WINDOW_RESAMPLES)])
             point.a.append(base)
             point.b.append(shown)
@@ -166,8 +179,8 @@ def main() -> None:
         for key, (label, cmd) in measures.items():
             pair = Paired([], [])
             for i in range(args.pairs):
-                pair.a.append(whole(floor))
-                pair.b.append(whole(cmd))
+                pair.a.append(whole(floor, "floor"))
+                pair.b.append(whole(cmd, key))
                 print(f"bench: {key} pair {i + 1}: floor {pair.a[-1]:.3f} s, "
                       f"B {pair.b[-1]:.3f} s", file=sys.stderr)  # fmt: skip
             results[key] = (label, pair)
@@ -189,16 +202,18 @@ def main() -> None:
           f"{sys.version.split()[0]}, load average {os.getloadavg()[0]:.1f} at the end; "
           f"databases {args.db.name} (10,000 runs, 30,000 ratings) and {small.name} (30 runs, "
           f"84 ratings). Floor: `python -c pass`, a whole process.\n")  # fmt: skip
-    print("| measure | seconds, median (min–max, n) | / floor, paired | target |")
-    print("|---|---|---|---|")
+    print("| measure | seconds, median (min–max, n) | / floor, paired | CPU s, median | target |")
+    print("|---|---|---|---|---|")
     for key, (label, pair) in results.items():
         target = verdict(key, pair.b)
-        print(f"| {label} | {pair.seconds('b')} | {pair.ratio()} | {target} |")
+        cpu = f"{statistics.median(CPU[key]):.2f}" if key in CPU else "(as above)"
+        print(f"| {label} | {pair.seconds('b')} | {pair.ratio()} | {cpu} | {target} |")
     print(
         f"| (e) the dashboard's update after one submit (in process, {len(update.b)} submits) "
         f"| {spread(update.b, ' s', 3)} | {update.ratio()} of reading everything again "
-        f"({spread(update.a, ' s', 3)}) | {verdict('e', update.b)} |"
+        f"({spread(update.a, ' s', 3)}) | — | {verdict('e', update.b)} |"
     )
+    print(f"\nThe floor's CPU: {statistics.median(CPU['floor']) * 1000:.0f} ms at the median.")
     floor_median = statistics.median(v for _, p in results.values() for v in p.a)
     print(f"\nThe floor took {floor_median * 1000:.0f} ms at the median.")
 

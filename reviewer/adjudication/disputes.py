@@ -54,14 +54,7 @@ def read(
 ) -> list[MetricDispute]:
     """Every (run, metric) rated by a person (within ``study`` / of ``run_pk``), in run
     then rubric order, with its status, the adjudication in force and the reported value."""
-    sql, params = _VALUES, []
-    if run_pk is not None:
-        sql += " AND g.run_pk = ?"
-        params.append(run_pk)
-    if study is not None:
-        sql += _IN_STUDY
-        params.append(study)
-    rows = conn.execute(sql, params).fetchall()
+    rows = conn.execute(*_within(_VALUES, study, run_pk)).fetchall()
     # Each rater's cited steps, metric by metric: what an adjudicator weighs beside the scores.
     cited = ratings.citations_of(conn, sorted({row[-1] for row in rows}))
     values: dict[tuple[int, str], list[RatedValue]] = defaultdict(list)
@@ -193,6 +186,18 @@ def open_runs(
     return found
 
 
+def _within(sql: str, study: str | None, run_pk: int | None) -> tuple[str, list[object]]:
+    """``sql`` over the ratings in force, narrowed to ``study`` and ``run_pk`` when given."""
+    params: list[object] = []
+    if run_pk is not None:
+        sql += " AND g.run_pk = ?"
+        params.append(run_pk)
+    if study is not None:
+        sql += _IN_STUDY
+        params.append(study)
+    return sql, params
+
+
 #: The people's ``(outcome, score)`` values of each (run_pk, metric).
 Pairs = Mapping[tuple[int, str], Sequence[tuple[str, int | None]]]
 
@@ -202,15 +207,8 @@ def _pairs(
 ) -> dict[tuple[int, str], list[tuple[str, int | None]]]:
     """The people's ``(outcome, score)`` of each (run, metric) (within ``study`` / of
     ``run_pk``): plain pairs, for what reads every rated metric of the database at once."""
-    sql, params = _PAIRS, list[object]()
-    if run_pk is not None:
-        sql += " AND g.run_pk = ?"
-        params.append(run_pk)
-    if study is not None:
-        sql += _IN_STUDY
-        params.append(study)
     pairs: dict[tuple[int, str], list[tuple[str, int | None]]] = defaultdict(list)
-    for pk, metric, outcome, score in conn.execute(sql, params):
+    for pk, metric, outcome, score in conn.execute(*_within(_PAIRS, study, run_pk)):
         pairs[(pk, metric)].append((outcome, score))
     return pairs
 

@@ -22,7 +22,6 @@ from reviewer.agreement.validity import ValidityReport
 from reviewer.leaderboard.board import Board
 from reviewer.results import derived
 
-
 _T = TypeVar("_T")
 
 

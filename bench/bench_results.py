@@ -78,8 +78,9 @@ def card(n: int, rng: random.Random) -> ScoreCard:
     )
 
 
-def build(db: Path, runs: int, raters: int) -> None:
-    """The database: runs through add_scorecards, ratings through import_ratings."""
+def build(db: Path, runs: int, raters: int, rated: int | None = None) -> None:
+    """The database: runs through add_scorecards, ratings through import_ratings (of the
+    first ``rated`` runs, all by default)."""
     rng = random.Random(7)
     metrics = default_rubric().metric_ids
     with ReviewStore.open(db) as store, tempfile.TemporaryDirectory() as tmp:
@@ -87,6 +88,7 @@ def build(db: Path, runs: int, raters: int) -> None:
         store.add_scorecards([card(n, rng) for n in range(runs)])
         rows = store.list_runs()
         print(f"stored {len(rows)} runs in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+        rows = rows[:rated]
         for k in range(raters):
             rater = f"rater-{k + 1}"
             path = Path(tmp) / f"{rater}.csv"

@@ -10,11 +10,11 @@ turned into figures by :mod:`reviewer.agreement.consensus`).
 
 from __future__ import annotations
 
-import statistics
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
+from reviewer.adjudication.disputes import Pairs
 from reviewer.adjudication.model import ReportedValue
 from reviewer.adjudication.rule import Reached
 
@@ -92,21 +92,16 @@ def consensus_rows(store: AdjudicationStore, *, study: str | None = None) -> lis
 
 
 def reported_values(
-    store: AdjudicationStore, *, study: str | None = None
+    store: AdjudicationStore,
+    *,
+    study: str | None = None,
+    run_pk: int | None = None,
+    pairs: Pairs | None = None,
 ) -> dict[tuple[str, str], ReportedValue]:
-    """``{(run_key, metric_id): reported value}`` of every (run, metric) a person rated:
-    the same rows :func:`consensus_rows` exports, with the raters' median score beside (an
-    open dispute's sensitivity value). Run keys are ``run_pk`` as text, as
-    :mod:`reviewer.agreement.source` names runs."""
-    out: dict[tuple[str, str], ReportedValue] = {}
-    for d in store.disputes(study=study):
-        if d.reported is None:
-            continue
-        scores = [v.score for v in d.values if v.score is not None]
-        out[(str(d.run_pk), d.metric_id)] = ReportedValue(
-            outcome=d.reported.outcome,
-            score=d.reported.score,
-            reached=d.reported.reached,
-            median=float(statistics.median(scores)) if scores else None,
-        )
-    return out
+    """``{(run_key, metric_id): reported value}`` of every (run, metric) a person rated
+    (of ``run_pk`` when given): the same values :func:`consensus_rows` exports, with the
+    raters' median score beside (an open dispute's sensitivity value). Run keys are
+    ``run_pk`` as text, as :mod:`reviewer.agreement.source` names runs. ``pairs``: the
+    people's values of each (run_pk, metric), when the caller has read them already."""
+    found = store.reported_values(study=study, run_pk=run_pk, pairs=pairs)
+    return {(str(pk), metric): value for (pk, metric), value in found.items()}

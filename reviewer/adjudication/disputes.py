@@ -10,13 +10,14 @@ the raters agree and what is reported. Plain rows instead of whole ratings: the 
 from __future__ import annotations
 
 import sqlite3
+import statistics
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
 import sqlite_utils
 
 from reviewer.adjudication import rule
-from reviewer.adjudication.model import Adjudication, MetricDispute, RatedValue
+from reviewer.adjudication.model import Adjudication, MetricDispute, RatedValue, ReportedValue
 from reviewer.store import audit, ratings
 from reviewer.store.connection import write_transaction
 from reviewer.store.errors import NotFoundError
@@ -53,15 +54,7 @@ def read(
 ) -> list[MetricDispute]:
     """Every (run, metric) rated by a person (within ``study`` / of ``run_pk``), in run
     then rubric order, with its status, the adjudication in force and the reported value."""
-    sql = _VALUES
-    params: list[int | str] = []  # in placeholder order: the run, then the study's name
-    if run_pk is not None:
-        sql += " AND g.run_pk = ?"
-        params.append(run_pk)
-    if study is not None:
-        sql += _IN_STUDY
-        params.append(study)
-    rows = conn.execute(sql, params).fetchall()
+    rows = conn.execute(*_within(_VALUES, study, run_pk)).fetchall()
     # Each rater's cited steps, metric by metric: what an adjudicator weighs beside the scores.
     cited = ratings.citations_of(conn, sorted({row[-1] for row in rows}))
     values: dict[tuple[int, str], list[RatedValue]] = defaultdict(list)
@@ -143,6 +136,40 @@ def reported_scores(
     return out
 
 
+def reported_values(
+    conn: sqlite3.Connection,
+    *,
+    study: str | None,
+    thresholds: Thresholds,
+    in_force: Mapping[int, Adjudication],
+    run_pk: int | None = None,
+    pairs: Pairs | None = None,
+) -> dict[tuple[int, str], ReportedValue]:
+    """``{(run_pk, metric_id): reported value}`` of every (run, metric) a person rated
+    (within ``study`` / of ``run_pk``): :func:`read`'s ``reported`` with the raters' median
+    score beside, from plain pairs (the dashboard reads every rated metric of the database,
+    and :func:`read` builds each rater's value with its comment and cited steps).
+
+    ``pairs``: the people's ``(outcome, score)`` per (run, metric), when the caller has
+    already read them (the results read every decided item once); else read here."""
+    out: dict[tuple[int, str], ReportedValue] = {}
+    if pairs is None:
+        pairs = _pairs(conn, study, run_pk)
+    for (pk, metric), values in pairs.items():
+        scores = [score for _, score in values if score is not None]
+        median = float(statistics.median(scores)) if scores else None
+        adjudication = in_force.get(pk)
+        decision = adjudication.items.get(metric) if adjudication else None
+        if decision is not None:  # an adjudication wins wherever there is one
+            score = None if decision.score is None else float(decision.score)
+            out[(pk, metric)] = ReportedValue(decision.outcome, score, "adjudicated", median)
+            continue
+        found = rule.reported_of(values, thresholds.get(pk, _NO_STUDY)[1])
+        if found is not None:
+            out[(pk, metric)] = ReportedValue(*found, median=median)
+    return out
+
+
 def open_runs(
     conn: sqlite3.Connection,
     *,
@@ -159,14 +186,29 @@ def open_runs(
     return found
 
 
+def _within(sql: str, study: str | None, run_pk: int | None) -> tuple[str, list[object]]:
+    """``sql`` over the ratings in force, narrowed to ``study`` and ``run_pk`` when given."""
+    params: list[object] = []
+    if run_pk is not None:
+        sql += " AND g.run_pk = ?"
+        params.append(run_pk)
+    if study is not None:
+        sql += _IN_STUDY
+        params.append(study)
+    return sql, params
+
+
+#: The people's ``(outcome, score)`` values of each (run_pk, metric).
+Pairs = Mapping[tuple[int, str], Sequence[tuple[str, int | None]]]
+
+
 def _pairs(
-    conn: sqlite3.Connection, study: str | None
+    conn: sqlite3.Connection, study: str | None, run_pk: int | None = None
 ) -> dict[tuple[int, str], list[tuple[str, int | None]]]:
-    """The people's ``(outcome, score)`` of each (run, metric) (within ``study``): plain
-    pairs, for what reads every rated metric of the database at once."""
-    sql, params = (_PAIRS + _IN_STUDY, [study]) if study is not None else (_PAIRS, [])
+    """The people's ``(outcome, score)`` of each (run, metric) (within ``study`` / of
+    ``run_pk``): plain pairs, for what reads every rated metric of the database at once."""
     pairs: dict[tuple[int, str], list[tuple[str, int | None]]] = defaultdict(list)
-    for pk, metric, outcome, score in conn.execute(sql, params):
+    for pk, metric, outcome, score in conn.execute(*_within(_PAIRS, study, run_pk)):
         pairs[(pk, metric)].append((outcome, score))
     return pairs
 

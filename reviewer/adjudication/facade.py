@@ -12,7 +12,13 @@ from collections.abc import Sequence
 
 from reviewer.adjudication import disputes, rule
 from reviewer.adjudication import storage as adj
-from reviewer.adjudication.model import Adjudication, AdjudicationItem, MetricDispute
+from reviewer.adjudication.disputes import Pairs
+from reviewer.adjudication.model import (
+    Adjudication,
+    AdjudicationItem,
+    MetricDispute,
+    ReportedValue,
+)
 from reviewer.store.connection import read_transaction, utcnow
 from reviewer.store.errors import StoreError
 from reviewer.studies.facade import StudiesStore
@@ -78,6 +84,29 @@ class AdjudicationStore(StudiesStore):
                 study=study,
                 thresholds=self._run_thresholds(study),
                 in_force=self._in_force(),
+            )
+
+    def reported_values(
+        self,
+        *,
+        study: str | None = None,
+        run_pk: int | None = None,
+        pairs: Pairs | None = None,
+    ) -> dict[tuple[int, str], ReportedValue]:
+        """``{(run_pk, metric_id): reported value}``: what :meth:`disputes` reports for each
+        (run, metric) a person rated (within ``study`` / of ``run_pk``), with the raters'
+        median score, read without building the dispute rows (``pairs``: the people's
+        values, when already read; see :func:`disputes.reported_values`)."""
+        with read_transaction(self._db.conn):
+            if study is not None:
+                self.get_study(study)  # NotFoundError for an unknown name
+            return disputes.reported_values(
+                self._db.conn,
+                study=study,
+                thresholds=self._run_thresholds(study),
+                in_force=self._in_force(run_pk),
+                run_pk=run_pk,
+                pairs=pairs,
             )
 
     def runs_needing_adjudication(self) -> set[int]:

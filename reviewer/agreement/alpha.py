@@ -1,33 +1,28 @@
-"""Krippendorff's alpha over units of values, through the ``krippendorff`` package.
+"""Krippendorff's alpha over units of values.
 
 A :class:`Units` table counts, for each unit (a run), how many raters gave each value of
 the value domain (for rubric scores 0..3; for outcomes their three codes). Missing values
 simply are not counted. Alpha is undefined, and reported as ``None`` with a note, when
 fewer than two values are pairable or the pairable values show no variation at all: the
-package would divide by zero there, and 0 or 1 would be a claim the data cannot make.
+formula would divide by zero there, and 0 or 1 would be a claim the data cannot make.
+Alpha itself is computed by :class:`reviewer.agreement.tally.CoincidenceTally` (the one
+implementation; the tests hold it to the ``krippendorff`` package).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
-import krippendorff
 import numpy as np
 
-Level = Literal["nominal", "ordinal", "interval", "ratio"]
+from reviewer.agreement.tally import Alpha as Alpha
+from reviewer.agreement.tally import Level as Level
+from reviewer.agreement.tally import tally_of
+
 LEVELS: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio")
 #: The 0–3 scale of the rubric.
 SCORE_DOMAIN: tuple[int, ...] = (0, 1, 2, 3)
-
-
-@dataclass(frozen=True)
-class Alpha:
-    """An alpha value, or ``None`` with the reason it is undefined."""
-
-    value: float | None
-    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -85,24 +80,8 @@ class Units:
 
     def undefined_because(self) -> str | None:
         """Why alpha is undefined for these units, or ``None`` when it is defined."""
-        pairable = self.pairable().counts
-        n = int(pairable.sum())
-        if n < 2:
-            return f"fewer than two pairable values ({n}): no run has two scores"
-        used = np.flatnonzero(pairable.sum(axis=0))
-        if len(used) == 1:
-            value = self.domain[int(used[0])]
-            return f"no variation: every pairable value is {value:g}, so alpha is undefined"
-        return None
+        return tally_of(self.counts, self.domain).undefined_because()
 
     def alpha(self, level: Level) -> Alpha:
-        """Krippendorff's alpha at ``level`` (``krippendorff.alpha`` on the value counts)."""
-        note = self.undefined_because()
-        if note is not None:
-            return Alpha(None, note)
-        value = krippendorff.alpha(
-            value_counts=self.pairable().counts,
-            value_domain=list(self.domain),
-            level_of_measurement=level,
-        )
-        return Alpha(float(value))
+        """Krippendorff's alpha at ``level``, or ``None`` with the reason it is undefined."""
+        return tally_of(self.counts, self.domain).alpha(level)

@@ -7,8 +7,8 @@ contribution is computed once, and a bootstrap resample (units drawn with replac
 only a weighted sum of those matrices: one matrix product for all resamples at once.
 :func:`coincidence_alpha` on the full data equals ``krippendorff.alpha`` (a test pins it).
 
-``alpha = 1 − (n − 1)·Σ o_ck·δ_ck / Σ n_c·n_k·δ_ck`` with the marginals ``n_c = Σ_k o_ck``.
-The ordinal distance depends on those marginals, so it is recomputed per resample.
+Alpha of a coincidence matrix is :func:`reviewer.agreement.tally.alphas_from_coincidences`,
+the one formula every alpha of the package goes through.
 """
 
 from __future__ import annotations
@@ -16,6 +16,17 @@ from __future__ import annotations
 import numpy as np
 
 from reviewer.agreement.alpha import Level, Units
+from reviewer.agreement.tally import alphas_from_coincidences
+
+__all__ = [
+    "alphas_from_coincidences",
+    "bca_interval",
+    "bootstrap_alpha",
+    "coincidence_alpha",
+    "jackknife_alpha",
+    "percentile_interval",
+    "unit_coincidences",
+]
 
 
 def unit_coincidences(units: Units) -> np.ndarray:
@@ -27,43 +38,6 @@ def unit_coincidences(units: Units) -> np.ndarray:
     outer[:, np.arange(counts.shape[1]), np.arange(counts.shape[1])] -= counts
     flat: np.ndarray = (outer / (m - 1)[:, None, None]).reshape(len(counts), counts.shape[1] ** 2)
     return flat
-
-
-def _distances(n_c: np.ndarray, domain: np.ndarray, level: Level) -> np.ndarray:
-    """``δ²`` per resample: shape ``(B, V, V)`` from marginals ``n_c`` of shape ``(B, V)``."""
-    v = domain[None, :]
-    if level == "nominal":
-        d = 1.0 - np.eye(len(domain))
-        return np.broadcast_to(d, (len(n_c), *d.shape))
-    if level == "interval":
-        d = (v.T - v) ** 2
-        return np.broadcast_to(d, (len(n_c), *d.shape))
-    if level == "ratio":
-        with np.errstate(invalid="ignore", divide="ignore"):
-            d = np.nan_to_num(((v.T - v) / (v.T + v)) ** 2)
-        return np.broadcast_to(d, (len(n_c), *d.shape))
-    if level == "ordinal":
-        # Σ_{g=c..k} n_g − (n_c + n_k)/2 = C_k − C_c + (n_c − n_k)/2 with C the cumulative
-        # marginals; the same expression holds for c > k, so no triangle needs special care.
-        cum = np.cumsum(n_c, axis=1)
-        d2: np.ndarray = (
-            (cum[:, None, :] - cum[:, :, None]) + (n_c[:, :, None] - n_c[:, None, :]) / 2
-        ) ** 2
-        return d2
-    raise ValueError(f"unknown level {level!r}")
-
-
-def alphas_from_coincidences(o: np.ndarray, domain: np.ndarray, level: Level) -> np.ndarray:
-    """Alpha for each coincidence matrix in ``o`` (shape ``(B, V, V)``); NaN where undefined."""
-    n_c = o.sum(axis=2)
-    n = n_c.sum(axis=1)
-    d = _distances(n_c, domain, level)
-    observed = (o * d).sum(axis=(1, 2))
-    expected = ((n_c[:, :, None] * n_c[:, None, :]) * d).sum(axis=(1, 2))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out: np.ndarray = 1.0 - (n - 1) * observed / expected
-    out[~(expected > 0)] = np.nan
-    return out
 
 
 def coincidence_alpha(units: Units, level: Level) -> float:
@@ -87,6 +61,8 @@ def bootstrap_alpha(
     if n_units == 0 or resamples <= 0:
         return np.full(max(resamples, 0), np.nan)
     weights = rng.multinomial(n_units, np.full(n_units, 1.0 / n_units), size=resamples)
+    # As floats: an integer matrix times a float one skips BLAS (six times slower here).
+    weights = weights.astype(np.float64)
     o = (weights @ per_unit).reshape(resamples, v, v)
     return alphas_from_coincidences(o, np.asarray(units.domain, float), level)
 

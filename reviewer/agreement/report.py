@@ -16,7 +16,9 @@ import numpy as np
 
 from reviewer.agreement.alpha import SCORE_DOMAIN, Units
 from reviewer.agreement.bootstrap import bca_interval, bootstrap_alpha, jackknife_alpha
-from reviewer.agreement.records import Output, RatingRecord, metric_order
+from reviewer.agreement.records import Output, RatingRecord
+from reviewer.agreement.running import AgreementTally
+from reviewer.agreement.tally import CoincidenceTally, tally_of
 from reviewer.rubric import OUTCOMES
 
 
@@ -97,18 +99,81 @@ def outcome_units(records: Sequence[RatingRecord]) -> Units:
 
 def pair_shares(units: Units) -> tuple[float | None, float | None]:
     """Over all pairs of values of the same unit, pooled: share equal, share within one."""
-    counts = units.counts.astype(np.float64)
-    domain = np.asarray(units.domain, dtype=np.float64)
-    # Unordered pairs in a unit: (m² − Σ n_c²)/2 unequal, Σ n_c(n_c − 1)/2 equal.
-    m = counts.sum(axis=1)
-    total = float((m * (m - 1) / 2).sum())
-    if total == 0:
-        return None, None
-    equal = float((counts * (counts - 1) / 2).sum())
-    near = np.abs(domain[:, None] - domain[None, :]) == 1
-    # Pairs one apart: Σ_u Σ_{c<k, |c−k|=1} n_uc·n_uk (upper triangle of the outer product).
-    adjacent = float(np.einsum("uc,uk,ck->", counts, counts, np.triu(near)))
-    return equal / total, (equal + adjacent) / total
+    return tally_of(units.counts, units.domain).pair_shares()
+
+
+def metric_interval(
+    metric_id: str,
+    records: Sequence[RatingRecord],
+    estimate: float | None,
+    *,
+    domain: Sequence[float] = SCORE_DOMAIN,
+    seed: int = 0,
+    resamples: int = 1000,
+) -> tuple[float, float] | None:
+    """The BCa bootstrap interval of one metric's ordinal alpha (``estimate``), or ``None``
+    (alpha undefined, no resamples, or an interval that cannot be formed)."""
+    if estimate is None or resamples <= 0:
+        return None
+    scores = score_units(records, domain)
+    # One stream per (seed, metric): a metric's interval does not depend on which other
+    # metrics are in the report or on their order.
+    rng = np.random.default_rng([seed, zlib.crc32(metric_id.encode())])
+    replicates = bootstrap_alpha(scores, "ordinal", resamples=resamples, rng=rng)
+    return bca_interval(estimate, replicates, jackknife_alpha(scores, "ordinal"))
+
+
+def metric_row(
+    metric_id: str,
+    scores: CoincidenceTally,
+    outcomes: CoincidenceTally,
+    ci: tuple[float, float] | None,
+    resamples: int,
+) -> MetricAgreement:
+    """One metric's row from its tallies and its interval (``None``: not computed)."""
+    ordinal = scores.alpha("ordinal")
+    outcome = outcomes.alpha("nominal")
+    exact, within = scores.pair_shares()
+    notes = [a.note for a in (ordinal,) if a.note]
+    if outcome.note and not notes:
+        notes.append(f"outcome: {outcome.note}")
+    point = MetricAgreement(
+        metric_id=metric_id,
+        alpha_ordinal=ordinal.value,
+        alpha_interval=scores.alpha("interval").value,
+        alpha_outcome=outcome.value,
+        ci_low=None,
+        ci_high=None,
+        units=scores.n_units,
+        pairable_values=scores.n_pairable,
+        exact_agreement=exact,
+        within_one=within,
+        note="; ".join(notes) or None,
+    )
+    return with_interval(point, ci, resamples)
+
+
+def with_interval(
+    row: MetricAgreement, ci: tuple[float, float] | None, resamples: int
+) -> MetricAgreement:
+    """``row`` (its point values) with its bootstrap interval, the method, and the note an
+    interval on few runs carries; ``row`` itself when there is no interval."""
+    if ci is None:
+        return row
+    notes = [row.note] if row.note else []
+    if row.units < RELIABLE_INTERVAL_RUNS:
+        notes.append(
+            f"interval unreliable: {row.units} runs with two scores, fewer than "
+            f"{RELIABLE_INTERVAL_RUNS}"
+        )
+    return row.model_copy(
+        update={
+            "ci_low": ci[0],
+            "ci_high": ci[1],
+            "note": "; ".join(notes) or None,
+            "ci_method": f"{CI_METHOD}, {resamples} resamples, n = {row.units} runs",
+        }
+    )
 
 
 def metric_agreement(
@@ -120,98 +185,72 @@ def metric_agreement(
     resamples: int = 1000,
 ) -> MetricAgreement:
     """Alphas, bootstrap interval and pair shares of one metric's records."""
-    scores = score_units(records, domain)
-    ordinal = scores.alpha("ordinal")
-    interval = scores.alpha("interval")
-    outcome = outcome_units(records).alpha("nominal")
-    ci: tuple[float, float] | None = None
-    if ordinal.value is not None and resamples > 0:
-        # One stream per (seed, metric): a metric's interval does not depend on which other
-        # metrics are in the report or on their order.
-        rng = np.random.default_rng([seed, zlib.crc32(metric_id.encode())])
-        replicates = bootstrap_alpha(scores, "ordinal", resamples=resamples, rng=rng)
-        ci = bca_interval(ordinal.value, replicates, jackknife_alpha(scores, "ordinal"))
-    exact, within = pair_shares(scores)
-    notes = [a.note for a in (ordinal,) if a.note]
+    tally = AgreementTally.of([r for r in records if r.metric_id == metric_id], domain)
+    return tally_report(tally, [metric_id], records, seed=seed, resamples=resamples).metrics[0]
 
-    if outcome.note and not notes:
-        notes.append(f"outcome: {outcome.note}")
-    if ci is not None and scores.n_units < RELIABLE_INTERVAL_RUNS:
-        notes.append(
-            f"interval unreliable: {scores.n_units} runs with two scores, fewer than "
-            f"{RELIABLE_INTERVAL_RUNS}"
-        )
-    return MetricAgreement(
-        metric_id=metric_id,
-        alpha_ordinal=ordinal.value,
-        alpha_interval=interval.value,
-        alpha_outcome=outcome.value,
-        ci_low=ci[0] if ci else None,
-        ci_high=ci[1] if ci else None,
-        units=scores.n_units,
-        pairable_values=scores.n_pairable,
-        exact_agreement=exact,
-        within_one=within,
-        note="; ".join(notes) or None,
-        ci_method=f"{CI_METHOD}, {resamples} resamples, n = {scores.n_units} runs" if ci else None,
+
+def tally_report(
+    tally: AgreementTally,
+    metric_ids: Sequence[str],
+    records: Sequence[RatingRecord] | None = None,
+    *,
+    seed: int = 0,
+    resamples: int = 1000,
+) -> AgreementReport:
+    """The report from a tally; the metrics' intervals bootstrapped from ``records`` (the
+    records the tally holds) when given and ``resamples`` > 0, else left empty."""
+    order = tally.metrics(metric_ids)
+    intervals: dict[str, tuple[float, float] | None] = dict.fromkeys(order)
+    if records is not None and resamples > 0:
+        by_metric: dict[str, list[RatingRecord]] = defaultdict(list)
+        for r in records:
+            by_metric[r.metric_id].append(r)
+        for m in order:
+            estimate = tally.scores[m].alpha("ordinal").value
+            intervals[m] = metric_interval(
+                m, by_metric[m], estimate, domain=tally.domain, seed=seed, resamples=resamples
+            )
+    raters = tally.raters()
+    everyone = tally.pooled.alpha("ordinal").value
+    return AgreementReport(
+        metrics=[
+            metric_row(m, tally.scores[m], tally.outcomes[m], intervals[m], resamples)
+            for m in order
+        ],
+        raters=[
+            RaterAgreement(
+                rater=name,
+                n_ratings=tally.rater_runs[name],
+                mean_score={m: tally.mean_score(name, m) for m in order},
+                not_applicable_rate=_share(tally.rater_na[name], tally.rater_items[name]),
+                not_observed_rate=_share(tally.rater_no[name], tally.rater_items[name]),
+                alpha_with=everyone,
+                alpha_without=tally.without[name].alpha("ordinal").value,
+            )
+            for name in raters
+        ],
+        pairs=[
+            PairAgreement(
+                rater_a=a,
+                rater_b=b,
+                runs_shared=tally.shared_runs[(a, b)],
+                score_pairs=tally.score_pairs[(a, b)],
+                exact_agreement=_share(tally.equal_scores[(a, b)], tally.score_pairs[(a, b)]),
+            )
+            for a, b in combinations(raters, 2)
+        ],
     )
+
+
+def _share(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
 
 
 def pooled_alpha(
     records: Sequence[RatingRecord], domain: Sequence[float] = SCORE_DOMAIN
 ) -> float | None:
     """Ordinal alpha with each (run, metric) as a unit: one figure for the whole rubric."""
-    values = (((r.run_key, r.metric_id), r.score) for r in records)
-    return Units.from_values(values, domain).alpha("ordinal").value
-
-
-def rater_agreement(
-    rater: str,
-    records: Sequence[RatingRecord],
-    metric_ids: Sequence[str],
-    *,
-    domain: Sequence[float] = SCORE_DOMAIN,
-    alpha_with: float | None = None,
-) -> RaterAgreement:
-    """One rater's row; ``records`` are everyone's. ``alpha_with`` may be passed in when
-    already computed (it is the same for every rater)."""
-    own = [r for r in records if r.rater == rater]
-    scores: dict[str, list[int]] = defaultdict(list)
-    for r in own:
-        if r.score is not None:
-            scores[r.metric_id].append(r.score)
-    n_items = len(own)
-
-    def rate(outcome: str) -> float | None:
-        return sum(r.outcome == outcome for r in own) / n_items if n_items else None
-
-    return RaterAgreement(
-        rater=rater,
-        n_ratings=len({r.run_key for r in own}),
-        mean_score={m: float(np.mean(scores[m])) if scores[m] else None for m in metric_ids},
-        not_applicable_rate=rate("not_applicable"),
-        not_observed_rate=rate("not_observed"),
-        alpha_with=pooled_alpha(records, domain) if alpha_with is None else alpha_with,
-        alpha_without=pooled_alpha([r for r in records if r.rater != rater], domain),
-    )
-
-
-def pair_agreement(a: str, b: str, records: Sequence[RatingRecord]) -> PairAgreement:
-    """Runs rated by both ``a`` and ``b``, and the share of their equal scores."""
-    by_key: dict[tuple[str, str], dict[str, int | None]] = defaultdict(dict)
-    runs: dict[str, set[str]] = {a: set(), b: set()}
-    for r in records:
-        if r.rater in runs:
-            runs[r.rater].add(r.run_key)
-            by_key[(r.run_key, r.metric_id)][r.rater] = r.score
-    both = [(v[a], v[b]) for v in by_key.values() if v.get(a) is not None and v.get(b) is not None]
-    return PairAgreement(
-        rater_a=a,
-        rater_b=b,
-        runs_shared=len(runs[a] & runs[b]),
-        score_pairs=len(both),
-        exact_agreement=sum(x == y for x, y in both) / len(both) if both else None,
-    )
+    return AgreementTally.of(records, domain).pooled.alpha("ordinal").value
 
 
 def agreement_report(
@@ -222,21 +261,10 @@ def agreement_report(
     seed: int = 0,
     resamples: int = 1000,
 ) -> AgreementReport:
-    """The full report; metrics in ``metric_ids`` order (the rubric's), then any others."""
-    by_metric: dict[str, list[RatingRecord]] = defaultdict(list)
-    for r in records:
-        by_metric[r.metric_id].append(r)
-    order = metric_order(records, metric_ids)
-    raters = sorted({r.rater for r in records})
-    everyone = pooled_alpha(records, domain)
-    return AgreementReport(
-        metrics=[
-            metric_agreement(m, by_metric[m], domain=domain, seed=seed, resamples=resamples)
-            for m in order
-        ],
-        raters=[
-            rater_agreement(name, records, order, domain=domain, alpha_with=everyone)
-            for name in raters
-        ],
-        pairs=[pair_agreement(a, b, records) for a, b in combinations(raters, 2)],
-    )
+    """The full report; metrics in ``metric_ids`` order (the rubric's), then any others.
+
+    The point figures come from an :class:`~reviewer.agreement.running.AgreementTally`
+    (sums over runs, which the dashboard updates run by run); the intervals from
+    ``resamples`` bootstrap samples of the records (none for ``resamples=0``)."""
+    tally = AgreementTally.of(records, domain)
+    return tally_report(tally, metric_ids, records, seed=seed, resamples=resamples)

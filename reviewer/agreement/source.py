@@ -10,7 +10,8 @@ scenario, model, scalar and the ScoreCard fields a counterpart uses.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from reviewer.adjudication.facade import AdjudicationStore
@@ -45,23 +46,27 @@ def run_infos(store: CoreStore) -> dict[str, RunInfo]:
     return out
 
 
-def rating_records(store: CoreStore) -> list[RatingRecord]:
-    """One record per item (with an outcome) of every rater's live non-draft rating."""
+def rating_records(store: CoreStore, *, run_pk: int | None = None) -> list[RatingRecord]:
+    """One record per item (with an outcome) of every rater's live non-draft rating (of
+    the run ``run_pk`` when given)."""
     # The raters table knows who is a model (``raters.kind``), whatever the study.
+    items = store.decided_items() if run_pk is None else store.decided_items(run_pk=run_pk)
     return [
-        RatingRecord(
-            run_key=str(item.run_pk),
-            rater=item.rater,
-            metric_id=item.metric_id,
-            outcome=item.outcome,
-            score=item.score,
-            blind_outcome=item.blind_outcome,
-            blind_score=item.blind_score,
-            reveal_first=item.reveal_first,
-            is_judge=item.is_judge,
-            study=item.study,
+        RatingRecord.from_store(
+            {
+                "run_key": str(item.run_pk),
+                "rater": item.rater,
+                "metric_id": item.metric_id,
+                "outcome": item.outcome,
+                "score": item.score,
+                "blind_outcome": item.blind_outcome,
+                "blind_score": item.blind_score,
+                "reveal_first": item.reveal_first,
+                "is_judge": item.is_judge,
+                "study": item.study,
+            }
         )
-        for item in store.decided_items()
+        for item in items
     ]
 
 
@@ -121,12 +126,11 @@ def load_inputs(
     if study is not None and study not in known_studies(raw):
         raise UnknownStudyError(f"no ratings belong to a study named {study!r} in this database")
     in_study = [r for r in raw if study is None or r.study == study]
-    unselected = [r for r in in_study if include_judges or not r.is_judge]
     judges = sorted({r.rater for r in in_study if r.is_judge})
-    records = select(unselected, phase=phase, include_judges=include_judges)
+    records, unselected = choose(raw, study=study, phase=phase, include_judges=include_judges)
     if phase == "blind" and not records:
         raise SelectionError("no rating carries blind-phase values (only blind studies have them)")
-    reported = _reported(store, study) if phase == "final" else {}
+    reported = _reported(store, study, in_study) if phase == "final" else {}
     return Inputs(
         records=records,
         unselected=unselected,
@@ -138,13 +142,33 @@ def load_inputs(
     )
 
 
-def _reported(store: AdjudicationStore, study: str | None) -> dict[tuple[str, str], ReportedValue]:
+def choose(
+    raw: Sequence[RatingRecord],
+    *,
+    study: str | None = None,
+    phase: Phase = "final",
+    include_judges: bool = False,
+) -> tuple[list[RatingRecord], list[RatingRecord]]:
+    """``(records, unselected)`` of :class:`Inputs` from the store's records (all of them,
+    or those of some runs: the choice is record by record)."""
+    in_study = [r for r in raw if study is None or r.study == study]
+    unselected = [r for r in in_study if include_judges or not r.is_judge]
+    return select(unselected, phase=phase, include_judges=include_judges), unselected
+
+
+def _reported(
+    store: AdjudicationStore, study: str | None, in_study: Sequence[RatingRecord]
+) -> dict[tuple[str, str], ReportedValue]:
     """The adjudication-aware consensus; empty (the median then) for a study the store
-    does not hold."""
+    does not hold. The people's values are the records' (no second read of every item)."""
     from reviewer.adjudication.consensus import reported_values
     from reviewer.store import NotFoundError
 
+    pairs: dict[tuple[int, str], list[tuple[str, int | None]]] = defaultdict(list)
+    for r in in_study:
+        if not r.is_judge:  # a judge never counts towards the consensus
+            pairs[(int(r.run_key), r.metric_id)].append((r.outcome, r.score))
     try:
-        return reported_values(store, study=study)
+        return reported_values(store, study=study, pairs=pairs)
     except NotFoundError:
         return {}

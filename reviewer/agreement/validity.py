@@ -14,6 +14,7 @@ open disputes left out). Each metric says how many of its runs an open dispute l
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -117,7 +118,8 @@ def spearman(
 def _rho_over(
     table: Mapping[tuple[str, str], float], counterpart: Mapping[tuple[str, str], float], m: str
 ) -> tuple[list[tuple[str, str]], tuple[float | None, float | None, float | None, str | None]]:
-    keys = sorted(k for k in table if k[1] == m and k in counterpart)
+    # Over the counterparts (one per run and metric that has one), not the whole table.
+    keys = sorted(k for k in counterpart if k[1] == m and k in table)
     return keys, spearman([table[k] for k in keys], [counterpart[k] for k in keys])
 
 
@@ -224,19 +226,22 @@ def disagreements(
         run = runs.get(key)
         if run is None or run.scalar is None:
             continue
-        found.append(
-            Disagreement(
-                run_key=key,
-                run_id=run.run_id,
-                scenario_id=run.scenario_id,
-                model=run.model,
-                human=value,
-                scorer=run.scalar,
-                difference=value - run.scalar,
-            )
+        found.append((value - run.scalar, key, value, run))
+    # Ranked first, rows built for the top only (a row per run was most of the time);
+    # nsmallest keeps sorted()'s order, ties included.
+    found = heapq.nsmallest(top, found, key=lambda d: (-abs(d[0]), d[1]))
+    return [
+        Disagreement(
+            run_key=key,
+            run_id=run.run_id,
+            scenario_id=run.scenario_id,
+            model=run.model,
+            human=value,
+            scorer=run.scalar,
+            difference=difference,
         )
-    found.sort(key=lambda d: (-abs(d.difference), d.run_key))
-    return found[:top]
+        for difference, key, value, run in found
+    ]
 
 
 def validity_report(
@@ -247,13 +252,21 @@ def validity_report(
     consensus: Consensus | None = None,
     top: int = 10,
     anchoring: AnchoringReport | None = None,
+    auto: Mapping[tuple[str, str], float] | None = None,
+    human: Mapping[str, float] | None = None,
 ) -> ValidityReport:
     """The validity report of ``records`` (one phase) against the scorer's ``runs``;
-    ``consensus`` defaults to the median of ``records`` (no adjudication known)."""
+    ``consensus`` defaults to the median of ``records`` (no adjudication known).
+
+    ``auto`` (:func:`counterpart_table` of ``runs``) and ``human`` (:func:`human_scores` of
+    the consensus) may be passed in when already computed: the dashboard keeps them per run.
+    """
     if consensus is None:
         consensus = build_consensus(records)
-    auto = counterpart_table(runs, counterparts)
-    human = human_scores(consensus.scores)
+    if auto is None:
+        auto = counterpart_table(runs, counterparts)
+    if human is None:
+        human = human_scores(consensus.scores)
     return ValidityReport(
         interval_method=INTERVAL_METHOD,
         open_disputes=consensus.open_count(),
@@ -274,14 +287,26 @@ def rubric_validity(
     *,
     consensus: Consensus | None = None,
     top: int = 10,
+    auto: Mapping[tuple[str, str], float] | None = None,
+    human: Mapping[str, float] | None = None,
 ) -> ValidityReport:
     """Validity with the counterparts ``rubric`` declares, anchoring included.
 
     ``records`` carry one phase's values; ``unselected`` both phases (anchoring compares
-    them), as :class:`reviewer.agreement.source.Inputs` holds them.
+    them), as :class:`reviewer.agreement.source.Inputs` holds them. ``auto`` and ``human``
+    as :func:`validity_report` takes them.
     """
     declared = rubric_counterparts(rubric)
-    anchoring = anchoring_report(unselected, counterpart_table(runs, declared), list(declared))
+    if auto is None:
+        auto = counterpart_table(runs, declared)
+    anchoring = anchoring_report(unselected, auto, list(declared))
     return validity_report(
-        records, runs, declared, consensus=consensus, top=top, anchoring=anchoring
+        records,
+        runs,
+        declared,
+        consensus=consensus,
+        top=top,
+        anchoring=anchoring,
+        auto=auto,
+        human=human,
     )

@@ -17,7 +17,7 @@ from reviewer.listing.run_values import list_run_values
 
 #: The schema version these reads are written for: ``reviewer.store.SCHEMA_VERSION`` (not
 #: imported, which would import the store; tests/reviewer/test_listing.py holds them equal).
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 #: Seconds to wait for a writer's lock, as the store does.
 _BUSY_TIMEOUT_S = 15.0

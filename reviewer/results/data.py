@@ -7,8 +7,10 @@ draw the same thing from the same numbers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from functools import cached_property
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict
 
@@ -21,6 +23,8 @@ from reviewer.leaderboard.board import Board
 from reviewer.leaderboard.runs import RunPoint
 from reviewer.quality.summary import QualitySummary
 from reviewer.results import derived
+
+_T = TypeVar("_T")
 
 
 class _Frozen(BaseModel):
@@ -124,9 +128,31 @@ class ResultsData(_Frozen):
 
     def warm(self) -> ResultsData:
         """Compute every cached figure now (on the worker thread); returns ``self``."""
-        for name in ("consensus", "outcome_rates", "rater_spread", "counterparts"):
+        for name in _CACHED:
             getattr(self, name)
         return self
+
+    def once(self, name: str, compute: Callable[[ResultsData], _T]) -> _T:
+        """``compute(self)``, computed once per data under ``name``: a chart and its table
+        share a figure (the vector's bootstrap intervals were drawn twice per report)."""
+        cache: dict[str, Any] = self.__dict__.setdefault("_once", {})
+        if name not in cache:
+            cache[name] = compute(self)
+        return cast(_T, cache[name])
+
+    def known(self, **figures: object) -> ResultsData:
+        """Take cached figures already computed, by the same functions, from running sums
+        (:class:`reviewer.results.live.LiveResults` keeps them per run), then compute the
+        others now; returns ``self``."""
+        for name, value in figures.items():
+            if name not in _CACHED:
+                raise ValueError(f"{name!r} is not a cached figure of the results")
+            self.__dict__[name] = value  # where cached_property keeps its value
+        return self.warm()
+
+
+#: The figures :class:`ResultsData` caches (computed off the GUI thread).
+_CACHED = ("full_consensus", "consensus", "outcome_rates", "rater_spread", "counterparts")
 
 
 def _run_info(run: RunPoint) -> RunInfo:

@@ -7,20 +7,30 @@ the data is gathered), so drawing a chart on 30,000 ratings only plots.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from reviewer.agreement.records import RatingRecord
 
 
-def outcome_rates(records: Iterable[RatingRecord]) -> dict[str, tuple[int, float, float]]:
-    """``{metric_id: (rated items, Not applicable share, Not observed share)}``."""
+def outcome_counts(records: Iterable[RatingRecord]) -> dict[str, tuple[int, int, int]]:
+    """``{metric_id: (rated items, Not applicable, Not observed)}``: sums over runs."""
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     for r in records:
         c = counts[r.metric_id]
         c[0] += 1
         c[1] += r.outcome == "not_applicable"
         c[2] += r.outcome == "not_observed"
-    return {m: (n, na / n, no / n) for m, (n, na, no) in counts.items()}
+    return {m: (n, na, no) for m, (n, na, no) in counts.items()}
+
+
+def rates_of(counts: Mapping[str, tuple[int, int, int]]) -> dict[str, tuple[int, float, float]]:
+    """``{metric_id: (rated items, N/A share, N/O share)}`` of :func:`outcome_counts`."""
+    return {m: (n, na / n, no / n) for m, (n, na, no) in counts.items() if n}
+
+
+def outcome_rates(records: Iterable[RatingRecord]) -> dict[str, tuple[int, float, float]]:
+    """``{metric_id: (rated items, Not applicable share, Not observed share)}``."""
+    return rates_of(outcome_counts(records))
 
 
 def rater_spread(records: Sequence[RatingRecord]) -> dict[str, tuple[int, float]]:

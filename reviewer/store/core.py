@@ -358,10 +358,10 @@ class CoreStore:
         """
         return ratings.latest_decisions(self._db.conn, self._rubrics, rater=rater)
 
-    def decided_items(self) -> list[ratings.DecidedItem]:
-        """The items of :meth:`latest_decisions` as plain rows with their study context,
-        in the same order (what the statistics read)."""
-        return ratings.decided_items(self._db.conn, self._rubrics)
+    def decided_items(self, *, run_pk: int | None = None) -> list[ratings.DecidedItem]:
+        """The items of :meth:`latest_decisions` (of ``run_pk`` when given) as plain rows
+        with their study context, in the same order (what the statistics read)."""
+        return ratings.decided_items(self._db.conn, self._rubrics, run_pk=run_pk)
 
     def record_export(self, what: str, details: dict[str, Any]) -> None:
         """Add an ``export`` entry to the audit log (what left the database, and how).

@@ -325,8 +325,8 @@ LEFT JOIN studies st ON st.study_pk = g.study_pk
 WHERE g.status <> 'draft' AND i.outcome IS NOT NULL
   AND NOT EXISTS (SELECT 1 FROM ratings s WHERE s.supersedes_pk = g.rating_pk
                   AND s.status <> 'draft')
-ORDER BY g.rating_pk
 """
+_DECIDED_ORDER = " ORDER BY g.rating_pk"
 
 
 class DecidedItem(NamedTuple):
@@ -344,14 +344,20 @@ class DecidedItem(NamedTuple):
     reveal_first: bool | None
 
 
-def decided_items(conn: sqlite3.Connection, rubrics: RubricRegistry) -> list[DecidedItem]:
-    """The items (with an outcome) of :func:`latest_decisions`, in the same order: by
-    rating, then its rubric's metric order (a metric the rubric lacks after, by id).
+def decided_items(
+    conn: sqlite3.Connection, rubrics: RubricRegistry, *, run_pk: int | None = None
+) -> list[DecidedItem]:
+    """The items (with an outcome) of :func:`latest_decisions` (of ``run_pk`` when given),
+    in the same order: by rating, then its rubric's metric order (a metric the rubric lacks
+    after, by id).
 
     Plain rows from one query, for the statistics, which read every decided item of the
     database: the whole ratings would cost ten times as much to build."""
+    sql, params = _DECIDED_ITEMS, tuple[int, ...]()
+    if run_pk is not None:  # the dashboard re-reads the run a rater just submitted
+        sql, params = sql + " AND g.run_pk = ?", (run_pk,)
     with read_transaction(conn):
-        rows = conn.execute(_DECIDED_ITEMS).fetchall()
+        rows = conn.execute(sql + _DECIDED_ORDER, params).fetchall()
     rank: dict[int, dict[str, int]] = {}
     out: list[DecidedItem] = []
     for _, group in itertools.groupby(rows, key=lambda row: row[0]):

@@ -2,26 +2,36 @@
 
 The worker opens its own connection (a SQLite connection belongs to the thread that opened
 it), reads a :class:`~reviewer.results.data.ResultsData` once and hands it back as a
-value; the window only draws it. No matplotlib here: the report writer is imported inside
-the worker function.
+value; the window only draws it. No matplotlib and no statistics here: they are imported inside
+the worker functions.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
 from reviewer.workspace import ReviewStore
 from ui.worker import Task, TaskContext, TaskRunner
 
-#: Fewer resamples than the report's 1,000: the window's interval is a preview, redrawn
-#: after every rating, and the report states the seeded full one.
+if TYPE_CHECKING:  # the statistics are imported on the worker, not with the window
+    from reviewer.results.live import LiveResults
+
+#: Fewer resamples than the report's 1,000: the window's interval is a preview, filled in
+#: after every rating once the point values are shown, and the report states the full one.
 WINDOW_RESAMPLES = 300
 
 
 class ResultsLoader(QObject):
-    """Loads results (``loaded``/``load_failed``) and exports reports (``exported``...)."""
+    """Loads results (``loaded``/``load_failed``) and exports reports (``exported``...).
+
+    A load emits ``loaded`` twice: first the point values, then the same data with its
+    bootstrap intervals (agreement's alpha, the leaderboard), computed after the figures
+    are shown. It keeps the :class:`~reviewer.results.live.LiveResults` it read, so
+    :meth:`update_runs` (a rating of those runs was submitted) re-reads those runs only.
+    """
 
     loading = Signal()
     loaded = Signal(object)  # ResultsData
@@ -40,41 +50,80 @@ class ResultsLoader(QObject):
         self.viewer = viewer or (lambda: None)
         self._runner = TaskRunner(pool)
         self._running = False
-        self._pending: tuple[str | None] | None = None  # a load asked for while one runs
+        # A request made while one runs: (scenario, runs to update or None for a full load).
+        self._pending: tuple[str | None, frozenset[int] | None] | None = None
         self._export: Task | None = None
+        self._live: LiveResults | None = None
+        self._live_for: tuple[str | None, str | None] | None = None  # (scenario, viewer)
 
     def load(self, scenario: str | None = None) -> None:
         """Gather the results of ``scenario`` (all for ``None``); a request made while one
         runs is kept and run after it, so the last request always wins."""
+        self._request(scenario, None)
+
+    def update_runs(self, run_pks: set[int], scenario: str | None = None) -> None:
+        """A rating of ``run_pks`` was submitted: update those runs' part of the results
+        (a full load when nothing of this selection is kept yet)."""
+        self._request(scenario, frozenset(run_pks))
+
+    def _request(self, scenario: str | None, runs: frozenset[int] | None) -> None:
         if self._running:
-            self._pending = (scenario,)
+            pending = self._pending
+            if pending is not None and pending[0] == scenario and runs is not None:
+                # Two updates of the same selection: one update of both runs; a full
+                # load asked for stays a full load.
+                runs = None if pending[1] is None else pending[1] | runs
+            self._pending = (scenario, runs)
             return
         self._running = True
         self.loading.emit()
         db_path, viewer = self.db_path, self.viewer()
+        live = self._live if self._live_for == (scenario, viewer) else None
 
         def work(_ctx: TaskContext):
-            from reviewer.results.source import gather
+            from reviewer.results.live import LiveResults
 
             with ReviewStore.open(db_path, create=False) as store:
-                scenarios = [scenario] if scenario else []
-                return gather(store, scenarios=scenarios, resamples=WINDOW_RESAMPLES, viewer=viewer)
+                if live is not None and runs is not None and live.update(store, runs):
+                    target = live
+                else:
+                    scenarios = [scenario] if scenario else []
+                    target = LiveResults(store, scenarios=scenarios, viewer=viewer)
+                return target, target.data()
 
-        self._runner.start(work, self._loaded, self._load_failed)
+        def done(result) -> None:
+            target, data = result
+            self._live, self._live_for = target, (scenario, viewer)
+            if self._next():
+                return
+            self.loaded.emit(data)
+            self._fill_intervals(target, data)
+
+        self._runner.start(work, done, self._load_failed)
+
+    def _fill_intervals(self, live: LiveResults, data) -> None:
+        """The bootstrap, after the point values are shown; dropped for a newer request."""
+        self._running = True  # one task at a time: an update waits for the bootstrap
+
+        def work(_ctx: TaskContext):
+            return live.with_intervals(data, seed=0, resamples=WINDOW_RESAMPLES)
+
+        def done(full) -> None:
+            if not self._next():
+                self.loaded.emit(full)
+
+        self._runner.start(work, done, self._load_failed)
 
     def _next(self) -> bool:
         self._running = False
         if self._pending is None:
             return False
-        (scenario,), self._pending = self._pending, None
-        self.load(scenario)
+        (scenario, runs), self._pending = self._pending, None
+        self._request(scenario, runs)
         return True
 
-    def _loaded(self, data) -> None:
-        if not self._next():
-            self.loaded.emit(data)
-
     def _load_failed(self, message: str) -> None:
+        self._live = None  # half updated, perhaps: read everything next time
         if not self._next():
             self.load_failed.emit(message)
 

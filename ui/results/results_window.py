@@ -56,6 +56,7 @@ class ResultsWindow(QMainWindow):
         self.loader = loader
         self.data: ResultsData | None = None
         self._stale = True
+        self._submitted: set[int] = set()  # runs a submit touched, until the update
         self.scenario = QComboBox(minimumContentsLength=28)
         self.scenario.addItem(ALL)
         self.scenario.currentIndexChanged.connect(lambda _i: self.refresh())
@@ -131,8 +132,18 @@ class ResultsWindow(QMainWindow):
         else:
             self._stale = True
 
+    def note_submitted(self, run_pk: int) -> None:
+        """A rating of ``run_pk`` was submitted: the ``mark_stale`` that follows updates
+        that run only (the controller says ``rating_submitted``, then ``ratings_changed``)."""
+        self._submitted.add(run_pk)
+
     def mark_stale(self) -> None:
-        """The ratings or runs changed: refresh (now if shown)."""
+        """The ratings or runs changed: refresh (now if shown); after a submit, only the
+        runs it touched are read again."""
+        runs, self._submitted = self._submitted, set()
+        if runs and self.isVisible() and not self._stale:
+            self.loader.update_runs(runs, self.selected_scenario())
+            return
         self.refresh()
 
     def set_data(self, data: ResultsData) -> None:
@@ -140,9 +151,11 @@ class ResultsWindow(QMainWindow):
         self.data = data
         self._fill_scenarios(data.scenarios)
         m = data.meta
+        # The point values come first; the bootstrap intervals (and the leaderboard) follow.
+        pending = " · intervals: computing…" if data.leaderboard is None and data.runs else ""
         self.status.setText(
             f"  {m.n_runs} runs · {m.n_ratings} ratings by {m.n_raters} raters · "
-            f"rubric {m.rubric} · scorer {', '.join(m.scorer_versions) or '—'}"
+            f"rubric {m.rubric} · scorer {', '.join(m.scorer_versions) or '—'}{pending}"
         )
         self.left_out.setText(m.left_out_note or "")
         self.left_out.setVisible(bool(m.left_out_note))

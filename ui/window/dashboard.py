@@ -67,6 +67,8 @@ class ResultsDashboard:
             window.run_requested.connect(self.open_run_from_results)
             window.filter_requested.connect(self._filter_from_results)
             window.export_requested.connect(self.export_report)
+            # A submit says which run it touched first: the dashboard updates that run only.
+            c.rating_submitted.connect(lambda rating: window.note_submitted(rating.run_pk))
             c.ratings_changed.connect(window.mark_stale)
             c.rater_changed.connect(window.mark_stale)
             self.results_window = window

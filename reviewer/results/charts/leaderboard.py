@@ -24,6 +24,9 @@ TITLE = "Leaderboard: score per model, 95% interval (scenarios, then runs, resam
 def draw_leaderboard(fig: Figure, data: ResultsData) -> Links:
     """The leaderboard of the selection's runs by the scorer (``a320-review leaderboard``
     prints the same board, and the humans' and judges' too)."""
+    if data.leaderboard is None and any(r.scalar is not None for r in data.runs):
+        # The dashboard shows the point values first; the board is a bootstrap that follows.
+        return say_empty(fig, TITLE, "Computing the leaderboard's intervals…")
     return draw_board(fig, data.leaderboard)
 
 

@@ -27,7 +27,12 @@ FIELDS = ("coverage", "order", "end_state")
 def vector_table(data: ResultsData) -> list[dict[str, Any]]:
     """Per model: n scored and each field's mean as an
     :class:`~reviewer.results.intervals.Estimate` (95% BCa bootstrap interval, inside 0–1),
-    and the counts of anti-procedure and extraneous commands of its scored runs."""
+    and the counts of anti-procedure and extraneous commands of its scored runs; computed
+    once per data (the chart and its table both show it)."""
+    return data.once("vector_table", _vector_rows)
+
+
+def _vector_rows(data: ResultsData) -> list[dict[str, Any]]:
     rows = []
     for model, runs in by_model(data.runs).items():
         scored = [r for r in runs if r.scored]

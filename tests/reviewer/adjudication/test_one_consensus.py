@@ -77,3 +77,28 @@ def test_the_report_shows_what_validity_and_consensus_export_print(
     for model, metrics in heatmap.items():
         for metric, (mean, _n) in metrics.items():
             assert cells[model][titles.index(metric)].startswith(f"{mean:.2f}")
+
+
+def test_reported_values_from_plain_pairs_are_the_disputes_reported(
+    store: ReviewStore, make_card, rate_run, fill_rating, adjudicate
+) -> None:
+    # The dashboard reads the reported values from plain pairs; the adjudication view from
+    # the dispute rows. Both: adjudicated, agreed and open, one per (run, metric).
+    import statistics
+
+    from reviewer.adjudication.consensus import reported_values
+
+    _team(store, make_card, rate_run, fill_rating, adjudicate)
+    expected = {}
+    for d in store.disputes():
+        assert d.reported is not None
+        scores = [v.score for v in d.values if v.score is not None]
+        median = float(statistics.median(scores)) if scores else None
+        expected[(str(d.run_pk), d.metric_id)] = (
+            d.reported.outcome, d.reported.score, d.reported.reached, median
+        )  # fmt: skip
+    found = reported_values(store)
+    assert {k: (v.outcome, v.score, v.reached, v.median) for k, v in found.items()} == expected
+    assert {v.reached for v in found.values()} == {"adjudicated", "agreed", "open"}
+    # One run only: the same values, of that run.
+    assert reported_values(store, run_pk=3) == {k: v for k, v in found.items() if k[0] == "3"}

@@ -142,3 +142,19 @@ def test_select_phase_study_and_judges() -> None:
 def test_a_score_needs_an_applicable_outcome() -> None:
     with pytest.raises(ValueError, match="only given when"):
         rec("r1", "a", 2, outcome="not_applicable")
+
+
+def test_a_record_from_the_store_is_the_validated_record() -> None:
+    # The store's rows are built without validating again: they must be the same records,
+    # and behave the same (a copy for the blind phase, a dump, equality, hashing of fields).
+    fields = {
+        "run_key": "7", "rater": "ann", "metric_id": "safety", "outcome": "applicable",
+        "score": 2, "blind_outcome": "applicable", "blind_score": 1, "reveal_first": False,
+        "is_judge": False, "study": "s1",
+    }  # fmt: skip
+    trusted, checked = RatingRecord.from_store(dict(fields)), RatingRecord(**fields)
+    assert trusted == checked and trusted.model_dump() == checked.model_dump() == fields
+    assert trusted.model_fields_set == checked.model_fields_set
+    (blind,) = select([trusted], phase="blind")
+    assert (blind.outcome, blind.score, blind.blind_score) == ("applicable", 1, None)
+    assert blind == select([checked], phase="blind")[0]

@@ -219,3 +219,38 @@ def test_the_dashboard_is_never_bigger_than_the_screen(qtbot, demo_app: App) -> 
     assert window.width() <= room.width() and window.height() <= room.height()
     assert room.width() < PREFERRED.width()  # the offscreen screen is small: it was cut
     assert window.width() >= room.width() * 0.9  # and the window still uses the room
+
+
+def test_after_a_submit_the_dashboard_updates_that_run_to_a_fresh_computation(
+    qtbot, rated_app: App
+) -> None:
+    # The submit updates the loader's kept results run by run (the same object, not a new
+    # read of everything); the point values shown, then the intervals filled in, equal a
+    # fresh gather of the database after the submit.
+    from reviewer.results.live import LiveResults
+    from ui.results.results_loader import WINDOW_RESAMPLES
+
+    results = _open_dashboard(qtbot, rated_app)
+    loader = results.loader
+    qtbot.waitUntil(lambda: not loader.busy() and results.data.leaderboard is not None)
+    kept = loader._live
+    controller = rated_app.controller
+    rows = rated_app.store.list_runs(rater=controller.rater)
+    run_pk = [r.run_pk for r in rows if r.status == "scored"][1]
+    with qtbot.waitSignal(controller.run_opened, timeout=10000):
+        rated_app.window.queue.select_run(run_pk)
+    for m in controller.store.rubric().metric_ids:
+        controller.save_item(m, "applicable", 3, "seen")
+    with qtbot.waitSignal(loader.loaded, timeout=30000) as shown:
+        assert controller.submit()
+    point = shown.args[0]
+    assert loader._live is kept  # updated in place: only the submitted run was read again
+    fresh = LiveResults(rated_app.store).data()
+    assert point.agreement == fresh.agreement and point.validity == fresh.validity
+    assert point.full_consensus == fresh.full_consensus and point.records == fresh.records
+    assert point.meta.n_ratings == fresh.meta.n_ratings == 25
+    with qtbot.waitSignal(loader.loaded, timeout=30000) as filled:
+        pass
+    full, expected = filled.args[0], gather(rated_app.store, resamples=WINDOW_RESAMPLES)
+    assert full.agreement == expected.agreement and full.leaderboard == expected.leaderboard
+    assert results.data is full

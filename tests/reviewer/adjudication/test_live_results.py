@@ -1,0 +1,124 @@
+"""The dashboard's data updated run by run after each submit equals a fresh gather.
+
+:class:`reviewer.results.live.LiveResults` keeps per-run parts of every figure and, after a
+submit, re-reads the run it touched. Here each step submits (a new rater, a correction that
+settles or opens a dispute, an outcome changed to Not observed), updates only that run,
+and compares every figure with a :class:`LiveResults` read from scratch: to the last bit,
+because the sums are the same integers and the runs are assembled in the same order.
+(It sits with the adjudication tests for their helpers: the consensus it checks is
+adjudication-aware.)
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from reviewer.evidence import Citation
+from reviewer.results.data import ResultsData
+from reviewer.results.live import LiveResults, with_intervals
+from reviewer.results.source import gather
+from reviewer.workspace import ReviewStore
+
+METRICS = ("safety", "procedure_application", "problem_solving", "verification")
+
+
+def figures(data: ResultsData) -> dict[str, object]:
+    """Everything a view draws from ``data`` (the time it was made apart)."""
+    c = data.full_consensus
+    return {
+        "meta": data.meta.model_dump(exclude={"generated_at"}),
+        "runs": [r.model_dump() for r in data.runs],
+        "records": [r.model_dump() for r in data.records],
+        "agreement": data.agreement.model_dump() if data.agreement else None,
+        "validity": data.validity.model_dump() if data.validity else None,
+        "consensus": (c.scores, c.open, c.adjudicated),
+        "outcome_rates": data.outcome_rates,
+        "rater_spread": data.rater_spread,
+        "counterparts": data.counterparts,
+    }
+
+
+def resubmit(store: ReviewStore, run_pk: int, rater: str, rate, fill, values: dict) -> None:  # type: ignore[no-untyped-def]
+    """``rater`` rates run ``run_pk`` (a correction when they rated it already)."""
+    live = store.live_rating(run_pk, rater)
+    if live is None or live.status == "draft":
+        rate(store, run_pk, rater, fill, values)
+        return
+    draft = store.supersede(live.rating_pk, rater=rater)
+    for metric, (outcome, score) in values.items():
+        draft = store.save_item(
+            draft.rating_pk, metric, outcome=outcome, score=score, comment="second look",
+            expected_version=draft.version,
+        )  # fmt: skip
+        if score in (0, 1):  # a low score cites the procedure's first action
+            cited = Citation(
+                metric_id=metric, kind="ground_truth", ref=0, step="GT:1", label="GT:1"
+            )
+            draft = store.cite(draft.rating_pk, cited, expected_version=draft.version)
+    store.submit(draft.rating_pk, expected_version=draft.version)
+
+
+@pytest.fixture
+def team(store: ReviewStore, make_card, rate_run, fill_rating, adjudicate) -> ReviewStore:  # type: ignore[no-untyped-def]
+    # Runs 1–5; ann and bob rate 1–4 (run 1 disputed and adjudicated, run 3 disputed and
+    # open), run 5 nobody yet.
+    store.add_scorecards(
+        [make_card(n).model_copy(update={"coverage": 0.1 + 0.2 * n}) for n in range(5)]
+    )
+    rate_run(store, 1, "ann", fill_rating, {"safety": ("applicable", 0)})
+    rate_run(store, 1, "bob", fill_rating, {"safety": ("applicable", 3)})
+    for pk, (a, b) in {2: (1, 1), 3: (0, 3), 4: (2, 3)}.items():
+        rate_run(store, pk, "ann", fill_rating, {"procedure_application": ("applicable", a)})
+        rate_run(store, pk, "bob", fill_rating, {"procedure_application": ("applicable", b)})
+    adjudicate(store)
+    return store
+
+
+def test_each_submit_updates_its_run_to_what_a_fresh_read_gives(
+    team, rate_run, fill_rating
+) -> None:
+    live = LiveResults(team)
+    assert figures(live.data()) == figures(LiveResults(team).data())
+    steps = [
+        (5, "cy", {"safety": ("applicable", 1)}),  # a new rater, a run nobody had rated
+        (3, "ann", {"procedure_application": ("applicable", 3)}),  # settles run 3's dispute
+        (2, "bob", {"verification": ("not_observed", None)}),  # opens a dispute on run 2
+        (1, "cy", {"safety": ("applicable", 3)}),  # a third rater on the adjudicated run
+        (4, "ann", {"safety": ("not_applicable", None)}),
+    ]
+    for run_pk, rater, values in steps:
+        resubmit(team, run_pk, rater, rate_run, fill_rating, values)
+        assert live.update(team, [run_pk])
+        updated, fresh = live.data(), LiveResults(team).data()
+        assert figures(updated) == figures(fresh), f"after {rater} on run {run_pk}"
+    assert updated.meta.n_raters == 3 and updated.full_consensus.open_count() >= 1
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_submits_keep_the_update_equal_to_a_fresh_read(
+    team, rate_run, fill_rating, seed
+) -> None:
+    rnd = random.Random(seed)
+    live = LiveResults(team)
+    for _ in range(6):
+        run_pk, rater = rnd.randint(1, 5), rnd.choice(("ann", "bob", "cy", "dee"))
+        metric = rnd.choice(METRICS)
+        value = rnd.choice([("applicable", s) for s in range(4)] + [("not_observed", None)])
+        resubmit(team, run_pk, rater, rate_run, fill_rating, {metric: value})
+        assert live.update(team, [run_pk])
+    assert figures(live.data()) == figures(LiveResults(team).data())
+
+
+def test_the_intervals_fill_in_what_gather_reports(team) -> None:
+    # The dashboard shows the point values, then the intervals: together, gather's data.
+    live = LiveResults(team)
+    point = live.data()
+    assert point.agreement is not None and point.leaderboard is None
+    assert all(m.ci_low is None for m in point.agreement.metrics)
+    full = live.with_intervals(point, seed=0, resamples=200)
+    expected = gather(team, seed=0, resamples=200)
+    assert figures(full) == figures(expected)
+    assert full.agreement == expected.agreement and full.leaderboard == expected.leaderboard
+    assert with_intervals(point, seed=0, resamples=0) is point

@@ -10,15 +10,18 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from reviewer.adjudication.facade import AdjudicationStore
 from reviewer.gold import storage
-from reviewer.gold.envelope import unseal
-from reviewer.gold.model import DecisionPayload, GoldPayload, GoldPlan, GoldReference
 from reviewer.store import audit, ratings
 from reviewer.store.connection import read_transaction, utcnow, write_transaction
 from reviewer.studies import storage as studies
 from reviewer.studies.model import Study, StudySpec
+
+if TYPE_CHECKING:  # the models and the envelope load on first use: they import the sheet
+    # format and cryptography, which the window's first screen does not need
+    from reviewer.gold.model import DecisionPayload, GoldPayload, GoldPlan, GoldReference
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,9 @@ class Feedback:
 def _reference(
     pk: int, run_pk: int, envelope: dict[str, str], added: str, gone: str | None
 ) -> GoldReference:
+    from reviewer.gold.envelope import unseal
+    from reviewer.gold.model import GoldPayload, GoldReference
+
     payload, _ = unseal(envelope, GoldPayload, what=f"gold reference {pk}")
     return GoldReference(
         reference_pk=pk, run_pk=run_pk, payload=payload, added_at=added, removed_at=gone
@@ -52,6 +58,9 @@ class GoldStore(AdjudicationStore):
 
     def add_gold_reference(self, run_pk: int, envelope: dict[str, str]) -> GoldReference:
         """Store a reference the owner signed (verified first); audited."""
+        from reviewer.gold.envelope import unseal
+        from reviewer.gold.model import GoldPayload, GoldReference
+
         payload, fp = unseal(envelope, GoldPayload, what="gold reference")
         at = utcnow()
         with write_transaction(self._db):
@@ -110,6 +119,9 @@ class GoldStore(AdjudicationStore):
     ) -> int:
         """Store references received in a packet as the study's gold here (each verified
         first; one already held is skipped); audited. Returns how many are new."""
+        from reviewer.gold.envelope import unseal
+        from reviewer.gold.model import GoldPayload
+
         verified = [
             (run_pk, env, unseal(env, GoldPayload, what=f"gold reference of run {run_pk}"))
             for run_pk, env in references
@@ -135,6 +147,9 @@ class GoldStore(AdjudicationStore):
 
     def record_qualification(self, study: str, rater: str, envelope: dict[str, str]) -> None:
         """Store the owner's signed decision on ``rater`` (verified first); audited."""
+        from reviewer.gold.envelope import unseal
+        from reviewer.gold.model import DecisionPayload
+
         payload, _ = unseal(envelope, DecisionPayload, what="qualification decision")
         at = utcnow()
         with write_transaction(self._db):
@@ -151,6 +166,9 @@ class GoldStore(AdjudicationStore):
 
     def qualification_decisions(self, study: str) -> dict[str, DecisionPayload]:
         """``{rater: decision}`` of the study's recorded (verified) decisions."""
+        from reviewer.gold.envelope import unseal
+        from reviewer.gold.model import DecisionPayload
+
         found = storage.decisions(self._db.conn, self.get_study(study).study_pk)
         return {
             rater: unseal(env, DecisionPayload, what=f"qualification decision of {rater}")[0]
@@ -160,6 +178,9 @@ class GoldStore(AdjudicationStore):
     def gold_feedback(self, run_pk: int, rater: str) -> Feedback | None:
         """The reference of a gold run ``rater`` has submitted (final phase); None before the
         submit, outside gold, or in a database that holds no reference (a rater's own)."""
+        from reviewer.gold.envelope import unseal
+        from reviewer.gold.model import GoldPayload
+
         found = storage.submitted_gold(self._db.conn, run_pk, rater)
         if found is None:
             return None

@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from reviewer.gold.model import GoldPlan
+if TYPE_CHECKING:  # loaded on first use (reviewer.gold.model imports the sheet format)
+    from reviewer.gold.model import GoldPlan
 
 
 def insert_reference(
@@ -67,6 +68,8 @@ def insert_plan(conn: sqlite3.Connection, study_pk: int, plan: GoldPlan, *, at: 
 
 def plan(conn: sqlite3.Connection, study_pk: int) -> GoldPlan | None:
     """The study's gold plan (None for a study without gold)."""
+    from reviewer.gold.model import GoldPlan
+
     row = conn.execute(
         "SELECT fraction, qualification_measure, qualification_threshold FROM"
         " study_gold_plans WHERE study_pk = ?",

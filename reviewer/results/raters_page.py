@@ -20,13 +20,14 @@ from reviewer.results.tables import Table
 
 #: Said under the tables and in the dashboard's legend.
 LEGEND = (
-    "Bias: per run, the rater's score minus the median of the other raters' scores of that "
-    "run (leave-one-out), averaged over runs with a 95% t interval; a rater is marked biased "
-    "when the interval of the pooled bias (all metrics) excludes 0. A metric's cell marked * "
-    "excludes 0 too, but with many metrics some cells do so by chance. Drift: that pooled "
-    "difference regressed on queue position and on days since the rater's first submit; "
-    "marked when either slope's 95% interval excludes 0. With two raters on a run, a "
-    "difference cannot be pinned on either. Judges are not raters here."
+    "Bias: the rater's difference from the panel's consensus, robustly centred (their effect "
+    "in a model score = run + rater, less the median rater's), with a 95% interval from a "
+    "bootstrap over runs; marked biased when the pooled (all metrics) interval excludes 0. "
+    "A metric's cell marked * excludes 0 too, but with many metrics some do so by chance. "
+    "Drift: the per-run difference from the others (corrected for their own bias and drift) "
+    "regressed on queue position and on days since the first submit; marked when either "
+    "slope's 95% interval excludes 0. Two raters who only share runs with each other cannot "
+    "be told apart; half the raters biased alike move the centre. Judges are not raters here."
 )
 
 

@@ -95,7 +95,7 @@ def _lstsq_effects(cells: list[Cell]) -> dict[str, float]:
     for row, c in enumerate(cells):
         design[row, items.index(c.item)] = 1
         design[row, len(items) + raters.index(c.rater)] = 1
-    coef = np.linalg.lstsq(design, [c.score for c in cells], rcond=None)[0][len(items):]
+    coef = np.linalg.lstsq(design, [c.score for c in cells], rcond=None)[0][len(items) :]
     return dict(zip(raters, coef - np.median(coef), strict=True))
 
 

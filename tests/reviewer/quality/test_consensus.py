@@ -140,3 +140,21 @@ def test_corrected_differences_take_the_others_bias_out() -> None:
     # Ann on run 0: 3 - mean(1 + 2/3, 1 - 0) = 3 - 4/3 = 5/3; her mean difference is her bias.
     assert d["ann"][0] == pytest.approx(5 / 3)
     assert np.mean(list(d["ann"].values())) == pytest.approx(4 / 3)
+
+
+def test_raters_who_share_no_runs_are_centred_within_their_own_group() -> None:
+    # Two panels that never meet: each is centred on its own median rater, since nothing
+    # says how one panel's level compares with the other's. Ann and Dan score 1 point high.
+    rng = np.random.default_rng(34)
+    cells = []
+    for group, names in enumerate((("ann", "bob", "cat"), ("dan", "eve", "fay"))):
+        for run in range(group * 20, group * 20 + 20):
+            truth = rng.choice([1, 2]) + group * 0.5  # the second panel's runs are better
+            for name, bias in zip(names, (1, 0, 0), strict=True):
+                cells.append(Cell(run, run, name, truth + bias + rng.choice([-0.5, 0, 0.5])))
+    found = rater_biases(cells, resamples=200)
+    for name in ("ann", "dan"):
+        assert found[name].low <= 1 <= found[name].high and found[name].excludes_zero
+    # The first panel's median rater is Bob or Cat (the higher of the two): exactly 0.
+    assert max(found["bob"].value, found["cat"].value) == pytest.approx(0, abs=1e-12)
+    assert math.isnan(rater_biases(cells, resamples=0)["ann"].low)  # no replicates, no interval

@@ -26,8 +26,9 @@ the leave-one-out difference with the others' biases taken out, whose slope is t
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 from scipy import stats
@@ -37,9 +38,10 @@ from reviewer.quality.stats import Estimate
 #: Singular values below this fraction of the largest are the model's unidentified directions.
 RTOL = 1e-9
 
+K = TypeVar("K")
 
-@dataclass(frozen=True)
-class Cell:
+
+class Cell(NamedTuple):
     """One score: of ``rater`` on ``item`` (a run, or a run's metric) of ``run`` (the
     bootstrap's cluster), with the rater's covariate ``x`` for drift (NaN when unknown)."""
 
@@ -50,78 +52,106 @@ class Cell:
     x: float = math.nan
 
 
+@dataclass(frozen=True)
+class Columns:
+    """Scores as columns, one entry a score (what the model reads; :meth:`of` makes them from
+    cells): the rater (an index into ``raters``), the run, the item (any integer naming it
+    apart from every other item), the score and the covariate."""
+
+    raters: tuple[str, ...]
+    rater: np.ndarray
+    run: np.ndarray
+    item: np.ndarray
+    score: np.ndarray
+    x: np.ndarray
+
+    @classmethod
+    def of(cls, cells: Sequence[Cell]) -> Columns:
+        raters = tuple(sorted({c.rater for c in cells}))
+        at = {r: i for i, r in enumerate(raters)}
+        items: dict[Hashable, int] = {}
+        return cls(
+            raters,
+            np.array([at[c.rater] for c in cells], dtype=int),
+            np.array([c.run for c in cells], dtype=int),
+            np.array([items.setdefault(c.item, len(items)) for c in cells], dtype=int),
+            np.array([c.score for c in cells], dtype=float),
+            np.array([c.x for c in cells], dtype=float),
+        )
+
+    def where(self, keep: np.ndarray) -> Columns:
+        """The scores where ``keep`` is true."""
+        return Columns(self.raters, self.rater[keep], self.run[keep], self.item[keep],
+                       self.score[keep], self.x[keep])  # fmt: skip
+
+
+def _columns(cells: Sequence[Cell] | Columns) -> Columns:
+    return cells if isinstance(cells, Columns) else Columns.of(cells)
+
+
 class _Design:
     """The scores laid out for least squares: per run, the Gram matrix and moment vector of
     the item-centred rater columns (``k`` bias columns, then ``k`` drift columns)."""
 
-    def __init__(self, cells: Sequence[Cell], *, drift: bool) -> None:
-        self.raters = sorted({c.rater for c in cells})
-        self.k = k = len(self.raters)
-        rater_at = {r: i for i, r in enumerate(self.raters)}
-        item_at: dict[Hashable, int] = {}
-        run_at: dict[int, int] = {}
-        items = np.array([item_at.setdefault(c.item, len(item_at)) for c in cells], dtype=int)
-        counts = np.bincount(items, minlength=len(item_at)) if len(cells) else np.zeros(0, int)
-        shared = counts[items] >= 2 if len(cells) else np.zeros(0, bool)
-        kept = [c for c, s in zip(cells, shared, strict=True) if s]
-        self.cells = kept
-        self.rater_idx = np.array([rater_at[c.rater] for c in kept], dtype=int)
-        self.item_idx = np.array([item_at[c.item] for c in kept], dtype=int)
-        self.run_idx = np.array([run_at.setdefault(c.run, len(run_at)) for c in kept], dtype=int)
-        self.runs = list(run_at)
-        self.y = np.array([c.score for c in kept], dtype=float)
-        n, p = len(kept), 2 * k if drift else k
+    def __init__(self, data: Columns, *, drift: bool) -> None:
+        self.raters = data.raters
+        self.k = k = len(data.raters)
+        # Only items at least two raters scored say anything about the raters.
+        _, items, counts = np.unique(data.item, return_inverse=True, return_counts=True)
+        kept = data.where(counts[items] >= 2)
+        self.n = n = len(kept.score)
+        _, self.item_idx = np.unique(kept.item, return_inverse=True)
+        runs, self.run_idx = np.unique(kept.run, return_inverse=True)
+        self.runs = runs
+        self.rater_idx, self.y = kept.rater, kept.score
+        p = 2 * k if drift else k
         features = np.zeros((n, p))
         features[np.arange(n), self.rater_idx] = 1.0
+        self.xc = self._centred_x(kept.x) if drift else np.zeros(n)
         if drift:
-            self.xc = self._centred_x(np.array([c.x for c in kept], dtype=float))
             features[np.arange(n), k + self.rater_idx] = self.xc
-        else:
-            self.xc = np.zeros(n)
         # Centring within items removes the item effects (the columns' item means).
-        n_items = len(item_at)
+        n_items = int(self.item_idx.max()) + 1 if n else 0
         sums = np.zeros((n_items, p))
         np.add.at(sums, self.item_idx, features)
         m = np.bincount(self.item_idx, minlength=n_items).astype(float)
         centred = features - sums[self.item_idx] / np.maximum(m, 1)[self.item_idx, None]
-        self.gram = np.zeros((len(run_at), p, p))
+        self.gram = np.zeros((len(runs), p, p))
         np.add.at(self.gram, self.run_idx, centred[:, :, None] * centred[:, None, :])
-        self.moment = np.zeros((len(run_at), p))
+        self.moment = np.zeros((len(runs), p))
         np.add.at(self.moment, self.run_idx, centred * self.y[:, None])
         self.groups = self._groups()
         # Runs each rater shares with another rater.
-        pairs = {(int(r), int(u)) for r, u in zip(self.rater_idx, self.run_idx, strict=True)}
-        self.n_runs = np.bincount([r for r, _ in pairs], minlength=k)
+        pairs = np.unique(self.rater_idx * max(len(runs), 1) + self.run_idx)
+        self.n_runs = np.bincount(pairs // max(len(runs), 1), minlength=k)
 
     def _centred_x(self, x: np.ndarray) -> np.ndarray:
         """Each rater's covariate about their own mean (0 where unknown), so a rater's bias
         stays their average difference and their drift the slope about it."""
-        out = np.zeros_like(x)
-        for r in range(self.k):
-            mine = (self.rater_idx == r) & np.isfinite(x)
-            if mine.any():
-                out[mine] = x[mine] - x[mine].mean()
-        return out
+        known = np.isfinite(x)
+        sums = np.bincount(self.rater_idx[known], weights=x[known], minlength=self.k)
+        counts = np.bincount(self.rater_idx[known], minlength=self.k)
+        means = sums / np.maximum(counts, 1)
+        return np.where(known, x - means[self.rater_idx], 0.0)
 
     def _groups(self) -> list[list[int]]:
-        """The raters linked (directly or through others) by shared items."""
-        parent = list(range(self.k))
-
-        def find(a: int) -> int:
-            while parent[a] != a:
-                parent[a] = parent[parent[a]]
-                a = parent[a]
-            return a
-
-        first: dict[int, int] = {}
-        for r, j in zip(self.rater_idx, self.item_idx, strict=True):
-            other = first.setdefault(int(j), int(r))
-            parent[find(int(r))] = find(other)
-        seen = sorted(set(int(r) for r in self.rater_idx))
-        groups: dict[int, list[int]] = {}
-        for r in seen:
-            groups.setdefault(find(r), []).append(r)
-        return list(groups.values())
+        """The raters linked (directly or through others) by shared items: two raters who
+        share an item have a nonzero entry off the Gram matrix's diagonal."""
+        linked = self.gram.sum(axis=0)[: self.k, : self.k] != 0
+        group = [-1] * self.k
+        groups: list[list[int]] = []
+        for start in range(self.k):
+            if group[start] >= 0 or not linked[start, start]:
+                continue
+            group[start], members, todo = len(groups), [start], [start]
+            while todo:
+                for other in np.flatnonzero(linked[todo.pop()]):
+                    if group[other] < 0:
+                        group[other] = len(groups)
+                        members.append(int(other))
+                        todo.append(int(other))
+            groups.append(sorted(members))
+        return groups
 
 
 def _solve(gram: np.ndarray, moment: np.ndarray) -> np.ndarray:
@@ -150,49 +180,85 @@ def _nullity(gram: np.ndarray) -> np.ndarray:
 
 
 def rater_biases(
-    cells: Sequence[Cell], *, resamples: int = 1000, seed: int = 0
+    cells: Sequence[Cell] | Columns, *, resamples: int = 1000, seed: int = 0
 ) -> dict[str, Estimate]:
     """``{rater: bias}`` for the raters who share an item with another: their effect in the
     additive model centred on the median rater of their group, with a cluster-bootstrap 95%
     interval over runs (``resamples`` replicates); its ``n`` is the runs it rests on."""
-    d = _Design(cells, drift=False)
-    if not d.cells:
-        return {}
-    present = d.n_runs > 0
-    estimate = _centre(_solve(d.gram.sum(axis=0), d.moment.sum(axis=0)), d.groups, present)
-    n = len(d.runs)
+    return panel_biases({"": cells}, resamples=resamples, seed=seed)[""]
+
+
+class _Fit:
+    """One table's fit and the centred effects of its bootstrap replicates."""
+
+    def __init__(self, data: Columns) -> None:
+        self.d = d = _Design(data, drift=False)
+        self.present = d.n_runs > 0
+        self.replicates: list[np.ndarray] = []
+        if not d.n:
+            return  # nobody shares an item: nothing to fit
+        whole = d.gram.sum(axis=0)
+        self.estimate = _centre(_solve(whole, d.moment.sum(axis=0)), d.groups, self.present)
+        self.nullity = int(_nullity(whole)) - int((~self.present).sum())
+
+    def add(self, counts: np.ndarray) -> None:
+        """Refit and recentre with each run weighted by its count in each replicate."""
+        gram = np.tensordot(counts, self.d.gram, axes=1)
+        moment = counts @ self.d.moment
+        # A replicate that leaves a rater out or splits a group has more unidentified
+        # directions than the data's: its centring would compare what cannot be compared.
+        there = np.einsum("bii->bi", gram) > 0
+        linked = _nullity(gram) - (~there).sum(axis=1) == self.nullity
+        effects = _solve(gram[linked], moment[linked])
+        self.replicates.append(_centre(effects, self.d.groups, there[linked]))
+
+    def estimates(self, resamples: int) -> dict[str, Estimate]:
+        drawn = np.concatenate(self.replicates) if self.replicates else np.zeros((0, self.d.k))
+        out = {}
+        for r, name in enumerate(self.d.raters):
+            if not self.present[r]:
+                continue
+            m, value = int(self.d.n_runs[r]), float(self.estimate[r])
+            mine = drawn[:, r][np.isfinite(drawn[:, r])]
+            low = high = math.nan
+            if m >= 2 and len(mine) >= max(20, resamples // 2):
+                half = float(stats.t.ppf(0.975, m - 1) * np.std(mine, ddof=1))
+                low, high = value - half, value + half
+            out[name] = Estimate(value, low, high, m)
+        return out
+
+
+def panel_biases(
+    tables: Mapping[K, Sequence[Cell] | Columns], *, resamples: int = 1000, seed: int = 0
+) -> dict[K, dict[str, Estimate]]:
+    """:func:`rater_biases` of several tables of the same runs (each metric, and all of
+    them) with one bootstrap: each replicate draws the runs once, for every table."""
+    fits = {key: _Fit(_columns(cells)) for key, cells in tables.items()}
+    fits = {key: fit for key, fit in fits.items() if fit.d.n}
+    runs = np.unique(np.concatenate([np.zeros(0, int), *(f.d.runs for f in fits.values())]))
+    n = len(runs)
+    where = {key: np.searchsorted(runs, fit.d.runs) for key, fit in fits.items()}
     rng = np.random.default_rng(seed)
-    weights = rng.multinomial(n, np.full(n, 1 / n), size=resamples).astype(float)
-    gram = np.tensordot(weights, d.gram, axes=1)
-    moment = weights @ d.moment
-    # A replicate that leaves a rater out or splits a group has more unidentified
-    # directions than the data's: the centring would compare what cannot be compared.
-    there = np.einsum("bii->bi", gram) > 0
-    linked = (_nullity(gram) - (~there).sum(axis=1)) == (
-        _nullity(d.gram.sum(axis=0)) - (~present).sum()
-    )
-    replicates = _centre(_solve(gram[linked], moment[linked]), d.groups, there[linked])
-    out = {}
-    for r, name in enumerate(d.raters):
-        if not present[r]:
-            continue
-        m = int(d.n_runs[r])
-        drawn = replicates[:, r][np.isfinite(replicates[:, r])]
-        low = high = math.nan
-        if m >= 2 and len(drawn) >= max(20, resamples // 2):
-            spread = float(np.std(drawn, ddof=1))
-            half = float(stats.t.ppf(0.975, m - 1)) * spread
-            low, high = float(estimate[r] - half), float(estimate[r] + half)
-        out[name] = Estimate(float(estimate[r]), low, high, m)
-    return out
+    # Replicates in blocks, so that the counts (block x runs) stay small on large tables.
+    block = max(1, min(resamples, 2_000_000 // max(n, 1)))
+    for start in range(0, resamples if n else 0, block):
+        size = min(block, resamples - start)
+        # Each replicate's count of each run: n runs drawn with replacement.
+        draws = rng.integers(0, n, size=(size, n)) + n * np.arange(size)[:, None]
+        counts = np.bincount(draws.ravel(), minlength=size * n).reshape(size, n).astype(float)
+        for key, fit in fits.items():
+            fit.add(counts[:, where[key]])
+    return {key: fits[key].estimates(resamples) if key in fits else {} for key in tables}
 
 
-def corrected_differences(cells: Sequence[Cell], *, drift: bool) -> dict[str, dict[int, float]]:
+def corrected_differences(
+    cells: Sequence[Cell] | Columns, *, drift: bool
+) -> dict[str, dict[int, float]]:
     """``{rater: {run: difference}}``: per run (the mean over its items), the rater's score
     minus the mean of the other raters' scores of the item, each less that rater's centred
     bias (and, with ``drift``, their centred drift times their covariate ``x``)."""
-    d = _Design(cells, drift=drift)
-    if not d.cells:
+    d = _Design(_columns(cells), drift=drift)
+    if not d.n:
         return {}
     coef = _solve(d.gram.sum(axis=0), d.moment.sum(axis=0))
     k = d.k
@@ -209,10 +275,11 @@ def corrected_differences(cells: Sequence[Cell], *, drift: bool) -> dict[str, di
     total = np.bincount(d.item_idx, weights=z, minlength=n_items)
     m = np.bincount(d.item_idx, minlength=n_items)
     diff = d.y - (total[d.item_idx] - z) / (m[d.item_idx] - 1)
-    sums: dict[tuple[int, int], list[float]] = {}
-    for r, u, v in zip(d.rater_idx, d.run_idx, diff, strict=True):
-        sums.setdefault((int(r), int(u)), []).append(float(v))
+    # The mean over each (rater, run)'s items.
+    pairs, at = np.unique(d.rater_idx * len(d.runs) + d.run_idx, return_inverse=True)
+    means = np.bincount(at, weights=diff) / np.bincount(at)
     out: dict[str, dict[int, float]] = {}
-    for (r, u), values in sorted(sums.items()):
-        out.setdefault(d.raters[r], {})[d.runs[u]] = sum(values) / len(values)
+    for pair, mean in zip(pairs.tolist(), means.tolist(), strict=True):
+        r, u = divmod(pair, len(d.runs))
+        out.setdefault(d.raters[r], {})[int(d.runs[u])] = mean
     return out

@@ -8,8 +8,10 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+import numpy as np
+
 from reviewer.quality import consensus, stats
-from reviewer.quality.consensus import Cell
+from reviewer.quality.consensus import Columns
 from reviewer.quality.source import Score
 
 ALL = "all"
@@ -26,16 +28,26 @@ ACCURACY_COLUMNS = (
 )  # fmt: skip
 
 
-def _cells(
-    scores: Sequence[Score], metric: str = ALL, *, x: Callable[[Score], float] | None = None
-) -> list[Cell]:
-    """The scores of ``metric`` (each run an item) or, for ``all``, of every metric (each
-    run's metric an item, a rater's bias shared by the metrics); runs are the clusters."""
-    return [
-        Cell(s.run_pk, (s.run_pk, s.metric), s.rater, s.score, x(s) if x else math.nan)
-        for s in scores
-        if metric in (ALL, s.metric)
-    ]
+def _columns(
+    scores: Sequence[Score], *, x: Callable[[Score], float] | None = None
+) -> tuple[Columns, list[str], np.ndarray]:
+    """The scores as the model's columns, each run's metric an item and the runs the
+    clusters, with the metrics and each score's metric (an index into them)."""
+    names = sorted({s.rater for s in scores})
+    metrics = sorted({s.metric for s in scores})
+    rater_at = {r: i for i, r in enumerate(names)}
+    metric_at = {m: i for i, m in enumerate(metrics)}
+    metric = np.array([metric_at[s.metric] for s in scores], dtype=int)
+    run = np.array([s.run_pk for s in scores], dtype=int)
+    data = Columns(
+        raters=tuple(names),
+        rater=np.array([rater_at[s.rater] for s in scores], dtype=int),
+        run=run,
+        item=run * max(len(metrics), 1) + metric,
+        score=np.array([s.score for s in scores], dtype=float),
+        x=np.array([x(s) if x else math.nan for s in scores], dtype=float),
+    )
+    return data, metrics, metric
 
 
 def _queue_x(scores: Sequence[Score]) -> Callable[[Score], float] | None:
@@ -61,7 +73,8 @@ def _run_differences(scores: Sequence[Score]) -> dict[str, dict[int, float]]:
     each corrected for their own bias and drift (the panel's consensus, robustly centred:
     :func:`reviewer.quality.consensus.corrected_differences`), averaged over its metrics."""
     x = _queue_x(scores)
-    return consensus.corrected_differences(_cells(scores, x=x), drift=x is not None)
+    data, _, _ = _columns(scores, x=x)
+    return consensus.corrected_differences(data, drift=x is not None)
 
 
 def raters(scores: Sequence[Score]) -> list[str]:
@@ -75,10 +88,10 @@ def bias_rows(
     consensus, robustly centred (:func:`reviewer.quality.consensus.rater_biases`), with a
     cluster-bootstrap 95% interval over runs (``resamples`` replicates); a row is flagged
     when its interval excludes 0."""
-    found = {
-        metric: consensus.rater_biases(_cells(scores, metric), resamples=resamples, seed=seed)
-        for metric in [*sorted({s.metric for s in scores}), ALL]
-    }
+    data, metrics, metric_of = _columns(scores)
+    # Per metric each run is an item; pooled, each run's metric, the rater's bias shared.
+    parts = {m: data.where(metric_of == i) for i, m in enumerate(metrics)}
+    found = consensus.panel_biases({**parts, ALL: data}, resamples=resamples, seed=seed)
     rows = []
     for rater in raters(scores):
         for metric, by_rater in found.items():

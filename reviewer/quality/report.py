@@ -104,8 +104,9 @@ def bias_rows(
 
 
 def drift_rows(scores: Sequence[Score]) -> list[dict[str, Any]]:
-    """Each rater's pooled difference from the others, regressed on queue position and on
-    days since their first submit; flagged when either slope's interval excludes 0."""
+    """Each rater's per-run difference from the others (their scores corrected for their own
+    bias and drift: :func:`_run_differences`), regressed on queue position and on days since
+    the rater's first submit; flagged when either slope's interval excludes 0."""
     rows = []
     differences = _run_differences(scores)
     for rater in raters(scores):
@@ -174,7 +175,7 @@ def accuracy_against(
 
 def drift_points(scores: Sequence[Score], rater: str) -> list[tuple[int | None, float, float]]:
     """What :func:`drift_rows` regresses for ``rater``: per run, ``(queue position, days since
-    their first submit, pooled difference from the others)``, in queue order (NaN days
+    their first submit, difference from the others' corrected scores)``, in queue order (NaN days
     where a rating has no submit time)."""
     diffs = _run_differences(scores).get(rater, {})
     mine = {s.run_pk: s for s in scores if s.rater == rater}

@@ -47,7 +47,8 @@ class BiasCell(_Frozen):
 
 class DriftPoint(_Frozen):
     """One run of a rater's queue: its position, days since their first submit (NaN
-    without a time), and the pooled difference from the other raters."""
+    without a time), and the difference from the other raters' corrected scores (pooled
+    over the metrics: :func:`reviewer.quality.report.drift_points`)."""
 
     position: int | None
     days: float

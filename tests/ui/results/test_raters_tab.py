@@ -56,7 +56,7 @@ def test_the_biased_rater_is_marked_and_an_unbiased_one_is_not(
     assert "marked biased" in tip and "higher than the panel's consensus" in tip
     lines = {line.rater: line for line in tab.summary.raters}
     steady = [n for n in UNBIASED if not lines[n].biased and not lines[n].drifting]
-    assert len(steady) >= 6  # about 1 in 25 unbiased raters is marked (bias or drift)
+    assert len(steady) >= 6  # bias or drift: under 1 in 10 by chance
     row = _row(model, steady[0])
     assert model.index(row, 2).data() == "—"
     assert model.index(row, 0).data(Qt.ItemDataRole.BackgroundRole) is None

@@ -116,10 +116,16 @@ class _Design:
         np.add.at(sums, self.item_idx, features)
         m = np.bincount(self.item_idx, minlength=n_items).astype(float)
         centred = features - sums[self.item_idx] / np.maximum(m, 1)[self.item_idx, None]
+        # Per run, the Gram matrix's entries one pair of columns at a time (an outer product
+        # per score would take scores x p x p memory).
         self.gram = np.zeros((len(runs), p, p))
-        np.add.at(self.gram, self.run_idx, centred[:, :, None] * centred[:, None, :])
+        for a in range(p):
+            for b in range(a, p):
+                entry = np.bincount(self.run_idx, centred[:, a] * centred[:, b], len(runs))
+                self.gram[:, a, b] = self.gram[:, b, a] = entry
         self.moment = np.zeros((len(runs), p))
-        np.add.at(self.moment, self.run_idx, centred * self.y[:, None])
+        for a in range(p):
+            self.moment[:, a] = np.bincount(self.run_idx, centred[:, a] * self.y, len(runs))
         self.groups = self._groups()
         # Runs each rater shares with another rater.
         pairs = np.unique(self.rater_idx * max(len(runs), 1) + self.run_idx)
@@ -240,7 +246,7 @@ def panel_biases(
     where = {key: np.searchsorted(runs, fit.d.runs) for key, fit in fits.items()}
     rng = np.random.default_rng(seed)
     # Replicates in blocks, so that the counts (block x runs) stay small on large tables.
-    block = max(1, min(resamples, 2_000_000 // max(n, 1)))
+    block = max(1, min(resamples, 1_000_000 // max(n, 1)))
     for start in range(0, resamples if n else 0, block):
         size = min(block, resamples - start)
         # Each replicate's count of each run: n runs drawn with replacement.

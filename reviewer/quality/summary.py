@@ -9,7 +9,7 @@ bias, drift and, when a reference is named, accuracy with the functions of
 
 A rater is *marked biased* when the interval of their pooled bias (all metrics, one test
 per rater) excludes 0; a per-metric cell whose interval excludes 0 is marked too, but with
-eight metrics about one unbiased rater in three has such a cell by chance, so it is a lead,
+eight metrics about one unbiased rater in four has such a cell by chance, so it is a lead,
 not a verdict. A rater is *marked drifting* when either drift slope's interval excludes 0.
 """
 

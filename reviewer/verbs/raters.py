@@ -45,12 +45,11 @@ def register(subparsers: Subparsers) -> None:
             "rater's effect in a model score = run + rater + noise fitted to the runs each "
             "scored (raters may see different runs), less the median of the raters' "
             "effects, so one or two biased raters do not move the reference for the others. "
-            "Per metric and "
-            "pooled (all: one effect over every metric), with a 95% interval from a "
-            "bootstrap over runs that redoes the fit and the centring; a row is flagged when "
-            "its interval excludes 0. When two raters only share runs with each other, their "
-            "difference cannot be pinned on either (each gets half); with half the raters "
-            "or more biased the same way, the centre follows them.",
+            "Per metric and pooled (all: one effect over every metric), with a 95% interval "
+            "from a bootstrap over runs that redoes the fit and the centring; a row is "
+            "flagged when its interval excludes 0. When two raters only share runs with each "
+            "other, their difference cannot be pinned on either (each gets half); with half "
+            "the raters or more biased the same way, the centre follows them.",
             run_bias,
         ),
         "drift": (

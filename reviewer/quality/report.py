@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
-from reviewer.quality import stats
+import numpy as np
+
+from reviewer.quality import consensus, stats
+from reviewer.quality.consensus import Columns
 from reviewer.quality.source import Score
 
 ALL = "all"
@@ -24,53 +28,89 @@ ACCURACY_COLUMNS = (
 )  # fmt: skip
 
 
-def _by_metric(scores: Sequence[Score]) -> dict[str, dict[int, dict[str, float]]]:
-    out: dict[str, dict[int, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
+def _columns(
+    scores: Sequence[Score], *, x: Callable[[Score], float] | None = None
+) -> tuple[Columns, list[str], np.ndarray]:
+    """The scores as the model's columns, each run's metric an item and the runs the
+    clusters, with the metrics and each score's metric (an index into them)."""
+    names = sorted({s.rater for s in scores})
+    metrics = sorted({s.metric for s in scores})
+    rater_at = {r: i for i, r in enumerate(names)}
+    metric_at = {m: i for i, m in enumerate(metrics)}
+    metric = np.array([metric_at[s.metric] for s in scores], dtype=int)
+    run = np.array([s.run_pk for s in scores], dtype=int)
+    data = Columns(
+        raters=tuple(names),
+        rater=np.array([rater_at[s.rater] for s in scores], dtype=int),
+        run=run,
+        item=run * max(len(metrics), 1) + metric,
+        score=np.array([s.score for s in scores], dtype=float),
+        x=np.array([x(s) if x else math.nan for s in scores], dtype=float),
+    )
+    return data, metrics, metric
+
+
+def _queue_x(scores: Sequence[Score]) -> Callable[[Score], float] | None:
+    """What the other raters' drift is corrected along: queue position where the scores
+    have one (a study), else days since each rater's first submit, else nothing."""
+    if any(s.position is not None for s in scores):
+        return lambda s: math.nan if s.position is None else float(s.position)
+    start: dict[str, datetime] = {}
     for s in scores:
-        out[s.metric][s.run_pk][s.rater] = s.score
-    return out
+        if s.submitted_at is not None:
+            start[s.rater] = min(start.get(s.rater, s.submitted_at), s.submitted_at)
+    if not start:
+        return None
+    return lambda s: (
+        math.nan
+        if s.submitted_at is None
+        else (s.submitted_at - start[s.rater]).total_seconds() / 86400
+    )
 
 
-def _run_differences(scores: Sequence[Score], rater: str) -> dict[str, dict[int, float]]:
-    """Per metric (and ``all``: per run, the mean over its metrics), the rater's
-    leave-one-out differences by run."""
-    out: dict[str, dict[int, float]] = {}
-    pooled: dict[int, list[float]] = defaultdict(list)
-    for metric, runs in sorted(_by_metric(scores).items()):
-        diffs = stats.leave_one_out(runs, rater)
-        if diffs:
-            out[metric] = diffs
-        for run, d in diffs.items():
-            pooled[run].append(d)
-    if pooled:
-        out[ALL] = {run: sum(v) / len(v) for run, v in pooled.items()}
-    return out
+def _run_differences(scores: Sequence[Score]) -> dict[str, dict[int, float]]:
+    """``{rater: {run: difference}}``: the rater's score minus the other raters' of the run,
+    each corrected for their own bias and drift (the panel's consensus, robustly centred:
+    :func:`reviewer.quality.consensus.corrected_differences`), averaged over its metrics."""
+    x = _queue_x(scores)
+    data, _, _ = _columns(scores, x=x)
+    return consensus.corrected_differences(data, drift=x is not None)
 
 
 def raters(scores: Sequence[Score]) -> list[str]:
     return sorted({s.rater for s in scores})
 
 
-def bias_rows(scores: Sequence[Score]) -> list[dict[str, Any]]:
-    """Each rater's mean signed difference from the others, per metric and pooled; a row is
-    flagged when its 95% interval excludes 0."""
+def bias_rows(
+    scores: Sequence[Score], *, resamples: int = 1000, seed: int = 0
+) -> list[dict[str, Any]]:
+    """Each rater's bias, per metric and pooled: their difference from the panel's
+    consensus, robustly centred (:func:`reviewer.quality.consensus.rater_biases`), with a
+    cluster-bootstrap 95% interval over runs (``resamples`` replicates); a row is flagged
+    when its interval excludes 0."""
+    data, metrics, metric_of = _columns(scores)
+    # Per metric each run is an item; pooled, each run's metric, the rater's bias shared.
+    parts = {m: data.where(metric_of == i) for i, m in enumerate(metrics)}
+    found = consensus.panel_biases({**parts, ALL: data}, resamples=resamples, seed=seed)
     rows = []
     for rater in raters(scores):
-        for metric, diffs in _run_differences(scores, rater).items():
-            e = stats.mean_t(list(diffs.values()))
-            rows.append(
-                {"rater": rater, "metric": metric, "n_runs": e.n, "bias": e.value,
-                 "low": e.low, "high": e.high, "flagged": e.excludes_zero}
-            )  # fmt: skip
+        for metric, by_rater in found.items():
+            if (e := by_rater.get(rater)) is not None:
+                rows.append(
+                    {"rater": rater, "metric": metric, "n_runs": e.n, "bias": e.value,
+                     "low": e.low, "high": e.high, "flagged": e.excludes_zero}
+                )  # fmt: skip
     return rows
 
 
 def drift_rows(scores: Sequence[Score]) -> list[dict[str, Any]]:
-    """Each rater's pooled difference from the others, regressed on queue position and on
-    days since their first submit; flagged when either slope's interval excludes 0."""
+    """Each rater's per-run difference from the others (their scores corrected for their own
+    bias and drift: :func:`_run_differences`), regressed on queue position and on days since
+    the rater's first submit; flagged when either slope's interval excludes 0."""
     rows = []
+    differences = _run_differences(scores)
     for rater in raters(scores):
-        diffs = _run_differences(scores, rater).get(ALL, {})
+        diffs = differences.get(rater, {})
         mine = {s.run_pk: s for s in scores if s.rater == rater}
         placed = [(p, d) for r, d in diffs.items() if (p := mine[r].position) is not None]
         timed = [(t, d) for r, d in diffs.items() if (t := mine[r].submitted_at) is not None]
@@ -135,9 +175,9 @@ def accuracy_against(
 
 def drift_points(scores: Sequence[Score], rater: str) -> list[tuple[int | None, float, float]]:
     """What :func:`drift_rows` regresses for ``rater``: per run, ``(queue position, days since
-    their first submit, pooled difference from the others)``, in queue order (NaN days
+    their first submit, difference from the others' corrected scores)``, in queue order (NaN days
     where a rating has no submit time)."""
-    diffs = _run_differences(scores, rater).get(ALL, {})
+    diffs = _run_differences(scores).get(rater, {})
     mine = {s.run_pk: s for s in scores if s.rater == rater}
     times = [t for r in diffs if (t := mine[r].submitted_at) is not None]
     start = min(times, default=None)

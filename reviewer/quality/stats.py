@@ -3,11 +3,9 @@
 - **Accuracy** of a rater against reference scores of the same items: exact agreement and
   agreement within one point (Wilson intervals), the mean signed difference (t interval),
   and Cohen's quadratically weighted kappa (percentile bootstrap over items).
-- **Bias**: per run, the rater's score minus the median of the *other* raters' scores of
-  that run (leave-one-out), averaged, with a t interval over runs. With only two raters on
-  a run the difference cannot be told apart from the other rater's bias.
-- **Drift**: the least-squares slope of that difference on queue position (or on time),
-  with a t interval on n - 2 degrees of freedom.
+- **Bias** is not here: it is the panel's consensus model, :mod:`reviewer.quality.consensus`.
+- **Drift**: the least-squares slope of a rater's difference from that consensus on queue
+  position (or on time), with a t interval on n - 2 degrees of freedom.
 
 References: Cohen, J. (1968) "Weighted kappa", Psychological Bulletin 70(4), 213–220;
 Wilson, E. B. (1927) JASA 22, 209–212.
@@ -16,10 +14,8 @@ Wilson, E. B. (1927) JASA 22, 209–212.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from statistics import median
-from typing import TypeVar
 
 import numpy as np
 from scipy import stats
@@ -27,8 +23,6 @@ from scipy import stats
 from reviewer import intervals
 
 SCORES = (0, 1, 2, 3)
-
-K = TypeVar("K")
 
 
 @dataclass(frozen=True)
@@ -130,17 +124,6 @@ def accuracy(
         signed=mean_t([a - b for a, b in pairs]),
         kappa=kappa_interval(rater, reference, resamples=resamples, seed=seed),
     )
-
-
-def leave_one_out(scores: Mapping[K, Mapping[str, float]], rater: str) -> dict[K, float]:
-    """``{run: rater's score - median of the others' scores}`` over the runs where the rater
-    and at least one other rater scored; ``scores`` is ``{run: {rater: score}}``."""
-    out: dict[K, float] = {}
-    for run, by_rater in scores.items():
-        if rater in by_rater and len(by_rater) > 1:
-            others = [v for r, v in by_rater.items() if r != rater]
-            out[run] = by_rater[rater] - median(others)
-    return out
 
 
 def slope(x: Sequence[float], y: Sequence[float]) -> Estimate:

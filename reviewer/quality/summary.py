@@ -9,7 +9,7 @@ bias, drift and, when a reference is named, accuracy with the functions of
 
 A rater is *marked biased* when the interval of their pooled bias (all metrics, one test
 per rater) excludes 0; a per-metric cell whose interval excludes 0 is marked too, but with
-eight metrics about one unbiased rater in three has such a cell by chance, so it is a lead,
+eight metrics about one unbiased rater in four has such a cell by chance, so it is a lead,
 not a verdict. A rater is *marked drifting* when either drift slope's interval excludes 0.
 """
 
@@ -47,7 +47,8 @@ class BiasCell(_Frozen):
 
 class DriftPoint(_Frozen):
     """One run of a rater's queue: its position, days since their first submit (NaN
-    without a time), and the pooled difference from the other raters."""
+    without a time), and the difference from the other raters' corrected scores (pooled
+    over the metrics: :func:`reviewer.quality.report.drift_points`)."""
 
     position: int | None
     days: float

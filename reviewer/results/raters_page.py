@@ -20,13 +20,15 @@ from reviewer.results.tables import Table
 
 #: Said under the tables and in the dashboard's legend.
 LEGEND = (
-    "Bias: per run, the rater's score minus the median of the other raters' scores of that "
-    "run (leave-one-out), averaged over runs with a 95% t interval; a rater is marked biased "
-    "when the interval of the pooled bias (all metrics) excludes 0. A metric's cell marked * "
-    "excludes 0 too, but with many metrics some cells do so by chance. Drift: that pooled "
-    "difference regressed on queue position and on days since the rater's first submit; "
-    "marked when either slope's 95% interval excludes 0. With two raters on a run, a "
-    "difference cannot be pinned on either. Judges are not raters here."
+    "Bias: the rater's difference from the panel's consensus, robustly centred (their effect "
+    "in a model score = run + rater, less the median rater's, who reads 0), with a 95% "
+    "interval from a "
+    "bootstrap over runs; marked biased when the pooled (all metrics) interval excludes 0. "
+    "A metric's cell marked * excludes 0 too, but with many metrics some do so by chance. "
+    "Drift: the per-run difference from the others (corrected for their own bias and drift) "
+    "regressed on queue position and on days since the first submit; marked when either "
+    "slope's 95% interval excludes 0. Two raters who only share runs with each other cannot "
+    "be told apart; half the raters biased alike move the centre. Judges are not raters here."
 )
 
 
@@ -59,7 +61,7 @@ def _share(value: float, low: float, high: float) -> str:
 
 
 def bias_cell(bias: float, low: float, high: float, flagged: bool) -> str:
-    """A bias with the half-width of its (symmetric) t interval, ``*`` when it excludes 0."""
+    """A bias with the half-width of its (symmetric) interval, ``*`` when it excludes 0."""
     if not math.isfinite(low):
         return f"{bias:+.2f} (no interval)"
     return f"{bias:+.2f} ±{(high - low) / 2:.2f}{'*' if flagged else ''}"
@@ -80,7 +82,7 @@ def summary_table(q: QualitySummary) -> Table:
         ])  # fmt: skip
     headers = ["rater", "runs", "bias (all)", "95% interval", "drift / run", "95% interval",
                "drift / day", "95% interval", "marked"]  # fmt: skip
-    return Table("Raters: bias against the other raters, drift along the queue", headers, rows)
+    return Table("Raters: bias against the panel's consensus, drift along the queue", headers, rows)
 
 
 def bias_table(q: QualitySummary) -> Table:
@@ -92,7 +94,7 @@ def bias_table(q: QualitySummary) -> Table:
                     if (c := cells.get((r.rater, m))) else "—" for m in columns)]
         for r in q.raters
     ]  # fmt: skip
-    title = "Bias per metric (score points, ± half of the 95% t interval; * excludes 0)"
+    title = "Bias per metric (score points, ± half of the 95% interval; * excludes 0)"
     return Table(title, ["rater", *map(shown, columns)], rows)
 
 

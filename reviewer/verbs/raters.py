@@ -20,7 +20,7 @@ def register(subparsers: Subparsers) -> None:
         "raters",
         help="rater quality: accuracy against a reference, bias, drift",
         description="Whether raters are right (against a reference rater), biased (against "
-        "the other raters of the same runs) or drifting (along their queue and over time). "
+        "the panel's consensus of the same runs) or drifting (along their queue and over time). "
         "People only: judges are left out.",
         examples=[
             "a320-review raters bias --study pilot",
@@ -40,19 +40,26 @@ def register(subparsers: Subparsers) -> None:
             run_accuracy,
         ),
         "bias": (
-            "each rater's mean difference from the other raters of the same runs",
-            "Per run, the rater's score minus the median of the other raters' scores "
-            "(leave-one-out), averaged over runs with a t interval, per metric and pooled "
-            "(all: per run, the mean over its metrics). A row is flagged when its interval "
-            "excludes 0. With two raters per run, a difference cannot be pinned on either.",
+            "each rater's difference from the panel's consensus of the same runs",
+            "Each rater's difference from the panel's consensus, robustly centred: the "
+            "rater's effect in a model score = run + rater + noise fitted to the runs each "
+            "scored (raters may see different runs), less the median of the raters' "
+            "effects, so one or two biased raters do not move the reference for the others. "
+            "Per metric and pooled (all: one effect over every metric), with a 95% interval "
+            "from a bootstrap over runs that redoes the fit and the centring; a row is "
+            "flagged when its interval excludes 0. When two raters only share runs with each "
+            "other, their difference cannot be pinned on either (each gets half); with half "
+            "the raters or more biased the same way, the centre follows them.",
             run_bias,
         ),
         "drift": (
             "each rater's difference from the others along their queue and over time",
-            "The pooled leave-one-out difference regressed on queue position (within a "
-            "study) and on days since the rater's first submit, with t intervals; flagged "
-            "when either slope's interval excludes 0. A study with gold adds the gold_* "
-            "columns: the rater's mean absolute error on gold runs, and its slopes.",
+            "Per run, the rater's score minus the mean of the other raters' scores, each "
+            "corrected for that rater's own bias and drift along the queue (the panel's "
+            "consensus, as for bias), regressed on queue position (within a study) and on "
+            "days since the rater's first submit, with t intervals; flagged when either "
+            "slope's interval excludes 0. A study with gold adds the gold_* columns: the "
+            "rater's mean absolute error on gold runs, and its slopes.",
             run_drift,
         ),
     }

@@ -48,8 +48,8 @@ def why_marked(line: RaterLine) -> str:
     b = line.bias
     if b is not None:
         way = "higher" if b.bias > 0 else "lower"
-        verdict = (f"marked biased: scores {way} than the median of the other raters of the "
-                   f"same runs, and the 95% interval excludes 0" if b.flagged
+        verdict = (f"marked biased: scores {way} than the panel's consensus of the same "
+                   f"runs, and the 95% interval excludes 0" if b.flagged
                    else "not marked: the 95% interval includes 0")  # fmt: skip
         parts.append(f"Pooled bias {_n(b.bias)} {_ci(b.low, b.high)} over {b.n_runs} runs: "
                      f"{verdict}.")  # fmt: skip
@@ -89,7 +89,7 @@ class RaterLineModel(RowsModel):
             "bias (all)",
             lambda r: _sortable(r.bias.bias if r.bias else None),
             _n,
-            "mean of (rater − median of the others) per run, all metrics pooled",
+            "rater − the panel's consensus (centred on the median rater), all metrics pooled",
         ),
         Col("95% interval", lambda r: _ci(r.bias.low, r.bias.high) if r.bias else "—", str),
         Col(

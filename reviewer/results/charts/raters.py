@@ -26,9 +26,7 @@ from reviewer.results.charts.common import (
     titled,
 )
 
-TITLE = (
-    "Raters: mean difference from the other raters of the same runs (all metrics), 95% t interval"
-)
+TITLE = "Raters: difference from the panel's consensus of the same runs (all metrics), 95% interval"
 #: Drift panels drawn; beyond, the marked raters first, then the busiest.
 PANELS = 6
 MARK = UNSAFE_COLOUR
@@ -100,7 +98,7 @@ def _draw_bias(ax: Axes, lines: list[RaterLine]) -> None:
     ax.axvline(0, color=GREY, lw=1)
     ax.set_yticks(ys, [short(shown(r.rater), 16) for r in lines], fontsize=8)
     ax.invert_yaxis()
-    ax.set_xlabel("score points (rater − median of the others);\n◆ = interval excludes 0")
+    ax.set_xlabel("score points (rater − the panel's consensus);\n◆ = interval excludes 0")
     ax.grid(axis="x", alpha=0.3)
     titled(ax, "Bias per rater", f"{sum(r.n_runs for r in lines)} rater-runs")
 

@@ -75,7 +75,7 @@ def test_a_planted_bias_is_recovered_within_its_interval() -> None:
     covered, trials = 0, 150
     for _ in range(trials):
         # Quality 1 only: dan's +1 never reaches the clip, so his true bias is exactly +1.
-        rows = report.bias_rows(simulate(rng, bias={"dan": 1}, quality=(1,)))
+        rows = report.bias_rows(simulate(rng, bias={"dan": 1}, quality=(1,)), resamples=200)
         dan = next(r for r in rows if r["rater"] == "dan" and r["metric"] == "safety")
         covered += dan["low"] <= 1 <= dan["high"]
     assert 0.88 * trials <= covered <= 0.995 * trials, covered
@@ -85,7 +85,7 @@ def test_unbiased_raters_are_flagged_at_about_the_nominal_rate() -> None:
     rng = np.random.default_rng(12)
     flags = total = 0
     for _ in range(150):
-        for row in report.bias_rows(simulate(rng)):
+        for row in report.bias_rows(simulate(rng), resamples=200):
             if row["metric"] == "safety":
                 flags += row["flagged"]
                 total += 1
@@ -99,9 +99,12 @@ def test_drift_is_found_where_planted_and_rarely_elsewhere() -> None:
         rows = {r["rater"]: r for r in report.drift_rows(simulate(rng, drift={"dan": 1.5 / 40}))}
         found += rows["dan"]["flagged"] and rows["dan"]["per_position"] > 0
         false += sum(rows[r]["flagged"] for r in ("ann", "bob", "cat"))
-    assert found >= 80, found
-    # The others' median includes dan, so they can look slightly drifted; far from always.
-    assert false / 300 <= 0.15, false
+    # Power at this drift: about 75% (over 300 trials; 79% with the median of the others).
+    assert found >= 65, found
+    # The others' consensus is corrected for dan's drift, so an unbiased, steady rater beside
+    # him is flagged at no more than the nominal 5% (about 4%; 12% with the median of the
+    # others, which carried part of dan's drift). 300 raters: 10% is 4 sd above 5%.
+    assert false / 300 <= 0.10, false
 
 
 def test_drift_slope_matches_linregress() -> None:
@@ -115,4 +118,3 @@ def test_drift_slope_matches_linregress() -> None:
 def test_edges_are_missing_not_zero() -> None:
     assert math.isnan(stats.mean_t([]).value) and math.isnan(stats.slope([1], [1]).value)
     assert math.isnan(stats.weighted_kappa([], []))
-    assert stats.leave_one_out({"r": {"ann": 2}}, "ann") == {}

@@ -21,10 +21,9 @@ from reviewer.studies.model import Selection, StudySpec
 from reviewer.studies.visibility import still_blind
 from reviewer.workspace import ReviewStore
 
-#: Eight unbiased raters and Cat, one point high. With fewer raters the leave-one-out median
-#: of the others moves with Cat's scores and unbiased raters are marked too (1 in 4 raters
-#: at 16 runs and five raters: the figure is relative to the others, not to a truth); with
-#: eight, about 1 in 10 (simulated; 5% when nobody is biased).
+#: Eight unbiased raters and Cat, one point high. Bias is measured from the panel's consensus
+#: centred on the median rater, so Cat does not drag the reference and an unbiased rater is
+#: marked in about 4% of simulated panels like this one (5% at most when nobody is biased).
 UNBIASED = ("Ann", "Bob", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal")
 BIASES = {**dict.fromkeys(UNBIASED, 0), "Cat": 1}
 
@@ -50,7 +49,7 @@ def test_the_planted_biased_rater_is_marked_and_the_others_are_not(planted: Path
     cat = lines["Cat"].bias
     assert cat.low <= 1.0 <= cat.high  # the planted +1 is recovered
     marked = [name for name in UNBIASED if lines[name].biased]
-    assert len(marked) <= 2, marked  # about 1 in 10 expected (see UNBIASED)
+    assert len(marked) <= 2, marked  # about 1 in 25 expected (see UNBIASED)
     assert max(lines, key=lambda n: abs(lines[n].bias.bias)) == "Cat"
     assert summary.accuracy is None and summary.left_out_note is None
 

@@ -24,7 +24,7 @@ from scoring.scorecard import UNSAFE_MEANING
 from ui.theme import plain_tooltip
 
 RunRowRole: Final = Qt.ItemDataRole.UserRole + 1
-"""Returns the RunRow object of the row, for delegates and the panel."""
+"""Returns the row (a ``RunValues``), for delegates and the panel."""
 SortRole: Final = Qt.ItemDataRole.UserRole + 2
 """Returns a raw, sortable value (float, str, int) or None; None always sorts last."""
 ShortTextRole: Final = Qt.ItemDataRole.UserRole + 3
@@ -87,7 +87,7 @@ class Column(IntEnum):
 
 
 HEADERS: Final = ("Scenario", "Model", "Run", "Status", "Score", "Safety", "Rating", "In")
-# The RunRow attribute behind each column: the facet a filter or a sort reads.
+# The row's attribute behind each column: the facet a filter or a sort reads.
 _ATTRS: Final = (
     "scenario_id",
     "model",
@@ -134,7 +134,7 @@ def _display(row: Any, column: int) -> str:
 
 
 class RunQueueModel(QAbstractTableModel):
-    """The stored runs as a flat table; the RunRow itself is reachable through RunRowRole."""
+    """The stored runs as a flat table; the row itself is reachable through RunRowRole."""
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -244,8 +244,8 @@ class RunQueueModel(QAbstractTableModel):
         if old.rating_state == state:
             return
         self._rated += (state in RATED_STATES) - (old.rating_state in RATED_STATES)
-        # RunRow is frozen: a copy with the new state replaces it.
-        self._rows[i] = old.model_copy(update={"rating_state": state})
+        # A row is a tuple: a copy with the new state replaces it.
+        self._rows[i] = old.with_rating_state(state)
         cell = self.index(i, Column.RATING)
         self.dataChanged.emit(cell, cell)
 

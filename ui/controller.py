@@ -128,6 +128,14 @@ class ReviewController(QObject):
         self.runs_changed.emit(rows)
         return rows
 
+    def show_runs(self, rows: list[RunValues]) -> list[RunValues]:
+        """Announce ``rows`` read without this store (the first screen, a pool thread) as
+        this rater may see them; a list still loading is stale."""
+        self._runs_token += 1
+        rows = self.studies.as_seen(rows)
+        self.runs_changed.emit(rows)
+        return rows
+
     def load_runs_in_background(self, then: Callable[[list], None] | None = None) -> None:
         """Read the run list on a pool thread; ``runs_changed`` (then ``then(rows)``) follows.
 
@@ -143,8 +151,7 @@ class ReviewController(QObject):
                 return
             # Blanked here, on the GUI thread's store, like every other list of rows: a
             # blind rater's queue never shows a score, not even for a moment at start-up.
-            rows = self.studies.as_seen(rows)
-            self.runs_changed.emit(rows)
+            rows = self.show_runs(rows)
             if then is not None:
                 then(rows)
 

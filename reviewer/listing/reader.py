@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from reviewer.listing.blind import blind_assignments
 from reviewer.listing.rows import RunValues
 from reviewer.listing.run_values import list_run_rows, list_run_values
 
@@ -42,6 +43,18 @@ def read_run_rows(path: Path, *, rater: str | None) -> list[RunValues]:
     """The same list as :func:`read_run_values`, as :class:`RunValues`: the window's first
     screen, read before the store is imported."""
     return _read_only(path, lambda conn: list_run_rows(conn, rater=rater))
+
+
+def read_first_screen(path: Path, *, rater: str) -> tuple[list[RunValues], frozenset[int]]:
+    """The window's first screen, read before the store is imported: the run list
+    (:func:`read_run_rows`) and, from the same snapshot, the runs whose scorer may have to
+    be hidden from ``rater`` (:func:`~reviewer.listing.blind.blind_assignments`). The window
+    hides all of those until the store says which of them are revealed already."""
+
+    def read(conn: sqlite3.Connection) -> tuple[list[RunValues], frozenset[int]]:
+        return list_run_rows(conn, rater=rater), frozenset(blind_assignments(conn, rater))
+
+    return _read_only(path, read)
 
 
 def _read_only(path: Path, read: Callable[[sqlite3.Connection], T]) -> T:

@@ -142,7 +142,10 @@ class QueuePanel(QWidget):
         return self.columns.natural_width()
 
     def set_rows(self, rows: Sequence[Any]) -> None:
-        """Show ``rows``; the open run stays selected if it is still there."""
+        """Show ``rows``; the open run stays selected if it is still there. The very rows
+        shown already change nothing (the first screen's, once the store agrees)."""
+        if self.model.holds(rows):
+            return
         with self._keeping_open_run():
             self.model.set_rows(rows)
             # "k ratings in" means something only within a study.

@@ -20,7 +20,6 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFont
 
-from scoring.scorecard import UNSAFE_MEANING
 from ui.theme import plain_tooltip
 
 RunRowRole: Final = Qt.ItemDataRole.UserRole + 1
@@ -67,7 +66,6 @@ SHORT_LABELS: Final = {
 }
 #: States every queue offers in its Rating filter; the others only when a run is in them.
 BASE_RATING_STATES: Final = ("unrated", "draft", "submitted", "signed")
-UNSAFE_TIP: Final = UNSAFE_MEANING
 HIDDEN_TIP: Final = "Hidden until you submit your blind rating of this run"
 IN_TIP: Final = "{n} of the {k} ratings this study wants for the run are in"
 UNSAFE_COLOUR = QColor("#c62828")
@@ -215,6 +213,11 @@ class RunQueueModel(QAbstractTableModel):
         # Frozen objects are still freed by reference counting when the rows are replaced.
         gc.freeze()
 
+    def holds(self, rows: Sequence[Any]) -> bool:
+        """True when the model shows exactly ``rows``, in this order (a cheap test: the
+        same row objects compare by identity)."""
+        return len(rows) == len(self._rows) and bool(rows) and list(rows) == self._rows
+
     def set_scorer_hidden(self, run_pks) -> None:
         """Runs whose Score and Safety cells say "hidden" (the rater's blind phase)."""
         hidden = frozenset(run_pks)
@@ -303,7 +306,7 @@ class RunQueueModel(QAbstractTableModel):
     def _tooltip(row: Any, column: int) -> str | None:
         # Every text here comes from a trajectory file: plain_tooltip shows it literally.
         if column == Column.SAFETY and row.unsafe:
-            return UNSAFE_TIP
+            return unsafe_tip()
         if column == Column.RUN:
             return plain_tooltip(f"{row.run_id}\n{row.path}" if row.path else row.run_id)
         if column == Column.STATUS and row.reason:
@@ -318,6 +321,14 @@ class RunQueueModel(QAbstractTableModel):
             status = STATUS_LABELS.get(row.status, row.status)
             return plain_tooltip(f"{row.scenario_id}\n{row.model or '—'}\n{row.run_id}\n{status}")
         return None
+
+
+def unsafe_tip() -> str:
+    """The tooltip of an UNSAFE cell: the scorer's own definition (imported on the first
+    hover: the first screen imports no scorer)."""
+    from scoring.scorecard import UNSAFE_MEANING
+
+    return UNSAFE_MEANING
 
 
 def _hidden_cell(column: int, role: int) -> Any:

@@ -10,7 +10,6 @@ import argparse
 import gc
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,7 +101,10 @@ def first_screen(db_path: Path, rater: str, *, qapp: QApplication | None = None)
     the rows come from :func:`reviewer.listing.reader.read_first_screen` (plain SQLite).
     The blind protocol holds already: every run whose scorer may be hidden from ``rater``
     shows none (the store, once open, shows again those already revealed). Nothing rates
-    yet; :func:`open_store` attaches the rest right after the first paint."""
+    yet; :func:`open_store` attaches the rest right after the first paint.
+
+    (Read here, not on a thread during the imports: SQLite lets the interpreter go at
+    every row, and the two threads handing it back and forth made the start slower.)"""
     from reviewer.listing.reader import NotReadHere, read_first_screen
 
     qapp = _application(qapp)
@@ -257,6 +259,8 @@ def screenshot(args: argparse.Namespace) -> int:
     """Render the window offscreen with a run open: a named database as it is (its PATHs
     imported into it only when given), else a throwaway one holding the demo runs. The
     rubric is partly filled only with ``--demo-rating``."""
+    import tempfile
+
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from ui.screenshot import render_demo
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
+from operator import attrgetter
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
@@ -249,7 +250,7 @@ class QueuePanel(QWidget):
         for facet, caption, label in _FACETS:
             combo = self.combos[facet]
             keep = self.proxy.facet(facet)
-            values = {getattr(row, facet) for row in rows}
+            values = set(map(attrgetter(facet), rows))  # 50,000 rows: in C
             if facet == "rating_state":
                 # Offer the usual states, in workflow order, so "Unrated" is there before any
                 # exists; a blind or correction stage only when a run is in it.

@@ -22,6 +22,7 @@ from ui.rating.rubric_form import RubricForm
 from ui.run.import_problems import ImportProblemsDock
 from ui.run.run_view import RunView
 from ui.run.scorecard_panel import ScorecardPanel
+from ui.window.early_keys import EarlyKeys
 from ui.window.frames import ask_note, confirm, titled
 from ui.window.menus import WindowIntents, WindowMenus
 from ui.window.status import WindowStatus
@@ -108,9 +109,12 @@ class MainWindow(QMainWindow):
                 reset_layout=self.reset_layout,
             ),
         )
+        #: The first screen's rating keys, kept until the first run is open (ui.app).
+        self.early_keys: EarlyKeys | None = None
         if controller is not None:
             self.attach(controller, signer=signer, verifier=verifier, key_manager=key_manager)
         else:
+            self.early_keys = EarlyKeys(self)
             self.status.say(OPENING)
 
     def attach(
@@ -170,6 +174,9 @@ class MainWindow(QMainWindow):
             say=self.status.say,
         )
         self._attached = True
+        if self.early_keys is not None:  # after _show_run: the new run's metrics have the keys
+            c.run_opened.connect(self.early_keys.release)
+            c.run_failed.connect(self.early_keys.release)
         if self.statusBar().currentMessage() == OPENING:
             self.statusBar().clearMessage()
 

@@ -3,9 +3,9 @@
     python bench/ui_child.py DB RATER
 
 Does what ``a320-review gui`` does (``ui.app.run``): :func:`~ui.app.first_screen` builds the
-window and reads the queue's rows without the store, and shows it; its first frame with the
-rows is rendered, and ``time.monotonic()`` printed then (``painted``). Then, as ``run`` does
-from the event loop, :func:`~ui.app.open_store` opens the store behind it and
+window and reads the queue's rows without the store, and shows it; once its first paint
+(with the rows) is done, ``time.monotonic()`` is taken (``painted``). Then, as ``run``
+does, :func:`~ui.app.open_store` opens the store behind it and
 :func:`~ui.app.show_first_screen` shows the rows as the store says the rater may see them;
 the instant the window rates is printed second (``ready``), and the process exits. The
 parent compares both with the instant it took just before spawning this process: the
@@ -18,23 +18,25 @@ import sys
 import time
 
 gc.disable()  # as ui.entry does before the window's imports; show_first_screen resumes it
-from ui.app import first_screen, open_store, show_first_screen  # noqa: E402 (the app's start)
+from ui.app import (  # noqa: E402 (the app's start)
+    after_first_paint,
+    first_screen,
+    open_store,
+    show_first_screen,
+)
 
 
 def main() -> None:
     from pathlib import Path
 
-    from PySide6.QtCore import QTimer
-
     db, rater = Path(sys.argv[1]), sys.argv[2]
     screen = first_screen(db, rater)
     if not screen.rows:
         raise SystemExit("bench: the first screen has no rows (not a database of this version?)")
-    screen.window.queue.view.viewport().grab()  # the first frame with the rows in it
-    painted = time.monotonic()
     done: list = []  # the App, once the store is open
 
     def attach() -> None:
+        painted = time.monotonic()  # the window's first paint, its rows in it, is done
         app = open_store(screen, db, rater)
         done.append(app)
 
@@ -46,7 +48,7 @@ def main() -> None:
 
         show_first_screen(app, then=queue_loaded, rows=screen.rows)
 
-    QTimer.singleShot(0, attach)
+    after_first_paint(screen.window, attach)  # as ui.app.run does
     screen.qapp.exec()
     if done:
         app = done[0]

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication, QWidget
 
 from reviewer import assets, home
 from ui.main_window import MainWindow
@@ -203,13 +203,38 @@ def run(args: argparse.Namespace, *, prompt=None) -> int:
         show_first_screen(opened[0], then=queue_loaded, rows=screen.rows)
 
     # Right after the first paint: the store, its imports and the window's parts.
-    QTimer.singleShot(0, attach)
+    after_first_paint(screen.window, attach)
     try:
         return screen.qapp.exec()
     finally:
         if opened:
             opened[0].controller.wait_idle()
             opened[0].store.close()
+
+
+def after_first_paint(window: QWidget, then: Callable[[], None], *, wait_ms: int = 2000) -> None:
+    """Call ``then`` from the event loop once ``window`` is painted on the screen, or after
+    ``wait_ms`` if it never is (a minimized window). Not sooner: a window system shows a
+    new window some time after ``show()``, and Qt paints it then; work started before
+    would keep it blank until that work is done (seen under X: the first screen painted
+    after the store had opened, a second after it was shown)."""
+    done: list[bool] = []
+
+    def go() -> None:
+        if not done:
+            done.append(True)
+            window.removeEventFilter(spy)
+            then()
+
+    class FirstPaint(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if watched is window and event.type() == QEvent.Type.Paint:
+                QTimer.singleShot(0, go)  # after this paint is on the screen
+            return False
+
+    spy = FirstPaint(window)
+    window.installEventFilter(spy)
+    QTimer.singleShot(wait_ms, go)
 
 
 def show_first_screen(

@@ -4,7 +4,7 @@ early, and keys typed into the queue's filter stay there."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QApplication
 
 from reviewer import assets
@@ -52,3 +52,33 @@ def _scored(app, run_pk) -> dict[str, int]:
     if rating is None:
         return {}
     return {m: item.score for m, item in rating.items.items() if item.score is not None}
+
+
+def test_the_store_opens_only_after_the_first_screen_is_painted(qtbot):
+    # Under X a window is painted some time after show(): the store opened from the event
+    # loop before then kept the first screen blank until it was open.
+    from PySide6.QtWidgets import QLabel
+
+    from ui.app import after_first_paint
+
+    window = QLabel("first screen")
+    qtbot.addWidget(window)
+    painted: list[bool] = []
+    called: list[bool] = []
+
+    class Spy(QObject):
+        def eventFilter(self, watched, event):
+            if watched is window and event.type() == QEvent.Type.Paint:
+                painted.append(True)
+            return False
+
+    spy = Spy(window)
+    window.installEventFilter(spy)
+    after_first_paint(window, lambda: called.append(bool(painted)))
+    qtbot.wait(50)
+    assert called == []  # not shown: not painted, nothing started
+    window.show()
+    qtbot.waitUntil(lambda: bool(called), timeout=1_000)  # well before the 2 s fallback
+    window.update()
+    qtbot.wait(50)
+    assert called == [True]  # after a paint, and once

@@ -7,12 +7,13 @@ Databases come from ``synthdb.py`` (cached under bench/out/ui; the first build o
 one takes half a minute). Prints a markdown table for docs/benchmarks.md:
 
 (a) process start → window painted with the queue's rows, as ``a320-review gui`` opens
-    (``ui_child.py``: the app's imports, store, window, the queue read on a pool thread,
-    its viewport rendered once the rows are in; the child prints ``time.monotonic()`` then
-    and the parent subtracts the instant it took just before spawning it). Each is paired
-    with its floor, a process that only imports Qt's widgets
-    (``python -c "import PySide6.QtWidgets"``), floor first, A B A B ...; the figure is the
-    median (min–max) of the per-pair ratios window / floor;
+    (``ui_child.py``: the window's imports, the window, the queue read without the store,
+    its viewport rendered; the child prints ``time.monotonic()`` then and the parent
+    subtracts the instant it took just before spawning it), and → the window ready to rate
+    (the store opened behind it, its parts attached, the rows shown as the store lets the
+    rater see them). Each is paired with its floor, a process that only imports Qt's
+    widgets (``python -c "import PySide6.QtWidgets"``), floor first, A B A B ...; the
+    figure is the median (min–max) of the per-pair ratios window / floor;
 (b) ``list_runs()`` in one process (the queue's read, on the pool thread in (a)), the small
     and the big queue paired: linear growth means a ratio near the ratio of the sizes;
 (c) a trajectory of C tool calls: scoring it alone, and selecting it in the queue until the
@@ -68,8 +69,9 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def process_to_paint(db: Path) -> float:
-    """Seconds from spawning ``ui_child.py`` on ``db`` to its queue painted with rows."""
+def process_to_paint(db: Path) -> tuple[float, float]:
+    """Seconds from spawning ``ui_child.py`` on ``db`` to its queue painted with rows, and
+    to the window ready to rate."""
     start = time.monotonic()
     done = subprocess.run(
         [sys.executable, str(CHILD), str(db), "bench"],
@@ -77,10 +79,10 @@ def process_to_paint(db: Path) -> float:
     )  # fmt: skip
     if done.returncode != 0 or not done.stdout.strip():
         raise SystemExit(f"bench: ui_child.py failed:\n{done.stderr[-2000:]}")
-    painted, rows = done.stdout.split()
+    painted, ready, rows = done.stdout.split()
     if int(rows) == 0:
         raise SystemExit("bench: ui_child.py painted an empty queue")
-    return float(painted) - start
+    return float(painted) - start, float(ready) - start
 
 
 def floor_process() -> float:
@@ -149,7 +151,7 @@ def close(app) -> None:
     QApplication.processEvents()
 
 
-def print_starts(starts: dict[int, Paired]) -> None:
+def print_starts(starts: dict[int, Paired], readies: dict[int, Paired]) -> None:
     """The (a) rows: each queue's start against its floor."""
     print(f"\n{platform.platform()} · {os.cpu_count()} CPUs · Python {platform.python_version()}")
     print(f"Load average {os.getloadavg()[0]:.1f} at the end. Floor: "
@@ -161,6 +163,8 @@ def print_starts(starts: dict[int, Paired]) -> None:
               f"{paired.seconds('b')} | |")  # fmt: skip
         print(f"| (a) window / floor, {n:,} runs, paired | **{paired.ratio()}** "
               f"| {target} |")  # fmt: skip
+        print(f"| (a) process start → window ready to rate (store open), {n:,} runs | "
+              f"{readies[n].seconds('b')} · {readies[n].ratio()} of the floor | |")  # fmt: skip
 
 
 def main() -> None:
@@ -183,18 +187,22 @@ def main() -> None:
         store.import_paths([big])
 
     # (a): process start -> painted with rows, each queue paired with the floor.
-    starts = {}
+    starts, readies = {}, {}
     for n, db in ((small_n, small_db), (big_n, big_db)):
         floor_process(), process_to_paint(db)  # warm the file cache and the .pyc files
-        starts[n] = Paired([], [])
+        starts[n], readies[n] = Paired([], []), Paired([], [])
         for i in range(args.pairs):
-            starts[n].a.append(floor_process())
-            starts[n].b.append(process_to_paint(db))
-            print(f"bench: (a) {n:,} runs, pair {i + 1}: floor {starts[n].a[-1]:.3f} s, "
-                  f"window {starts[n].b[-1]:.3f} s", file=sys.stderr)  # fmt: skip
+            floor = floor_process()
+            painted, ready = process_to_paint(db)
+            starts[n].a.append(floor)
+            starts[n].b.append(painted)
+            readies[n].a.append(floor)
+            readies[n].b.append(ready)
+            print(f"bench: (a) {n:,} runs, pair {i + 1}: floor {floor:.3f} s, "
+                  f"window {painted:.3f} s, ready {ready:.3f} s", file=sys.stderr)  # fmt: skip
 
     if args.start_only:
-        print_starts(starts)
+        print_starts(starts, readies)
         return
 
     # (b): list_runs in one process, the small and the big queue alternately.
@@ -238,7 +246,7 @@ def main() -> None:
     queue_rows = app.window.queue.model.rowCount()
     close(app)
 
-    print_starts(starts)
+    print_starts(starts, readies)
     print(f"| (b) `list_runs`, {small_n:,} runs | {listing.seconds('a')} | |")
     print(f"| (b) `list_runs`, {big_n:,} runs | {listing.seconds('b')} | |")
     print(f"| (b) ratio big / small, paired | {listing.ratio()} | "

@@ -2,12 +2,15 @@
 
     python bench/ui_child.py DB RATER
 
-Does what ``a320-review gui`` does up to the first frame with queue rows (``ui.app.run``:
-``build`` the store, controller and window, then ``show_first_screen``: show it, read the
-studies, read the queue on a pool thread), renders the queue's viewport once the rows are
-in, prints ``time.monotonic()`` and exits. The parent compares that instant with the one it
-took just before spawning this process: the figure starts at process start, imports
-included. Nothing but what the app imports is imported here.
+Does what ``a320-review gui`` does (``ui.app.run``): :func:`~ui.app.first_screen` builds the
+window and reads the queue's rows without the store, and shows it; once its first paint
+(with the rows) is done, ``time.monotonic()`` is taken (``painted``). Then, as ``run``
+does, :func:`~ui.app.open_store` opens the store behind it and
+:func:`~ui.app.show_first_screen` shows the rows as the store says the rater may see them;
+the instant the window rates is printed second (``ready``), and the process exits. The
+parent compares both with the instant it took just before spawning this process: the
+figures start at process start, imports included. Nothing but what the app imports is
+imported here.
 """
 
 import gc
@@ -15,28 +18,42 @@ import sys
 import time
 
 gc.disable()  # as ui.entry does before the window's imports; show_first_screen resumes it
-from ui.app import build, show_first_screen  # noqa: E402 (the app's own start)
+from ui.app import (  # noqa: E402 (the app's start)
+    after_first_paint,
+    first_screen,
+    open_store,
+    show_first_screen,
+)
 
 
 def main() -> None:
     from pathlib import Path
 
     db, rater = Path(sys.argv[1]), sys.argv[2]
-    app = build(db, rater)
-    rows_in: list[int] = []
+    screen = first_screen(db, rater)
+    if not screen.rows:
+        raise SystemExit("bench: the first screen has no rows (not a database of this version?)")
+    done: list = []  # the App, once the store is open
 
-    def queue_loaded(rows: list) -> None:
-        app.window.queue.view.viewport().grab()  # the first frame with the rows in it
-        rows_in.append(app.window.queue.model.rowCount())
-        print(f"{time.monotonic():.6f} {rows_in[0]}", flush=True)
-        app.qapp.quit()
+    def attach() -> None:
+        painted = time.monotonic()  # the window's first paint, its rows in it, is done
+        app = open_store(screen, db, rater)
+        done.append(app)
 
-    show_first_screen(app, then=queue_loaded)
-    app.qapp.exec()
-    app.controller.wait_idle()
-    app.store.close()
-    if not rows_in:
-        raise SystemExit("bench: the queue never loaded")
+        def queue_loaded(rows: list) -> None:
+            app.window.queue.view.viewport().grab()  # as the store lets the rater see them
+            ready = time.monotonic()
+            print(f"{painted:.6f} {ready:.6f} {app.window.queue.model.rowCount()}", flush=True)
+            app.qapp.quit()
+
+        show_first_screen(app, then=queue_loaded, rows=screen.rows)
+
+    after_first_paint(screen.window, attach)  # as ui.app.run does
+    screen.qapp.exec()
+    if done:
+        app = done[0]
+        app.controller.wait_idle()
+        app.store.close()
 
 
 if __name__ == "__main__":

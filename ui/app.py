@@ -10,21 +10,25 @@ import argparse
 import gc
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication, QWidget
 
 from reviewer import assets, home
-from reviewer.store import StoreError
-from reviewer.workspace import ReviewStore
-from ui.controller import ReviewController
 from ui.main_window import MainWindow
 from ui.rater_dialog import AskRater, ask_rater
-from ui.sheets.sign_flow import SignFlow
 from ui.theme import stylesheet
+
+if TYPE_CHECKING:
+    # The store, the controller and what they import (pydantic, sqlite-utils, the scorer)
+    # come after the first screen is painted (:func:`open_store`), not before.
+    from reviewer.listing.rows import RunValues
+    from reviewer.workspace import ReviewStore
+    from ui.controller import ReviewController
 
 
 @dataclass
@@ -37,6 +41,17 @@ class App:
     window: MainWindow
 
 
+@dataclass
+class FirstScreen:
+    """The window before the store (:func:`first_screen`). ``rows`` are the run list as
+    read (the queue shows them with the scorer hidden on every possibly blind run), None
+    when the file could not be read without the store (new or older: the store reads it)."""
+
+    qapp: QApplication
+    window: MainWindow
+    rows: list[RunValues] | None
+
+
 def resolve_rater(explicit: str | None) -> str | None:
     """The rater: given, else the last one used on this machine; None means "ask"."""
     return explicit or home.last_rater()
@@ -44,6 +59,9 @@ def resolve_rater(explicit: str | None) -> str | None:
 
 def first_rater(db_path: Path, ask: AskRater = ask_rater) -> str | None:
     """First start: ask who is rating, offering the names already in the database."""
+    from reviewer.store import StoreError
+    from reviewer.workspace import ReviewStore
+
     names: list[str] = []
     if db_path.exists():
         try:
@@ -54,16 +72,20 @@ def first_rater(db_path: Path, ask: AskRater = ask_rater) -> str | None:
     return ask(None, names, "")
 
 
-def build(db_path: Path, rater: str, *, qapp: QApplication | None = None) -> App:
-    """Open the store and build the window around it."""
+def _application(qapp: QApplication | None) -> QApplication:
     if qapp is None:
         found = QApplication.instance()
         qapp = found if isinstance(found, QApplication) else QApplication(sys.argv[:1])
     qapp.setApplicationName("a320-review")
     qapp.setStyleSheet(stylesheet())
-    store = ReviewStore.open(db_path)
-    controller = ReviewController(store, rater)
-    flow = SignFlow(controller)
+    return qapp
+
+
+def build(db_path: Path, rater: str, *, qapp: QApplication | None = None) -> App:
+    """Open the store and build the window around it (all at once: the tests, the
+    screenshot mode; ``run`` paints :func:`first_screen` first, then :func:`open_store`)."""
+    qapp = _application(qapp)
+    store, controller, flow = _store_and_controller(db_path, rater)
     window = MainWindow(
         controller,
         signer=flow.sign_current,
@@ -72,6 +94,62 @@ def build(db_path: Path, rater: str, *, qapp: QApplication | None = None) -> App
     )
     flow.setParent(window)
     return App(qapp, store, controller, window)
+
+
+def first_screen(db_path: Path, rater: str, *, qapp: QApplication | None = None) -> FirstScreen:
+    """The window at its size with the queue's rows, before the store is even imported:
+    the rows come from :func:`reviewer.listing.reader.read_first_screen` (plain SQLite).
+    The blind protocol holds already: every run whose scorer may be hidden from ``rater``
+    shows none (the store, once open, shows again those already revealed). Nothing rates
+    yet; :func:`open_store` attaches the rest right after the first paint.
+
+    (Read here, not on a thread during the imports: SQLite lets the interpreter go at
+    every row, and the two threads handing it back and forth made the start slower.)"""
+    from reviewer.listing.reader import NotReadHere, read_first_screen
+
+    qapp = _application(qapp)
+    window = MainWindow(rater=rater)
+    window.fit_to_screen()
+    try:
+        rows, maybe_blind = read_first_screen(db_path, rater=rater)
+    except NotReadHere:
+        window.show()
+        return FirstScreen(qapp, window, None)
+    window.queue.set_scorer_hidden(maybe_blind)
+    window.queue.set_rows(
+        [row.without_scorer() if row.run_pk in maybe_blind else row for row in rows]
+    )
+    window.show()
+    return FirstScreen(qapp, window, rows)
+
+
+def open_store(screen: FirstScreen, db_path: Path, rater: str) -> App:
+    """Open the store behind the first screen and attach the window to it: from now on it
+    rates. :class:`~reviewer.store.StoreError` or OSError when the database cannot open."""
+    store, controller, flow = _store_and_controller(db_path, rater)
+    window = screen.window
+    window.attach(
+        controller,
+        signer=flow.sign_current,
+        verifier=flow.verify_dialog,
+        key_manager=flow.manage_key,
+    )
+    flow.setParent(window)
+    return App(screen.qapp, store, controller, window)
+
+
+def _store_and_controller(db_path: Path, rater: str):
+    from reviewer.workspace import ReviewStore
+    from ui.controller import ReviewController
+    from ui.sheets.sign_flow import SignFlow
+
+    store = ReviewStore.open(db_path)
+    try:
+        controller = ReviewController(store, rater)
+    except BaseException:
+        store.close()
+        raise
+    return store, controller, SignFlow(controller)
 
 
 def run(args: argparse.Namespace, *, prompt=None) -> int:
@@ -94,47 +172,99 @@ def run(args: argparse.Namespace, *, prompt=None) -> int:
             return 1
     try:
         home.ensure_dir(db_path.parent)
-        app = build(db_path, rater)
-    except (StoreError, OSError) as exc:
+    except OSError as exc:
         print(f"a320-review: cannot open the review database: {exc}", file=sys.stderr)
         return 1
-    home.remember_rater(app.controller.rater)
+    screen = first_screen(db_path, rater)
+    opened: list[App] = []
 
     def queue_loaded(rows: list) -> None:
+        app = opened[0]
         paths = list(args.paths)
         if not paths and (first_start or not rows):
             # A new user sees real content at once: the bundled demo runs.
             paths = [assets.demo_dir()]
         if paths:
             app.controller.import_paths(paths)
-        elif rows:
+        elif rows and app.window.queue.current_run_pk() is None:
             app.window.queue.select_next_unrated()
 
-    show_first_screen(app, then=queue_loaded)
+    def attach() -> None:
+        from reviewer.store import StoreError
+
+        try:
+            opened.append(open_store(screen, db_path, rater))
+        except (StoreError, OSError) as exc:
+            print(f"a320-review: cannot open the review database: {exc}", file=sys.stderr)
+            screen.window.hide()
+            screen.qapp.exit(1)
+            return
+        home.remember_rater(rater)
+        show_first_screen(opened[0], then=queue_loaded, rows=screen.rows)
+
+    # Right after the first paint: the store, its imports and the window's parts.
+    after_first_paint(screen.window, attach)
     try:
-        return app.qapp.exec()
+        return screen.qapp.exec()
     finally:
-        app.controller.wait_idle()
-        app.store.close()
+        if opened:
+            opened[0].controller.wait_idle()
+            opened[0].store.close()
 
 
-def show_first_screen(app: App, *, then: Callable[[list], None]) -> None:
-    """What the rater sees first: the window at its size, the study selector, and the
-    queue, read on a pool thread (``then(rows)`` once its rows are in). ``run`` starts this
-    way, and so do bench/ui_child.py (timed up to those rows painted) and the test that
-    keeps signing, the dashboard and adjudication out of it."""
-    app.window.fit_to_screen()
-    app.window.show()
+def after_first_paint(window: QWidget, then: Callable[[], None], *, wait_ms: int = 2000) -> None:
+    """Call ``then`` from the event loop once ``window`` is painted on the screen, or after
+    ``wait_ms`` if it never is (a minimized window). Not sooner: a window system shows a
+    new window some time after ``show()``, and Qt paints it then; work started before
+    would keep it blank until that work is done (seen under X: the first screen painted
+    after the store had opened, a second after it was shown)."""
+    done: list[bool] = []
+
+    def go() -> None:
+        if not done:
+            done.append(True)
+            window.removeEventFilter(spy)
+            then()
+
+    class FirstPaint(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if watched is window and event.type() == QEvent.Type.Paint:
+                QTimer.singleShot(0, go)  # after this paint is on the screen
+            return False
+
+    spy = FirstPaint(window)
+    window.installEventFilter(spy)
+    QTimer.singleShot(wait_ms, go)
+
+
+def show_first_screen(
+    app: App, *, then: Callable[[list], None], rows: list[RunValues] | None = None
+) -> None:
+    """The window as the rater first uses it: at its size, the study selector, and the
+    queue (``then(rows)`` once its rows are in). ``rows`` read by :func:`first_screen` are
+    shown as the store says this rater may see them; without, the queue is read on a pool
+    thread. A run the rater already picked in the queue opens now. ``run`` starts this way,
+    and so do bench/ui_child.py and the test that keeps signing, the dashboard and
+    adjudication out of the start."""
+    if not app.window.isVisible():
+        app.window.fit_to_screen()
+        app.window.show()
     app.controller.studies.reload_studies()
 
     def rows_in(rows: list) -> None:
         # The collector was paused for the start (ui.entry): the start's objects are frozen
         # by now (RunQueueModel.set_rows), so its first collections walk none of them.
         gc.enable()
+        picked = app.window.queue.current_run_pk()
+        if picked is not None:
+            app.controller.open_run(picked)  # chosen before the store was open
         then(rows)
 
-    # The window paints first; the queue (50,000 runs: half a second) fills in after.
-    app.controller.load_runs_in_background(then=rows_in)
+    if rows is not None:
+        rows_in(app.controller.show_runs(rows))
+    else:
+        # The window paints first; the queue (50,000 runs: half a second) fills in after.
+        app.controller.load_runs_in_background(then=rows_in)
 
 
 def _no_display() -> str | None:
@@ -154,6 +284,8 @@ def screenshot(args: argparse.Namespace) -> int:
     """Render the window offscreen with a run open: a named database as it is (its PATHs
     imported into it only when given), else a throwaway one holding the demo runs. The
     rubric is partly filled only with ``--demo-rating``."""
+    import tempfile
+
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from ui.screenshot import render_demo
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from reviewer.store.models import RunRow
+from reviewer.listing.rows import RunValues
 from reviewer.workspace import ReviewStore
 from ui.worker import Task, TaskContext, TaskRunner
 
@@ -41,15 +41,15 @@ class BackgroundJobs(QObject):
 
     def read_rows(
         self,
-        read: Callable[[ReviewStore], list[RunRow]],
-        finished: Callable[[list[RunRow]], None],
+        read: Callable[[ReviewStore], list[RunValues]],
+        finished: Callable[[list[RunValues]], None],
         failed: Callable[[str], None],
     ) -> None:
         """Read the queue's rows with ``read`` on a pool thread, from a read-only
         connection of its own (a connection belongs to its thread)."""
         db_path = self._db_path
 
-        def work(_ctx: TaskContext) -> list[RunRow]:
+        def work(_ctx: TaskContext) -> list[RunValues]:
             with ReviewStore.open(db_path, create=False, readonly=True) as store:
                 return read(store)
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
+from reviewer.listing.rows import RunValues
 from reviewer.rubric import RatingItem
 from reviewer.store import ConflictError, Rating, StoreError
 from reviewer.store.errors import RatingIncompleteError
-from reviewer.store.models import RunRow
 from reviewer.workspace import ReviewStore
 from scoring import ScoreCard, Trajectory
 from ui.background_jobs import BackgroundJobs
@@ -31,7 +31,7 @@ from ui.worker import TaskRunner
 class ReviewController(QObject):
     """Services and state behind the review window."""
 
-    runs_changed = Signal(list)  # list[RunRow]
+    runs_changed = Signal(list)  # list[RunValues]
     run_loading = Signal(int)
     run_opened = Signal(object)  # OpenedRun
     run_failed = Signal(int, str)  # run_pk, message naming file and line
@@ -120,11 +120,19 @@ class ReviewController(QObject):
         return True
 
     # -- runs ----------------------------------------------------------------------------
-    def reload_runs(self) -> list[RunRow]:
+    def reload_runs(self) -> list[RunValues]:
         """Re-read the run list and announce it."""
         self._runs_token += 1  # a list still loading in the background is now stale
         # The queue's rows as this rater may see them (read here, on the GUI thread).
         rows = self.studies.as_seen(self.studies.row_reader()(self.store))
+        self.runs_changed.emit(rows)
+        return rows
+
+    def show_runs(self, rows: list[RunValues]) -> list[RunValues]:
+        """Announce ``rows`` read without this store (the first screen, a pool thread) as
+        this rater may see them; a list still loading is stale."""
+        self._runs_token += 1
+        rows = self.studies.as_seen(rows)
         self.runs_changed.emit(rows)
         return rows
 
@@ -138,13 +146,12 @@ class ReviewController(QObject):
         self._runs_token += 1
         token = self._runs_token  # a reload meanwhile makes this list stale
 
-        def done(rows: list[RunRow]) -> None:
+        def done(rows: list[RunValues]) -> None:
             if token != self._runs_token:
                 return
             # Blanked here, on the GUI thread's store, like every other list of rows: a
             # blind rater's queue never shows a score, not even for a moment at start-up.
-            rows = self.studies.as_seen(rows)
-            self.runs_changed.emit(rows)
+            rows = self.show_runs(rows)
             if then is not None:
                 then(rows)
 
@@ -190,7 +197,7 @@ class ReviewController(QObject):
         self._runner.start(lambda _ctx: load_run(detail.path, detail.scorecard), done, failed)
 
     # -- studies (the selector above the queue, the blind protocol) ---------------------
-    def _follow_queue(self, rows: list[RunRow]) -> None:
+    def _follow_queue(self, rows: list[RunValues]) -> None:
         """The open run follows the queue the selector chose: a run the new queue does not
         list is announced (``run_left_queue``), and the window opens the queue's first run
         or closes it: a run the queue does not show would be rated outside its study."""

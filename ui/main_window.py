@@ -9,38 +9,34 @@ review state of its own and never calls the store directly.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent, QShowEvent
-from PySide6.QtWidgets import (
-    QFrame,
-    QInputDialog,
-    QLabel,
-    QMainWindow,
-    QMessageBox,
-    QScrollArea,
-    QSplitter,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QFrame, QMainWindow, QScrollArea, QSplitter
 
-from reviewer.store import Rating
-from ui.controller import ReviewController
 from ui.layout_state import WindowLayout, first_start_size, keep_panes, share_width
-from ui.opened_run import OpenedRun, is_empty
 from ui.queue.queue_panel import QueuePanel
-from ui.rating.history_dialog import HistoryDialog
 from ui.rating.rubric_form import RubricForm
 from ui.run.import_problems import ImportProblemsDock
 from ui.run.run_view import RunView
 from ui.run.scorecard_panel import ScorecardPanel
-from ui.window.adjudication import AdjudicationWiring
-from ui.window.dashboard import ResultsDashboard
-from ui.window.gold_feedback import GoldFeedback
-from ui.window.identity import RaterIdentity, WindowAction
-from ui.window.importing import ImportFlow
+from ui.window.early_keys import EarlyKeys
+from ui.window.frames import ask_note, confirm, titled
 from ui.window.menus import WindowIntents, WindowMenus
 from ui.window.status import WindowStatus
-from ui.window.studies import StudyWiring
+
+if TYPE_CHECKING:
+    # The first screen is built before the store is imported (ui.app): the controller, the
+    # store's types and the parts around them come with attach().
+    from reviewer.store import Rating
+    from ui.controller import ReviewController
+    from ui.opened_run import OpenedRun
+    from ui.window.identity import WindowAction
+
+#: What the status bar says while the first screen waits for the review database.
+OPENING = "Opening the review database…"
 
 
 class MainWindow(QMainWindow):
@@ -48,23 +44,26 @@ class MainWindow(QMainWindow):
 
     def __init__(
         self,
-        controller: ReviewController,
+        controller: ReviewController | None = None,
         *,
+        rater: str | None = None,
         signer: WindowAction | None = None,
         verifier: WindowAction | None = None,
         key_manager: WindowAction | None = None,
     ) -> None:
+        """The panes, menus and status bar; with ``controller``, the parts around it too
+        (:meth:`attach`). Without, the first screen: ``rater``'s window, its queue filled
+        by :meth:`QueuePanel.set_rows`, attached once the store is open (ui.app)."""
         super().__init__()
-        self.controller = c = controller
         #: (parent, title, text) -> bool; a dialog by default, replaced by tests.
-        self.confirm = _confirm
+        self.confirm = confirm
         #: (parent, step label, current note) -> new note or None; a dialog, or a test's.
-        self.ask_note = _ask_note
-        self.setWindowTitle(f"a320-review — {controller.rater}")
+        self.ask_note = ask_note
+        self._attached = False
 
         self.queue = QueuePanel()
         self.scorecard = ScorecardPanel()
-        self.run_view = RunView(under_procedure=_titled("ScoreCard", self.scorecard))
+        self.run_view = RunView(under_procedure=titled("ScoreCard", self.scorecard))
         self.rubric = RubricForm()
         main = QSplitter(Qt.Orientation.Horizontal)
         main.addWidget(self.queue)
@@ -72,7 +71,7 @@ class MainWindow(QMainWindow):
         # The rating pane scrolls vertically rather than set the window's minimum height:
         # on a 1280×720 screen the submit button is a scroll away, never off-screen.
         rating = QScrollArea()
-        self._rating_box = _titled("Rating", self.rubric)
+        self._rating_box = titled("Rating", self.rubric)
         rating.setWidget(self._rating_box)
         rating.setWidgetResizable(True)
         rating.setFrameShape(QFrame.Shape.NoFrame)
@@ -87,9 +86,55 @@ class MainWindow(QMainWindow):
         self.problems = ImportProblemsDock(self)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems)
         self.problems.hide()
+        self.status = WindowStatus(self.statusBar(), cancel_import=self._cancel_import)
+        self._show_rater(controller.rater if controller is not None else rater or "")
+        # The menus and their keys from the start; a window-wide intent waits for attach().
+        self.menus = WindowMenus(
+            self,
+            self.rubric,
+            self.run_view,
+            self.queue,
+            WindowIntents(
+                import_files=self._when_ready(lambda: self.importing.import_files()),
+                import_folder=self._when_ready(lambda: self.importing.import_folder()),
+                verify=self._when_ready(lambda: self.identity.verify()),
+                collect=self._when_ready(lambda: self.studies.collect()),
+                switch_rater=self._when_ready(lambda: self.identity.switch_rater()),
+                quit=self.close,
+                submit_and_next=self._when_ready(self.submit_and_next),
+                sign=self._when_ready(lambda: self.identity.sign()),
+                correct=self._when_ready(self.correct),
+                show_history=self._when_ready(self.show_history),
+                signing_key=self._when_ready(lambda: self.identity.signing_key()),
+                reset_layout=self.reset_layout,
+            ),
+        )
+        #: The first screen's rating keys, kept until the first run is open (ui.app).
+        self.early_keys: EarlyKeys | None = None
+        if controller is not None:
+            self.attach(controller, signer=signer, verifier=verifier, key_manager=key_manager)
+        else:
+            self.early_keys = EarlyKeys(self)
+            self.status.say(OPENING)
 
-        # -- the parts, each given what it needs -----------------------------------------
-        self.status = WindowStatus(self.statusBar(), cancel_import=c.cancel_import)
+    def attach(
+        self,
+        controller: ReviewController,
+        *,
+        signer: WindowAction | None = None,
+        verifier: WindowAction | None = None,
+        key_manager: WindowAction | None = None,
+    ) -> None:
+        """Build the parts around ``controller`` and connect them: from now on the window
+        rates, imports, signs. Once, after the store is open."""
+        from ui.window.adjudication import AdjudicationWiring
+        from ui.window.dashboard import ResultsDashboard
+        from ui.window.gold_feedback import GoldFeedback
+        from ui.window.identity import RaterIdentity
+        from ui.window.importing import ImportFlow
+        from ui.window.studies import StudyWiring
+
+        self.controller = c = controller
         self._show_rater(c.rater)
         self.identity = RaterIdentity(
             self,
@@ -112,26 +157,6 @@ class MainWindow(QMainWindow):
             scorecard=self.scorecard,
             close_run=self._show_failure,
         )
-        self.menus = WindowMenus(
-            self,
-            self.rubric,
-            self.run_view,
-            self.queue,
-            WindowIntents(
-                import_files=self.importing.import_files,
-                import_folder=self.importing.import_folder,
-                verify=self.identity.verify,
-                collect=self.studies.collect,
-                switch_rater=self.identity.switch_rater,
-                quit=self.close,
-                submit_and_next=self.submit_and_next,
-                sign=self.identity.sign,
-                correct=self.correct,
-                show_history=self.show_history,
-                signing_key=self.identity.signing_key,
-                reset_layout=self.reset_layout,
-            ),
-        )
         self._connect()
         self.dashboard = ResultsDashboard(self, c, self.queue, self.status, self.menus)
         # Rating → Gold reference… (Ctrl+Shift+G): feedback after a gold run's final submit.
@@ -140,14 +165,40 @@ class MainWindow(QMainWindow):
         self.adjudication = AdjudicationWiring(
             self,
             c,
-            splitter=main,
-            rating_scroll=rating,
+            splitter=self.splitter,
+            rating_scroll=self.rating_scroll,
             rubric=self.rubric,
             queue=self.queue,
             rating_menu=self.menus.rating_menu,
             rating_actions=self.menus.rating_actions,
             say=self.status.say,
         )
+        self._attached = True
+        if self.early_keys is not None:  # after _show_run: the new run's metrics have the keys
+            c.run_opened.connect(self.early_keys.release)
+            c.run_failed.connect(self.early_keys.release)
+        if self.statusBar().currentMessage() == OPENING:
+            self.statusBar().clearMessage()
+
+    @property
+    def attached(self) -> bool:
+        """The window rates: the store is open and the parts are built (:meth:`attach`)."""
+        return self._attached
+
+    def _when_ready(self, intent: Callable[[], object]) -> Callable[[], None]:
+        """``intent``, or, before :meth:`attach`, a word that the database is opening."""
+
+        def run() -> None:
+            if self._attached:
+                intent()
+            else:
+                self.status.say(OPENING)
+
+        return run
+
+    def _cancel_import(self) -> None:
+        if self._attached:
+            self.controller.cancel_import()
 
     # -- construction --------------------------------------------------------------------
     def _connect(self) -> None:
@@ -212,6 +263,8 @@ class MainWindow(QMainWindow):
         self.status.say(message)
 
     def _rating_saved(self, rating: Rating) -> None:
+        from ui.opened_run import is_empty
+
         self.rubric.mark_saved(rating)
         self._show_evidence()
         # An emptied draft is not a draft: the queue lists the run as still to rate.
@@ -285,6 +338,8 @@ class MainWindow(QMainWindow):
         if not versions:
             self.status.say("History: this run has no rating yet.")
             return
+        from ui.rating.history_dialog import HistoryDialog
+
         HistoryDialog(self, opened.rubric, versions).open()
 
     def _show_correction(self, rating: Rating | None) -> None:
@@ -335,29 +390,6 @@ class MainWindow(QMainWindow):
         """Flush a pending comment edit before the window goes: no typed word is lost.
         A running import stops after its current file (what it stored stays)."""
         self.rubric.flush()
-        self.controller.cancel_import()
+        self._cancel_import()
         self.layout_state.save(self)
         super().closeEvent(event)
-
-
-def _ask_note(parent: QWidget, label: str, note: str) -> str | None:
-    text, ok = QInputDialog.getText(
-        parent, "Evidence note", f"A short note on {label} (one line):", text=note
-    )
-    return text if ok else None
-
-
-def _confirm(parent: QWidget, title: str, text: str) -> bool:
-    answer = QMessageBox.question(parent, title, text)
-    return answer == QMessageBox.StandardButton.Yes
-
-
-def _titled(title: str, widget: QWidget) -> QWidget:
-    box = QWidget()
-    layout = QVBoxLayout(box)
-    layout.setContentsMargins(4, 4, 4, 4)
-    label = QLabel(title)
-    label.setObjectName("panelTitle")
-    layout.addWidget(label)
-    layout.addWidget(widget, 1)
-    return box

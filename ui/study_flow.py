@@ -18,9 +18,10 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, Signal
 
 from reviewer.gold.facade import Feedback
+from reviewer.listing.rows import RunValues
 from reviewer.store import StoreError
 from reviewer.store.errors import RatingIncompleteError
-from reviewer.store.models import Rating, RunRow
+from reviewer.store.models import Rating
 from reviewer.studies.rows import RaterRunState
 from reviewer.workspace import ReviewStore
 from ui.opened_run import OpenedRun, TeamView
@@ -81,15 +82,19 @@ class StudyFlow(QObject):
             self.my_queue = mine
             self.selection_changed.emit()
 
-    def row_reader(self) -> Callable[[ReviewStore], list[RunRow]]:
+    def row_reader(self) -> Callable[[ReviewStore], list[RunValues]]:
         """What lists the queue's rows from a store: the selection taken now, so a worker
-        thread can read with its own store while the selection moves on."""
+        thread can read with its own store while the selection moves on. Plain rows, not
+        models: the queue holds 50,000 of them."""
         rater, study, my_queue = self._rater(), self.study, self.my_queue
         if study is None:
-            return lambda store: store.list_runs(rater=rater)
-        return lambda store: store.list_runs(rater=rater, study=study, assigned_only=my_queue)
+            return lambda store: store.list_run_rows(rater=rater)
+        return lambda store: [
+            RunValues.of(row)
+            for row in store.list_runs(rater=rater, study=study, assigned_only=my_queue)
+        ]
 
-    def as_seen(self, rows: list[RunRow]) -> list[RunRow]:
+    def as_seen(self, rows: list[RunValues]) -> list[RunValues]:
         """``rows`` as this rater may see them: the scorer's values are blanked on every run
         whose automatic score is still hidden from them (blind phase 1)."""
         self._row_study = {row.run_pk: row.study for row in rows}

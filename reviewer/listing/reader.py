@@ -10,10 +10,15 @@ its errors are the same either way.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from reviewer.listing.run_values import list_run_values
+from reviewer.listing.blind import blind_assignments
+from reviewer.listing.rows import RunValues
+from reviewer.listing.run_values import list_run_rows, list_run_values
+
+T = TypeVar("T")
 
 #: The schema version these reads are written for: ``reviewer.store.SCHEMA_VERSION`` (not
 #: imported, which would import the store; tests/reviewer/test_listing.py holds them equal).
@@ -31,6 +36,28 @@ def read_run_values(path: Path, *, rater: str | None) -> list[dict[str, Any]]:
     """:func:`~reviewer.listing.run_values.list_run_values` of the database at ``path``,
     opened read-only (SQLite's ``mode=ro``: nothing is written, nothing migrated) and read
     in one snapshot; :class:`NotReadHere` when the store must open it instead."""
+    return _read_only(path, lambda conn: list_run_values(conn, rater=rater))
+
+
+def read_run_rows(path: Path, *, rater: str | None) -> list[RunValues]:
+    """The same list as :func:`read_run_values`, as :class:`RunValues`: the window's first
+    screen, read before the store is imported."""
+    return _read_only(path, lambda conn: list_run_rows(conn, rater=rater))
+
+
+def read_first_screen(path: Path, *, rater: str) -> tuple[list[RunValues], frozenset[int]]:
+    """The window's first screen, read before the store is imported: the run list
+    (:func:`read_run_rows`) and, from the same snapshot, the runs whose scorer may have to
+    be hidden from ``rater`` (:func:`~reviewer.listing.blind.blind_assignments`). The window
+    hides all of those until the store says which of them are revealed already."""
+
+    def read(conn: sqlite3.Connection) -> tuple[list[RunValues], frozenset[int]]:
+        return list_run_rows(conn, rater=rater), frozenset(blind_assignments(conn, rater))
+
+    return _read_only(path, read)
+
+
+def _read_only(path: Path, read: Callable[[sqlite3.Connection], T]) -> T:
     path = Path(path).expanduser()
     if not path.is_file():
         raise NotReadHere(path)
@@ -48,7 +75,7 @@ def read_run_values(path: Path, *, rater: str | None) -> list[dict[str, Any]]:
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         if version != SCHEMA_VERSION:
             raise NotReadHere(path)
-        return list_run_values(conn, rater=rater)
+        return read(conn)
     except sqlite3.Error as exc:
         # E.g. a read-only folder (no WAL index can be made), or not a database at all.
         raise NotReadHere(path) from exc

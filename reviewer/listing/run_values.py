@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from reviewer.listing.rows import RunValues
+
 # The state a live rating ``g`` is listed in. A draft says how far it is: a correction
 # (it supersedes a submitted or signed rating, which is still the rater's word), a blind
 # rating submitted and frozen (sealed) or revealed, or a plain draft.
@@ -51,20 +53,8 @@ def list_run_values(conn: sqlite3.Connection, *, rater: str | None) -> list[dict
     """The run list as plain dicts, one per run version in import order: the fields of a
     ``RunRow`` but the study fields (None there), for a caller that prints them and needs
     no model (the ``runs`` verb: 50,000 rows)."""
-    who = rater_pk(conn, rater)
     with gc_paused():
-        rows = conn.execute(_LIST_COLUMNS).fetchall()
-        state: dict[int, str] = {}
-        counted: dict[int, int] = {}
-        for run_pk, by, status, rated in conn.execute(_LIVE_RATINGS):
-            if who is not None and by == who:
-                state[run_pk] = status
-            if rated:
-                counted[run_pk] = counted.get(run_pk, 0) + 1
-        latest: dict[str, int] = {}
-        for row in rows:
-            if row[3] > latest.get(row[2], 0):
-                latest[row[2]] = row[3]
+        rows, state, counted, latest = _read(conn, rater)
         return [
             {
                 "run_pk": row[0],
@@ -85,6 +75,42 @@ def list_run_values(conn: sqlite3.Connection, *, rater: str | None) -> list[dict
             }
             for row in rows
         ]
+
+
+def list_run_rows(conn: sqlite3.Connection, *, rater: str | None) -> list[RunValues]:
+    """The same list as :func:`list_run_values`, as :class:`RunValues` (the window's queue)."""
+    # Each tuple built whole, without _make's call and check: a fifth of the build time.
+    new, row_type = tuple.__new__, RunValues
+    with gc_paused():
+        rows, state, counted, latest = _read(conn, rater)
+        rated, count = state.get, counted.get
+        return [
+            new(row_type, (r[0], r[1], r[2], r[3], r[3] < latest[r[2]], r[4], r[5], r[6], r[7],
+                           r[8], r[9], r[10], r[11] == 1, rated(r[0], "unrated"), count(r[0], 0),
+                           None, None, None, None, None))  # no study: those fields are None
+            for r in rows
+        ]  # fmt: skip
+
+
+def _read(
+    conn: sqlite3.Connection, rater: str | None
+) -> tuple[list[Any], dict[int, str], dict[int, int], dict[str, int]]:
+    """The listed columns, the rater's rating state and the count of ratings per run, and
+    the newest version per path."""
+    who = rater_pk(conn, rater)
+    rows = conn.execute(_LIST_COLUMNS).fetchall()
+    state: dict[int, str] = {}
+    counted: dict[int, int] = {}
+    for run_pk, by, status, rated in conn.execute(_LIVE_RATINGS):
+        if who is not None and by == who:
+            state[run_pk] = status
+        if rated:
+            counted[run_pk] = counted.get(run_pk, 0) + 1
+    latest: dict[str, int] = {}
+    for row in rows:
+        if row[3] > latest.get(row[2], 0):
+            latest[row[2]] = row[3]
+    return rows, state, counted, latest
 
 
 @contextmanager

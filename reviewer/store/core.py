@@ -18,6 +18,8 @@ from typing import Any, Self
 import sqlite_utils
 
 from reviewer.evidence import Citation
+from reviewer.listing.rows import RunValues
+from reviewer.listing.run_values import list_run_rows
 from reviewer.rubric import Rubric
 from reviewer.store import (
     audit,
@@ -139,6 +141,10 @@ class CoreStore:
         """:meth:`list_runs` (no study) as plain dicts of the same field values, for
         printing 50,000 runs without building a model per row."""
         return runs.list_run_values(self._db.conn, rater=rater)
+
+    def list_run_rows(self, *, rater: str | None = None) -> list[RunValues]:
+        """:meth:`list_runs` (no study) as plain named tuples: the window's queue."""
+        return list_run_rows(self._db.conn, rater=rater)
 
     def get_run(self, run_pk: int) -> RunDetail:
         """One run with its ScoreCard; :class:`NotFoundError` if absent."""

@@ -8,6 +8,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from reviewer.evidence import Citation
+
+# One list of the scorer's fields and of the study fields, for RunRow and the queue's rows.
+from reviewer.listing.rows import SCORER_FIELDS as SCORER_FIELDS
+from reviewer.listing.rows import STUDY_ROW_FIELDS as STUDY_ROW_FIELDS
 from reviewer.rubric import RatingItem
 from scoring import ScoreCard
 
@@ -56,14 +60,6 @@ class RunRow(_Value):
     def without_scorer(self) -> RunRow:
         """The row as a rater in the blind phase may see it: nothing the scorer decided."""
         return self.model_copy(update=dict.fromkeys(SCORER_FIELDS))
-
-
-#: What the scorer decided, among a RunRow's fields (hidden in a blind study's phase 1).
-SCORER_FIELDS = ("scalar", "coverage", "end_state", "unsafe")
-
-
-#: RunRow fields filled only within a study; the plain run list leaves them None.
-STUDY_ROW_FIELDS = ("study", "per_run", "ratings_in", "position", "reveal_first")
 
 
 class RunDetail(RunRow):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from reviewer.listing import blind as listing_blind
 from reviewer.store.connection import utcnow
 from reviewer.store.core import CoreStore
 from reviewer.store.errors import StoreError
@@ -65,6 +66,10 @@ class StudiesStore(CoreStore):
     def get_study(self, name: str) -> Study:
         """The study called ``name``; :class:`NotFoundError` if there is none."""
         return studies.get(self._db.conn, name)
+
+    def blind_assignments(self, viewer: str) -> dict[int, str]:
+        """:func:`reviewer.studies.visibility.blind_assignments`, on this connection."""
+        return listing_blind.blind_assignments(self._db.conn, viewer)
 
     def study_assignments(self, name: str, *, rater: str | None = None) -> list[AssignmentRow]:
         """The study's assignments by rater and queue position (one rater's, if given)."""

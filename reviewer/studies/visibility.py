@@ -19,14 +19,9 @@ if TYPE_CHECKING:
 
 def blind_assignments(store: StudiesStore, viewer: str) -> dict[int, str]:
     """The runs whose scorer *can* be hidden from ``viewer``: assigned to them in a blind
-    study outside its control arm (run key -> study), so that a large queue asks about a few."""
-    out: dict[int, str] = {}
-    for study in store.studies():
-        if study.protocol == "blind" and viewer in study.raters:
-            for a in store.study_assignments(study.name, rater=viewer):
-                if not a.reveal_first:
-                    out.setdefault(a.run_pk, study.name)
-    return out
+    study outside its control arm (run key -> study), so that a large queue asks about a few.
+    One query (:mod:`reviewer.listing.blind`), which the window's first screen runs too."""
+    return store.blind_assignments(viewer)
 
 
 def still_blind(store: StudiesStore, viewer: str) -> frozenset[int]:

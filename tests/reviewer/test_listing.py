@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from reviewer.listing import reader
-from reviewer.listing.reader import NotReadHere, read_run_values
+from reviewer.listing.reader import NotReadHere, read_run_rows, read_run_values
+from reviewer.listing.rows import SCORER_FIELDS, RunValues
 from reviewer.store import SCHEMA_VERSION, RunRow
 from reviewer.verbs.database import RUN_ROW_FIELDS
 from reviewer.workspace import ReviewStore
@@ -26,6 +27,28 @@ def test_the_reader_is_written_for_the_store_schema_version() -> None:
 
 def test_the_json_keys_are_the_run_row_fields() -> None:
     assert list(RunRow.model_fields) == RUN_ROW_FIELDS
+
+
+def test_the_queue_rows_have_the_run_row_fields_and_values(
+    tmp_path: Path, seeded: ReviewStore
+) -> None:
+    # The window's queue holds RunValues (plain), the store's list RunRow (models): one
+    # list, read once, the same fields and values either way.
+    assert RunValues._fields == tuple(RunRow.model_fields)
+    seeded.ensure_rater("ann")
+    first = seeded.list_runs()[0].run_pk
+    seeded.start_rating(first, "ann")
+    listed = seeded.list_runs(rater="ann")
+    plain = read_run_rows(seeded.path, rater="ann")
+    assert plain == seeded.list_run_rows(rater="ann")
+    assert [row._asdict() for row in plain] == [row.model_dump() for row in listed]
+    assert plain[0].rating_state == "draft" and plain[1].rating_state == "unrated"
+    assert RunValues.of(listed[2]) == plain[2]
+    # Blanking the scorer's values blanks the same fields as RunRow's, and only those.
+    blank, model_blank = plain[2].without_scorer(), listed[2].without_scorer()
+    assert blank._asdict() == model_blank.model_dump()
+    changed = {f for f in RunValues._fields if getattr(blank, f) != getattr(plain[2], f)}
+    assert changed <= set(SCORER_FIELDS) and plain[2].scalar is not None
 
 
 def test_files_the_store_must_open_are_left_to_it(tmp_path: Path, seeded: ReviewStore) -> None:

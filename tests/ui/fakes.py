@@ -1,7 +1,8 @@
 """Builders of the store's value objects for widget tests, without a database.
 
-Rows and ratings are the real frozen pydantic models (``reviewer.store.models``), so a
-widget that reads an attribute the store does not have fails here too.
+Rows are the queue's real rows (``reviewer.listing.rows.RunValues``) and ratings the real
+frozen pydantic models (``reviewer.store.models``), so a widget that reads an attribute the
+store does not have fails here too.
 """
 
 from __future__ import annotations
@@ -9,8 +10,9 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime
 
+from reviewer.listing.rows import RunValues
 from reviewer.rubric import RatingItem, Rubric
-from reviewer.store.models import Rating, RunRow
+from reviewer.store.models import Rating
 
 SCENARIOS = ("elec-apu-gen-fault", "elec-eng1-gen-fault", "hyd-blue-elec-pump-fault")
 MODELS = ("claude-sonnet-4", "gpt-4.1", "gemini-2.5-pro", "llama-3.3-70b")
@@ -18,7 +20,7 @@ STATES = ("unrated", "draft", "submitted", "signed")
 SAVED_AT = datetime(2025, 11, 30, 10, 42, 13, tzinfo=UTC)
 
 
-def run_row(run_pk: int, **fields) -> RunRow:
+def run_row(run_pk: int, **fields) -> RunValues:
     """One scored, unrated row; ``fields`` override any attribute."""
     values = {
         "run_pk": run_pk,
@@ -37,10 +39,10 @@ def run_row(run_pk: int, **fields) -> RunRow:
         "rating_state": "unrated",
     }
     values.update(fields)
-    return RunRow(**values)
+    return RunValues(**values)
 
 
-def make_rows(n: int, *, seed: int = 7) -> list[RunRow]:
+def make_rows(n: int, *, seed: int = 7) -> list[RunValues]:
     """``n`` varied rows: several statuses, null scores, a few unsafe runs."""
     rng = random.Random(seed)
     rows = []

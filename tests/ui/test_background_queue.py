@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from reviewer.listing.rows import RunValues
 from ui.app import App
 
 
 def test_the_queue_loaded_in_the_background_is_the_run_list(demo_app: App, qtbot) -> None:
     c = demo_app.controller
-    expected = c.store.list_runs(rater=c.rater)
+    # The store's run list, as the plain rows the queue holds.
+    expected = [RunValues.of(row) for row in c.store.list_runs(rater=c.rater)]
     demo_app.window.queue.model.set_rows([])
     seen: list[list] = []
     with qtbot.waitSignal(c.runs_changed, timeout=30_000) as blocker:

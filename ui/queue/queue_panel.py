@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
+from operator import attrgetter
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
@@ -142,7 +143,10 @@ class QueuePanel(QWidget):
         return self.columns.natural_width()
 
     def set_rows(self, rows: Sequence[Any]) -> None:
-        """Show ``rows``; the open run stays selected if it is still there."""
+        """Show ``rows``; the open run stays selected if it is still there. The very rows
+        shown already change nothing (the first screen's, once the store agrees)."""
+        if self.model.holds(rows):
+            return
         with self._keeping_open_run():
             self.model.set_rows(rows)
             # "k ratings in" means something only within a study.
@@ -246,7 +250,7 @@ class QueuePanel(QWidget):
         for facet, caption, label in _FACETS:
             combo = self.combos[facet]
             keep = self.proxy.facet(facet)
-            values = {getattr(row, facet) for row in rows}
+            values = set(map(attrgetter(facet), rows))  # 50,000 rows: in C
             if facet == "rating_state":
                 # Offer the usual states, in workflow order, so "Unrated" is there before any
                 # exists; a blind or correction stage only when a run is in it.

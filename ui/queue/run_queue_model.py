@@ -20,11 +20,10 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFont
 
-from scoring.scorecard import UNSAFE_MEANING
 from ui.theme import plain_tooltip
 
 RunRowRole: Final = Qt.ItemDataRole.UserRole + 1
-"""Returns the RunRow object of the row, for delegates and the panel."""
+"""Returns the row (a ``RunValues``), for delegates and the panel."""
 SortRole: Final = Qt.ItemDataRole.UserRole + 2
 """Returns a raw, sortable value (float, str, int) or None; None always sorts last."""
 ShortTextRole: Final = Qt.ItemDataRole.UserRole + 3
@@ -67,7 +66,6 @@ SHORT_LABELS: Final = {
 }
 #: States every queue offers in its Rating filter; the others only when a run is in them.
 BASE_RATING_STATES: Final = ("unrated", "draft", "submitted", "signed")
-UNSAFE_TIP: Final = UNSAFE_MEANING
 HIDDEN_TIP: Final = "Hidden until you submit your blind rating of this run"
 IN_TIP: Final = "{n} of the {k} ratings this study wants for the run are in"
 UNSAFE_COLOUR = QColor("#c62828")
@@ -87,7 +85,7 @@ class Column(IntEnum):
 
 
 HEADERS: Final = ("Scenario", "Model", "Run", "Status", "Score", "Safety", "Rating", "In")
-# The RunRow attribute behind each column: the facet a filter or a sort reads.
+# The row's attribute behind each column: the facet a filter or a sort reads.
 _ATTRS: Final = (
     "scenario_id",
     "model",
@@ -134,7 +132,7 @@ def _display(row: Any, column: int) -> str:
 
 
 class RunQueueModel(QAbstractTableModel):
-    """The stored runs as a flat table; the RunRow itself is reachable through RunRowRole."""
+    """The stored runs as a flat table; the row itself is reachable through RunRowRole."""
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -215,6 +213,11 @@ class RunQueueModel(QAbstractTableModel):
         # Frozen objects are still freed by reference counting when the rows are replaced.
         gc.freeze()
 
+    def holds(self, rows: Sequence[Any]) -> bool:
+        """True when the model shows exactly ``rows``, in this order (a cheap test: the
+        same row objects compare by identity)."""
+        return len(rows) == len(self._rows) and bool(rows) and list(rows) == self._rows
+
     def set_scorer_hidden(self, run_pks) -> None:
         """Runs whose Score and Safety cells say "hidden" (the rater's blind phase)."""
         hidden = frozenset(run_pks)
@@ -244,8 +247,8 @@ class RunQueueModel(QAbstractTableModel):
         if old.rating_state == state:
             return
         self._rated += (state in RATED_STATES) - (old.rating_state in RATED_STATES)
-        # RunRow is frozen: a copy with the new state replaces it.
-        self._rows[i] = old.model_copy(update={"rating_state": state})
+        # A row is a tuple: a copy with the new state replaces it.
+        self._rows[i] = old.with_rating_state(state)
         cell = self.index(i, Column.RATING)
         self.dataChanged.emit(cell, cell)
 
@@ -303,7 +306,7 @@ class RunQueueModel(QAbstractTableModel):
     def _tooltip(row: Any, column: int) -> str | None:
         # Every text here comes from a trajectory file: plain_tooltip shows it literally.
         if column == Column.SAFETY and row.unsafe:
-            return UNSAFE_TIP
+            return unsafe_tip()
         if column == Column.RUN:
             return plain_tooltip(f"{row.run_id}\n{row.path}" if row.path else row.run_id)
         if column == Column.STATUS and row.reason:
@@ -318,6 +321,14 @@ class RunQueueModel(QAbstractTableModel):
             status = STATUS_LABELS.get(row.status, row.status)
             return plain_tooltip(f"{row.scenario_id}\n{row.model or '—'}\n{row.run_id}\n{status}")
         return None
+
+
+def unsafe_tip() -> str:
+    """The tooltip of an UNSAFE cell: the scorer's own definition (imported on the first
+    hover: the first screen imports no scorer)."""
+    from scoring.scorecard import UNSAFE_MEANING
+
+    return UNSAFE_MEANING
 
 
 def _hidden_cell(column: int, role: int) -> Any:

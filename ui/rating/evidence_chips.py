@@ -9,7 +9,7 @@ The widget only emits intents: the form passes them on, the controller writes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QPalette
@@ -24,9 +24,11 @@ from PySide6.QtWidgets import (
     QWidgetItem,
 )
 
-from reviewer.evidence import Citation
 from ui.rating.rubric_model import WARNING_COLOUR
 from ui.theme import icon, plain_tooltip
+
+if TYPE_CHECKING:  # the store's types are imported after the first screen, not by it
+    from reviewer.evidence import Citation
 
 #: A chip's text is cut here; the tooltip has the whole label.
 CHIP_CHARS = 38

@@ -12,7 +12,7 @@ phase (:mod:`ui.rating.revision_flow`).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QShowEvent
@@ -24,9 +24,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewer.evidence import Citation
-from reviewer.evidence import counts as evidence_counts
-from reviewer.rubric import RatingItem
 from ui.rating.evidence_chips import EvidenceChips
 from ui.rating.form_keys import FormKeys
 from ui.rating.metric_editor import MetricEditor, set_text
@@ -36,6 +33,9 @@ from ui.rating.pending_edits import PendingEdits
 from ui.rating.revision_flow import RevisionFlow
 from ui.rating.rubric_model import RubricModel
 from ui.rating.submit_status import FormState, SubmitStatus
+
+if TYPE_CHECKING:  # the store's types are imported after the first screen, not by it
+    from reviewer.evidence import Citation
 
 READ_ONLY_NOTE = "Submitted ratings are corrected by superseding them."
 
@@ -191,6 +191,8 @@ class RubricForm(QWidget):
 
     def set_citations(self, citations: Any) -> None:
         """Show the current rating's cited steps (chips, the evidence rule). Never emits."""
+        from reviewer.evidence import counts as evidence_counts  # (see TYPE_CHECKING above)
+
         self._citations = tuple(citations)
         self.model.set_evidence(dict(evidence_counts(self._citations)))
         self._refresh_editor(comment=False)
@@ -334,6 +336,8 @@ class RubricForm(QWidget):
         self.item_edited.emit(metric_id, outcome, score, comment)
 
     def _apply_local(self, metric_id: str, **changes: Any) -> None:
+        from reviewer.rubric import RatingItem  # (see TYPE_CHECKING above)
+
         old = self.model.item(metric_id) or RatingItem(metric_id=metric_id)
         self.model.set_item(metric_id, RatingItem(**(old.model_dump() | changes)))
         self._refresh_editor(comment=False)

@@ -8,15 +8,16 @@ start or the end, read from the file only when asked for.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex
 
 from reviewer.event_text import result_detail, turn_line
-from scoring import ScoreCard, Trajectory
-from scoring.reader import read_snapshot
-from scoring.records import ToolCall
 from ui.run.timeline_model import KindRole, TimelineModel, VerdictRole, summary
 from ui.theme import STYLES, style_key
+
+if TYPE_CHECKING:  # the scorer is imported with the first run shown, not by the first screen
+    from scoring import ScoreCard, Trajectory
 
 
 def describe(
@@ -27,7 +28,7 @@ def describe(
     text, or a snapshot's variables."""
     row = model.row_at(index.row())
     record = row.record
-    if isinstance(record, ToolCall):
+    if row.kind in ("command", "read", "call"):  # a ToolCall
         lines = [
             f"{record.name}   step {record.step}.{record.call_index}   "
             f"sim {record.sim_time_before} → {record.sim_time_after} s   {record.wall_ms} ms",
@@ -63,6 +64,8 @@ def _snapshot_text(traj: Trajectory, kind: str) -> str:
     line = traj.setup_line if kind == "setup" else traj.final_line
     if line is None:
         return ""
+    from scoring.reader import read_snapshot
+
     try:
         snapshot = read_snapshot(traj.path, line)
     except OSError as exc:

@@ -8,15 +8,15 @@ safer than handing Python objects to Qt through ``internalPointer``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QFont
 
-from scoring import ScoreCard, Trajectory
-from scoring.scenario import ForbiddenAction
-from scoring.steps import ground_truth_step, required_step
 from ui.theme import STYLES, icon, plain_tooltip
+
+if TYPE_CHECKING:  # the scorer is imported with the first run shown, not by the first screen
+    from scoring import ScoreCard, Trajectory
 
 NodeRole = Qt.ItemDataRole.UserRole + 1  # the Node
 COLUMNS = ("Ground truth", "This run", "Rationale")
@@ -74,6 +74,9 @@ class ProcedureModel(QAbstractItemModel):
     def _build_procedure(self, traj: Trajectory) -> None:
         """The ground truth alone, with nothing of how the run met it (no ScoreCard: the
         blind phase of a study, where the procedure is evidence and the match is not)."""
+        from scoring.scenario import ForbiddenAction  # (see TYPE_CHECKING above)
+        from scoring.steps import ground_truth_step
+
         assert traj.scenario is not None  # set_run shows no procedure without a scenario
         gt = traj.scenario.ground_truth
         flat = 0  # the action's index in the flattened procedure, as ScoreCard.required
@@ -108,6 +111,8 @@ class ProcedureModel(QAbstractItemModel):
         return node_id
 
     def _build(self, traj: Trajectory, card: ScoreCard) -> None:
+        from scoring.steps import required_step
+
         assert traj.scenario is not None  # set_run shows no procedure without a scenario
         gt = traj.scenario.ground_truth
         commands = card.commands

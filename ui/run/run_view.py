@@ -8,6 +8,7 @@ pane shows the selected event in full (arguments, result, why it got its class).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
@@ -21,8 +22,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewer.evidence import Citation
-from scoring import ScoreCard, Trajectory
 from ui.run.event_details import describe
 from ui.run.legend_bar import LegendBar
 from ui.run.procedure_model import COL_RUN, ProcedureModel
@@ -42,6 +41,10 @@ from ui.run.timeline_model import (
     VerdictRole,
 )
 from ui.theme import plain_tooltip
+
+if TYPE_CHECKING:  # the scorer is imported with the first run shown, not by the first screen
+    from reviewer.evidence import Citation
+    from scoring import ScoreCard, Trajectory
 
 #: Below this width the run view stacks its panes (see RunView.resizeEvent).
 NARROW_WIDTH = 860

@@ -8,11 +8,15 @@ was once collapsed to nothing and nothing said it was there).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
-from scoring import ScoreCard
 from ui.run.scorecard_panel import BAD, GOOD, HIDDEN_NOTE, MUTED, STATUS_NOTES
+
+if TYPE_CHECKING:  # the scorer is imported with the first run shown, not by the first screen
+    from scoring import ScoreCard
 
 
 def _num(value: float | None) -> str:

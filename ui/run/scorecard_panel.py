@@ -4,11 +4,12 @@ the success checks and the informative signals, as one read-only rich-text page.
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QTextBrowser
 
-from scoring import ScoreCard, Trajectory
-from scoring.outcome import W_COVERAGE, W_END_STATE, W_ORDER
+if TYPE_CHECKING:  # the scorer is imported with the first run shown, not by the first screen
+    from scoring import ScoreCard, Trajectory
 
 STATUS_NOTES = {
     "invalid": "Invalid scenario: the validity gate failed, so the run is never scored.",
@@ -52,6 +53,8 @@ def render_scorecard(card: ScoreCard, traj: Trajectory | None = None) -> str:
 def _scalar_html(card: ScoreCard) -> str:
     if card.scalar is None:
         return "<h3>Scalar: —</h3><p style='color:#777'>No scalar without an end state.</p>"
+    from scoring.outcome import W_COVERAGE, W_END_STATE, W_ORDER
+
     gate_open = not card.safety_dangerous
     if gate_open:
         gate = f"<span style='color:{GOOD}'>■ Safety gate OPEN</span> — no dangerous command"

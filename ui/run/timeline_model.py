@@ -7,17 +7,17 @@ Rows are built once per opened run as small tuples; every cell is computed on de
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
 from reviewer.event_text import args_line, compact, result_line, turn_line
-from scoring import CommandVerdict, ScoreCard, Trajectory
-from scoring.records import Assistant, Nudge, ProviderError, ToolCall
-from scoring.steps import event_step
 from ui.theme import STYLES, icon, plain_tooltip, style_key
+
+if TYPE_CHECKING:  # the scorer is imported with the first run shown, not by the first screen
+    from scoring import CommandVerdict, ScoreCard, Trajectory
 
 EventRole = Qt.ItemDataRole.UserRole + 1  # the record behind the row (or None)
 VerdictRole = Qt.ItemDataRole.UserRole + 2  # the CommandVerdict of a command row
@@ -29,6 +29,8 @@ COLUMNS = ("#", "t+ (s)", "Event", "Details", "Class")
 COL_STEP, COL_TIME, COL_EVENT, COL_DETAILS, COL_CLASS = range(5)
 #: Details are cut in the cell; the full text is in the details pane.
 CELL_CHARS = 160
+#: The kinds of a row whose record is a tool call.
+_CALL_KINDS = frozenset(("command", "read", "call"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +72,8 @@ class TimelineModel(QAbstractTableModel):
         self.endResetModel()
 
     def _build(self, traj: Trajectory, card: ScoreCard | None) -> None:
+        from scoring.records import Assistant, Nudge, ToolCall  # (see TYPE_CHECKING above)
+
         flagged: dict[int, str] = {}
         early: set[int] = set()  # call positions of matched commands flown too early
         if card is not None:
@@ -200,6 +204,8 @@ class TimelineModel(QAbstractTableModel):
         record = row.record
         if column == COL_STEP:
             # The step as citations, sheets and exports name it (scoring.steps).
+            from scoring.steps import event_step
+
             return None if row.event_index is None else event_step(record, row.event_index)
         if column == COL_TIME:
             t = getattr(record, "sim_time_before", None) or getattr(record, "sim_time", None)
@@ -236,13 +242,13 @@ def summary(row: Row) -> str:
     record = row.record
     if row.kind == "turn":
         return turn_line(record.text, row.calls)
-    if isinstance(record, ToolCall):
+    if row.kind in _CALL_KINDS:  # a ToolCall (the kind was given by its record's type)
         text = args_line(record.name, record.args, record.result, is_error=record.is_error)
         result = result_line(record.name, record.result, is_error=record.is_error)
         return f"{text}  →  {result}" if text else f"→  {result}"
-    if isinstance(record, Nudge):
+    if row.kind == "nudge":
         return record.text or ""
-    if isinstance(record, ProviderError):
+    if row.kind == "provider_error":
         return compact(record.error)
     if row.kind == "final":
         verdict = record.success_eval.all_passed if record.success_eval else None
@@ -263,6 +269,8 @@ def _calls_of_turn(events: Any, index: int) -> tuple[str, ...]:
     # so the look-ahead stops at once for the usual turn.
     if events[index].text:
         return ()
+    from scoring.records import Assistant, ToolCall
+
     names = []
     for event in events[index + 1 :]:
         if isinstance(event, Assistant):

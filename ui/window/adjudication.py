@@ -24,17 +24,11 @@ from ui.adjudication_control import AdjudicationController, AdjudicationView
 from ui.controller import ReviewController
 from ui.opened_run import OpenedRun
 from ui.sheets.sign_flow import SignFlow, sheets_dir
+from ui.window.menus import ADJUDICATE_KEY, SIGN_KEY
 
 if TYPE_CHECKING:
     # Signing (cryptography) is imported when an adjudication is first signed.
     from reviewer.adjudication.signing import WrittenAdjudication
-
-ADJUDICATE_KEY = "Ctrl+J"
-SIGN_KEY = "Ctrl+Shift+J"
-SHORTCUT_HELP = (
-    f"{ADJUDICATE_KEY} / {SIGN_KEY}",
-    "adjudicate this run / back to rating (keys as when rating); sign the adjudication",
-)
 
 
 class RatingPane(Protocol):

@@ -16,7 +16,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 
-from ui.window.adjudication import SHORTCUT_HELP as ADJUDICATION_SHORTCUT
+#: Rating → Adjudicate this run, and sign it (ui.window.adjudication binds them).
+ADJUDICATE_KEY = "Ctrl+J"
+SIGN_KEY = "Ctrl+Shift+J"
 
 #: (keys, what they do) for the help dialog; the actions below are built from the same keys.
 SHORTCUTS: tuple[tuple[str, str], ...] = (
@@ -50,7 +52,10 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Ctrl+Shift+V", "verify a signed sheet"),
     ("Ctrl+Shift+D", "the results dashboard (charts, agreement, validity)"),
     ("F1", "this help"),
-    ADJUDICATION_SHORTCUT,
+    (
+        f"{ADJUDICATE_KEY} / {SIGN_KEY}",
+        "adjudicate this run / back to rating (keys as when rating); sign the adjudication",
+    ),
 )
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QWidget
 
-from reviewer.store.models import RunRow
+from reviewer.listing.rows import RunValues
 from ui.controller import ReviewController
 from ui.opened_run import OpenedRun
 from ui.queue.queue_panel import QueuePanel
@@ -62,7 +62,7 @@ class StudyWiring:
         c.scorer_revealed.connect(self._scorer_revealed)
         c.run_left_queue.connect(self._run_left_queue)
 
-    def _runs_changed(self, rows: list[RunRow]) -> None:
+    def _runs_changed(self, rows: list[RunValues]) -> None:
         # Which runs' Score and Safety the rater may not see yet, before the rows show.
         self._queue.set_scorer_hidden(self._controller.studies.scorer_hidden)
         self._queue.set_rows(rows)

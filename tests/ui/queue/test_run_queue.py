@@ -8,10 +8,10 @@ from PySide6.QtCore import Qt
 
 from reviewer import demo
 from reviewer.workspace import ReviewStore
+from scoring.scorecard import UNSAFE_MEANING
 from ui.queue.queue_panel import QueuePanel
 from ui.queue.run_queue_filter import ANY, RunQueueFilter
 from ui.queue.run_queue_model import (
-    UNSAFE_TIP,
     Column,
     RunQueueModel,
     RunRowRole,
@@ -60,7 +60,7 @@ def test_cells_say_what_the_row_holds():
     assert cell(2, Column.SCORE) == ""  # null scalar: blank, not 0
     assert cell(0, Column.SAFETY) == "UNSAFE"
     assert cell(1, Column.SAFETY) == ""
-    assert cell(0, Column.SAFETY, Qt.ItemDataRole.ToolTipRole) == UNSAFE_TIP
+    assert cell(0, Column.SAFETY, Qt.ItemDataRole.ToolTipRole) == UNSAFE_MEANING
     assert cell(0, Column.SAFETY, Qt.ItemDataRole.ForegroundRole) is not None
     assert cell(0, Column.RATING) == "Draft"
     assert cell(2, Column.STATUS) == "Provider error"

@@ -1,0 +1,84 @@
+"""Rating keys typed on the first screen, before the store is open and the first run on
+screen, score that run once it opens (ui.window.early_keys): none is lost, none acts
+early, and keys typed into the queue's filter stay there."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QApplication
+
+from reviewer import assets
+from reviewer.workspace import ReviewStore
+from ui.app import first_screen, open_store, show_first_screen
+
+
+def test_keys_typed_before_the_first_run_opens_rate_it(qtbot, tmp_path):
+    db = tmp_path / "review.db"
+    with ReviewStore.open(db) as store:
+        store.import_paths([assets.demo_dir()])
+    screen = first_screen(db, "tester", qapp=QApplication.instance())
+    window = screen.window
+    qtbot.addWidget(window)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    qtbot.keyClicks(window.queue.filter_edit, "apu")  # text: the filter's, not kept
+    window.rubric.table.setFocus()
+    # 2 scores the first metric and moves on; 3 scores the second and stays (a 3 wants a
+    # comment); K moves back up: as the same keys do on an open run.
+    for key in (Qt.Key.Key_2, Qt.Key.Key_3, Qt.Key.Key_K):
+        qtbot.keyClick(window.rubric.table, key)
+    assert window.early_keys is not None and window.early_keys.kept == 3
+    assert window.queue.filter_edit.text() == "apu"
+
+    app = open_store(screen, db, "tester")
+    try:
+        with qtbot.waitSignal(app.controller.run_opened, timeout=10_000):
+            show_first_screen(app, then=lambda _rows: window.queue.select_next_unrated())
+        run_pk = app.controller.current.run_pk
+        assert "apu" in app.controller.current.card.scenario_id  # the filtered queue's run
+        first, second = app.store.rubric().metric_ids[:2]
+        qtbot.waitUntil(lambda: app.controller.rating is not None, timeout=5_000)
+        qtbot.waitUntil(lambda: second in _scored(app, run_pk), timeout=5_000)
+        assert _scored(app, run_pk) == {first: 2, second: 3}
+        assert window.early_keys.kept == 0
+        assert window.rubric.current_metric_id() == first  # K came after the 3, in order
+    finally:
+        app.controller.wait_idle()
+        app.store.close()
+
+
+def _scored(app, run_pk) -> dict[str, int]:
+    rating = app.store.live_rating(run_pk, "tester")
+    if rating is None:
+        return {}
+    return {m: item.score for m, item in rating.items.items() if item.score is not None}
+
+
+def test_the_store_opens_only_after_the_first_screen_is_painted(qtbot):
+    # Under X a window is painted some time after show(): the store opened from the event
+    # loop before then kept the first screen blank until it was open.
+    from PySide6.QtWidgets import QLabel
+
+    from ui.app import after_first_paint
+
+    window = QLabel("first screen")
+    qtbot.addWidget(window)
+    painted: list[bool] = []
+    called: list[bool] = []
+
+    class Spy(QObject):
+        def eventFilter(self, watched, event):
+            if watched is window and event.type() == QEvent.Type.Paint:
+                painted.append(True)
+            return False
+
+    spy = Spy(window)
+    window.installEventFilter(spy)
+    after_first_paint(window, lambda: called.append(bool(painted)))
+    qtbot.wait(50)
+    assert called == []  # not shown: not painted, nothing started
+    window.show()
+    qtbot.waitUntil(lambda: bool(called), timeout=1_000)  # well before the 2 s fallback
+    window.update()
+    qtbot.wait(50)
+    assert called == [True]  # after a paint, and once

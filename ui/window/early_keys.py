@@ -1,0 +1,90 @@
+"""Rating keys typed on the first screen, before the first run is open, kept for it.
+
+The window is painted before the store is open (:func:`ui.app.first_screen`), and a rater
+who knows the keys starts scoring at once: 0–3, A / N / O and J / K, typed before the run
+is on screen, would score nothing (no run is open yet) and be lost. Until the first run
+opens, this filter keeps them (and keeps them from acting as the menus' shortcuts); then
+it hands them, in order, to the widget with the focus, which is the new run's metric list
+(:meth:`ui.main_window.MainWindow._show_run`). Keys typed into a text box (the queue's
+filter) are left alone, and so is everything with Ctrl or Alt (the menus say the
+database is still opening) and every key that moves (the queue works already).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QPlainTextEdit,
+    QTextEdit,
+    QWidget,
+)
+
+from ui.rating_keys import DIGITS, OUTCOME_KEYS
+
+#: The keys kept: those that rate the current metric, or move between metrics.
+KEPT = frozenset({*DIGITS, *OUTCOME_KEYS, Qt.Key.Key_J, Qt.Key.Key_K})
+_TEXT = (QLineEdit, QTextEdit, QPlainTextEdit, QAbstractSpinBox, QComboBox)
+_HELD = (
+    Qt.KeyboardModifier.ControlModifier
+    | Qt.KeyboardModifier.AltModifier
+    | Qt.KeyboardModifier.MetaModifier
+)
+
+
+class EarlyKeys(QObject):
+    """Keeps the rating keys typed in ``window`` until :meth:`release`."""
+
+    def __init__(self, window: QWidget) -> None:
+        super().__init__(window)
+        self._window = window
+        self._keys: list[tuple[int, Qt.KeyboardModifier, str]] = []
+        self._active = True
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)
+
+    @property
+    def kept(self) -> int:
+        """How many keys wait for the first run."""
+        return len(self._keys)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride):
+            return False
+        if not (isinstance(event, QKeyEvent) and self._wanted(watched, event)):
+            return False
+        if kind == QEvent.Type.ShortcutOverride:
+            event.accept()  # not a menu shortcut now: the key press comes here next
+        else:
+            self._keys.append((event.key(), event.modifiers(), event.text()))
+        return True
+
+    def _wanted(self, watched: QObject, event: QKeyEvent) -> bool:
+        if not self._active or not isinstance(watched, QWidget) or isinstance(watched, _TEXT):
+            return False
+        if watched.window() is not self._window or event.isAutoRepeat():
+            return False
+        return event.key() in KEPT and not event.modifiers() & _HELD
+
+    def release(self) -> None:
+        """The first run is open: stop keeping keys, and give those kept to the widget with
+        the focus, in the order they were typed. Once; later calls do nothing."""
+        if not self._active:
+            return
+        self._active = False
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self)
+        target = QApplication.focusWidget()
+        keys, self._keys = self._keys, []
+        if target is None or target.window() is not self._window:
+            return
+        for key, modifiers, text in keys:
+            for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+                QApplication.postEvent(target, QKeyEvent(kind, key, modifiers, text))

@@ -153,8 +153,9 @@ class ResultsWindow(QMainWindow):
         m = data.meta
         # The point values come first; the bootstrap intervals (and the leaderboard) follow.
         pending = " · intervals: computing…" if data.leaderboard is None and data.runs else ""
+        study = f"study {m.study}: " if m.study else ""  # the study chosen above the queue
         self.status.setText(
-            f"  {m.n_runs} runs · {m.n_ratings} ratings by {m.n_raters} raters · "
+            f"  {study}{m.n_runs} runs · {m.n_ratings} ratings by {m.n_raters} raters · "
             f"rubric {m.rubric} · scorer {', '.join(m.scorer_versions) or '—'}{pending}"
         )
         self.left_out.setText(m.left_out_note or "")

@@ -158,7 +158,7 @@ def test_the_dashboard_follows_the_chosen_study_and_offers_its_gold(qtbot, gold_
     # The study's runs, less those still in tester's blind phase: the one submitted.
     assert {r.run_pk for r in loaded.args[0].runs} == {run_pk}
     results = window.dashboard.results_window
-    assert results.status.text().strip().startswith("study pilot: ")  # says which
+    assert results.windowTitle().endswith(" — study pilot")  # says which
     tab = results.raters
     with qtbot.waitSignal(tab.updated, timeout=30000):
         results.tabs.setCurrentWidget(tab)
@@ -174,4 +174,4 @@ def test_the_dashboard_follows_the_chosen_study_and_offers_its_gold(qtbot, gold_
     with qtbot.waitSignal(loader.loaded, timeout=30000) as loaded:
         gold_app.controller.studies.set_study(None)
     assert loaded.args[0].meta.study is None
-    assert "study" not in results.status.text()
+    assert results.windowTitle() == "a320-review — results"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -251,7 +252,8 @@ def run_adjudicate(args: argparse.Namespace) -> int:
             if draft.status != "draft":
                 raise CommandError(
                     f"{args.rater}'s adjudication of {args.run_id} is {draft.status}; to change "
-                    f"it: a320-review adjudication correct --run {args.run_id} --rater {args.rater}"
+                    f"it: a320-review adjudication correct --run {args.run_id}"
+                    f" --rater {shlex.quote(args.rater)}"
                 )
             done = store.decide(
                 draft.adjudication_pk,
@@ -274,7 +276,7 @@ def run_adjudicate(args: argparse.Namespace) -> int:
             ", ".join(todo)
             if todo
             else "nothing; submit with "
-            f"a320-review adjudication submit --run {args.run_id} --rater {args.rater}"
+            f"a320-review adjudication submit --run {args.run_id} --rater {shlex.quote(args.rater)}"
         )
     )
     return 0
@@ -312,7 +314,7 @@ def run_submit(args: argparse.Namespace) -> int:
     print(
         f"submitted {args.rater}'s adjudication of {args.run_id} "
         f"({len(done.items)} decision(s)); sign it with: a320-review adjudication sign "
-        f"--run {args.run_id} --rater {args.rater} --out DIR"
+        f"--run {args.run_id} --rater {shlex.quote(args.rater)} --out DIR"
     )
     return 0
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -233,8 +234,8 @@ def run_template(args: argparse.Namespace) -> int:
     print(
         f"ratings template: {runs} run(s) x {len(rubric.metric_ids)} metrics for {args.rater}"
         f" ({args.phase} phase); fill in outcome, score and comment, then: a320-review ratings"
-        f" import FILE --rater {args.rater}"
-        + (f" --study {args.study} --phase {args.phase}" if args.study else ""),
+        f" import FILE --rater {shlex.quote(args.rater)}"
+        + (f" --study {shlex.quote(args.study)} --phase {args.phase}" if args.study else ""),
         file=sys.stderr,
     )
     if other:

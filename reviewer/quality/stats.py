@@ -36,7 +36,7 @@ class Estimate:
 
     @property
     def excludes_zero(self) -> bool:
-        return math.isfinite(self.low) and (self.low > 0 or self.high < 0)
+        return bool(math.isfinite(self.low) and (self.low > 0 or self.high < 0))
 
 
 NOTHING = Estimate(math.nan, math.nan, math.nan, 0)
@@ -133,4 +133,5 @@ def slope(x: Sequence[float], y: Sequence[float]) -> Estimate:
         return Estimate(math.nan, math.nan, math.nan, n)
     result = stats.linregress(x, y)
     half = float(stats.t.ppf(0.975, n - 2) * result.stderr)
-    return Estimate(float(result.slope), result.slope - half, result.slope + half, n)
+    value = float(result.slope)
+    return Estimate(value, value - half, value + half, n)

@@ -66,7 +66,8 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument(
         "--reference",
         metavar="NAME",
-        help="the Raters page measures each rater's accuracy against NAME's scores",
+        help="the Raters page measures each rater's accuracy against NAME's scores, or "
+        "against the study's gold with --reference gold --study NAME",
     )
     add_db_option(p)
     p.set_defaults(run=run_report)
@@ -98,11 +99,13 @@ def run_report(args: argparse.Namespace) -> int:
     fmt = report_format(out, args.format)
     from reviewer.agreement.source import SelectionError, UnknownStudyError
     from reviewer.leaderboard.runs import all_scenarios
-    from reviewer.results.raters_source import with_quality
+    from reviewer.results.raters_source import GOLD, with_quality
     from reviewer.results.report import write_report
     from reviewer.results.source import gather
     from reviewer.workspace import ReviewStore
 
+    if args.reference == GOLD and args.study is None:
+        raise UsageError("--reference gold: gold belongs to a study: add --study NAME")
     with open_store(args, ReviewStore, create=False) as store:
         unknown = sorted(set(args.scenario) - set(all_scenarios(store)))
         if unknown:
@@ -123,6 +126,8 @@ def run_report(args: argparse.Namespace) -> int:
         data = with_quality(store, data, viewer=args.viewer, reference=args.reference,
                             seed=args.seed)  # fmt: skip
     if data.quality is not None and data.quality.missing_reference:
+        if args.reference == GOLD:
+            raise UsageError(f"--reference gold: study {args.study!r} has no gold")
         raise UsageError(f"--reference: {args.reference!r} has no scores here")
     if data.meta.left_out_note:
         print(f"report: {data.meta.left_out_note}", file=sys.stderr)

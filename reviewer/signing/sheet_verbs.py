@@ -8,6 +8,7 @@ JSON, which is the signed record, and say that the PDF was skipped.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -96,10 +97,11 @@ def run_export(args: argparse.Namespace) -> int:
         # A rater who has just rated expects export to hand over that work; only signed
         # sheets leave, so say what stayed behind and how to sign it.
         raters = sorted({r.rater for r in unsigned})
-        who = raters[0] if len(raters) == 1 else "NAME"
+        who = shlex.quote(raters[0]) if len(raters) == 1 else "NAME"
+        out = shlex.quote(str(args.out))
         print(
             f"export: {len(unsigned)} submitted rating(s) by {', '.join(raters)} not signed, "
-            f"so not exported: `a320-review sign --all --rater {who} --out {args.out}` signs "
+            f"so not exported: `a320-review sign --all --rater {who} --out {out}` signs "
             "and writes them (or Ctrl+Shift+S in the window, one run at a time)",
             file=sys.stderr,
         )

@@ -216,7 +216,7 @@ def get_run(conn: sqlite3.Connection, run_pk: int, *, rater: str | None = None) 
 
 #: The columns :func:`run_table` may read: identity, status and the ScoreCard's vector.
 TABLE_COLUMNS = frozenset(
-    ("run_pk", "run_id", "scenario_id", "model", "status", "scalar", "unsafe",
+    ("run_pk", "run_id", "sha256", "scenario_id", "model", "status", "scalar", "unsafe",
      "scorer_version", *VECTOR_FIELDS)
 )  # fmt: skip
 

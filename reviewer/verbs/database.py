@@ -150,7 +150,8 @@ def run_import(args: argparse.Namespace) -> int:
         db_path = store.path
     for path, line, reason in report.unreadable_at:
         print(unreadable_line(path, reason, line), file=sys.stderr)
-    print(f"import: {report.summary()} ({shown(db_path)})")
+    # The database is named apart: "1 unreadable (review.db)" read as the database unreadable.
+    print(f"import: {report.summary()}; database {shown(db_path)}")
     if report.unreadable:
         print(
             f"import: exit code 1 because {len(report.unreadable)} file(s) could not be read (named"

@@ -69,7 +69,7 @@ def register(subparsers: Subparsers) -> None:
         if name == "accuracy":
             v.add_argument("--reference", metavar="NAME",
                            help="the rater whose scores are the reference (default with "
-                           "--study: the study's gold)")  # fmt: skip
+                           "--study, or 'gold': the study's gold)")  # fmt: skip
         v.add_argument("--study", metavar="NAME", help="only this study's ratings")
         v.add_argument("--phase", choices=("final", "blind"), default="final",
                        help="final values (default) or a blind study's blind values")  # fmt: skip
@@ -169,6 +169,10 @@ def run_accuracy(args: argparse.Namespace) -> int:
 
     scores = _scores(args)
     reference = args.reference
+    if reference in ("gold", GOLD_RATER):  # as report --reference gold names it
+        if args.study is None:
+            raise UsageError(f"--reference {reference}: gold belongs to a study: add --study NAME")
+        reference = None
     if reference is None:
         if args.study is None:
             raise UsageError("give --reference NAME, or --study NAME for a study with gold")

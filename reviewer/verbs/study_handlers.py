@@ -84,6 +84,38 @@ def _without_unratable(store: GoldStore, spec: StudySpec) -> StudySpec:
     return spec.model_copy(update={"selection": selection.model_copy(update={"run_ids": keep})})
 
 
+def _name_gold_left_out(store: GoldStore, spec: StudySpec, name: str) -> None:
+    """A selected run that is one of the owner's gold references is never an ordinary run of
+    the study (gold is kept out of the pool); those not seeded as gold this time are not in
+    the study at all. The owner is told which, as for the unratable runs."""
+    from scoring.paths import shown
+
+    seeded = {g.run_pk for g in store.study_gold(name)}
+    owners = {
+        r.payload.run.sha256 for r in store.gold_references() if r.payload.owner.name == spec.owner
+    }
+    sha_of = dict(store.run_table(("run_pk", "sha256")))
+    selection = spec.selection
+    left_out = [
+        r
+        for r in store.list_runs()
+        if not r.superseded_by_version
+        and r.run_pk not in seeded
+        and sha_of.get(r.run_pk) in owners
+        and selection.matches(
+            run_id=r.run_id, scenario=r.scenario_id, model=r.model, status=r.status
+        )
+    ]
+    if left_out:
+        names = ", ".join(shown(r.run_id or r.path) for r in left_out)
+        print(
+            f"study {name}: {len(left_out)} selected run(s) left out: {names}: gold references of"
+            f" {spec.owner} not drawn into this study's queues (a gold run is never rated as an"
+            " ordinary run)",
+            file=sys.stderr,
+        )
+
+
 def run_create(args: argparse.Namespace) -> int:
     """Create, assign, and print the loads."""
     from pydantic import ValidationError
@@ -122,6 +154,7 @@ def run_create(args: argparse.Namespace) -> int:
                 from reviewer.gold import service
 
                 study = service.create_study(store, spec, plan, owner_fingerprint=fp)
+                _name_gold_left_out(store, spec, study.name)
             else:
                 study = store.create_study(spec, owner_fingerprint=fp)
         except (StoreError, ValueError) as exc:  # GoldError is a ValueError

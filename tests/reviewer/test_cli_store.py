@@ -36,8 +36,8 @@ def test_import_then_list_runs(capsys, corpus: Path, db_path: Path) -> None:
     code, out, err = _run(capsys, "import", corpus, "--db", db_path)
     assert code == 0
     assert out == (
-        "import: 4 new runs, 0 new versions of changed files, 0 unchanged, 0 unreadable "
-        f"({db_path})\n"
+        "import: 4 new runs, 0 new versions of changed files, 0 unchanged, 0 unreadable; "
+        f"database {db_path}\n"
     )
     code, out, _ = _run(capsys, "import", corpus, "--db", db_path)
     assert "0 new runs, 0 new versions of changed files, 4 unchanged" in out

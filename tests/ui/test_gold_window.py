@@ -142,3 +142,36 @@ def test_the_queue_and_the_open_run_say_nothing_of_gold_in_the_blind_phase(qtbot
             for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
                 text = str(queue.proxy.index(row, column).data(role) or "").lower()
                 assert not any(t in text for t in tells)
+
+
+def test_the_dashboard_follows_the_chosen_study_and_offers_its_gold(qtbot, gold_app):
+    """With a study chosen above the queue the dashboard shows that study (as ``report
+    --study`` does) and its Raters tab offers the study's gold as the reference."""
+    window = gold_app.window
+    run_pk = _open(qtbot, gold_app, gold=True)
+    rate_all(qtbot, gold_app, score=2)
+    _submit(qtbot, gold_app)
+    loader = window.dashboard.results_loader
+    with qtbot.waitSignal(loader.loaded, timeout=30000) as loaded:
+        window.dashboard.show_results()
+    assert loaded.args[0].meta.study == "pilot"
+    # The study's runs, less those still in tester's blind phase: the one submitted.
+    assert {r.run_pk for r in loaded.args[0].runs} == {run_pk}
+    results = window.dashboard.results_window
+    assert results.windowTitle().endswith(" — study pilot")  # says which
+    tab = results.raters
+    with qtbot.waitSignal(tab.updated, timeout=30000):
+        results.tabs.setCurrentWidget(tab)
+    assert tab.reference.itemText(1) == "gold"
+    with qtbot.waitSignal(tab.updated, timeout=30000):
+        tab.reference.setCurrentText("gold")
+    accuracy = tab.summary.accuracy
+    assert accuracy is not None and accuracy.reference == "gold"
+    pooled = next(a for a in accuracy.lines if a.metric == "all")
+    # tester scored 2 on every metric of the gold run; its references are 1 (gold_app).
+    assert pooled.rater == "tester" and pooled.exact == 0.0 and pooled.signed == 1.0
+    # Back to all runs: the dashboard reads every run again, and gold is not offered.
+    with qtbot.waitSignal(loader.loaded, timeout=30000) as loaded:
+        gold_app.controller.studies.set_study(None)
+    assert loaded.args[0].meta.study is None
+    assert results.windowTitle() == "a320-review — results"

@@ -41,20 +41,30 @@ class ResultsLoader(QObject):
     export_failed = Signal(str)
 
     def __init__(
-        self, db_path: Path, *, pool: QThreadPool | None = None, parent=None, viewer=None
+        self,
+        db_path: Path,
+        *,
+        pool: QThreadPool | None = None,
+        parent=None,
+        viewer=None,
+        study=None,
     ) -> None:
         super().__init__(parent)
         self.db_path = db_path
         #: Who is looking (a callable: the rater at the window can change): runs still in
         #: their blind phase are left out (:mod:`reviewer.studies.visibility`).
         self.viewer = viewer or (lambda: None)
+        #: The study the window shows (a callable; ``None``: every run): its runs and the
+        #: ratings made within it, as ``report --study``, and its gold as a reference.
+        self.study = study or (lambda: None)
         self._runner = TaskRunner(pool)
         self._running = False
         # A request made while one runs: (scenario, runs to update or None for a full load).
         self._pending: tuple[str | None, frozenset[int] | None] | None = None
         self._export: Task | None = None
         self._live: LiveResults | None = None
-        self._live_for: tuple[str | None, str | None] | None = None  # (scenario, viewer)
+        # (scenario, viewer, study): what the kept results were read for.
+        self._live_for: tuple[str | None, str | None, str | None] | None = None
 
     def load(self, scenario: str | None = None) -> None:
         """Gather the results of ``scenario`` (all for ``None``); a request made while one
@@ -77,8 +87,8 @@ class ResultsLoader(QObject):
             return
         self._running = True
         self.loading.emit()
-        db_path, viewer = self.db_path, self.viewer()
-        live = self._live if self._live_for == (scenario, viewer) else None
+        db_path, viewer, study = self.db_path, self.viewer(), self.study()
+        live = self._live if self._live_for == (scenario, viewer, study) else None
 
         def work(_ctx: TaskContext):
             from reviewer.results.live import LiveResults
@@ -88,12 +98,12 @@ class ResultsLoader(QObject):
                     target = live
                 else:
                     scenarios = [scenario] if scenario else []
-                    target = LiveResults(store, scenarios=scenarios, viewer=viewer)
+                    target = LiveResults(store, study=study, scenarios=scenarios, viewer=viewer)
                 return target, target.data()
 
         def done(result) -> None:
             target, data = result
-            self._live, self._live_for = target, (scenario, viewer)
+            self._live, self._live_for = target, (scenario, viewer, study)
             if self._next():
                 return
             self.loaded.emit(data)
@@ -131,7 +141,7 @@ class ResultsLoader(QObject):
         """Write the report of ``scenario`` to ``path``; False when one is already running."""
         if self._export is not None:
             return False
-        db_path, viewer = self.db_path, self.viewer()
+        db_path, viewer, study = self.db_path, self.viewer(), self.study()
 
         def work(ctx: TaskContext) -> str:
             from reviewer.results.raters_source import with_quality
@@ -139,7 +149,8 @@ class ResultsLoader(QObject):
             from reviewer.results.source import gather
 
             with ReviewStore.open(db_path, create=False) as store:
-                data = gather(store, scenarios=[scenario] if scenario else [], viewer=viewer)
+                data = gather(store, study=study, scenarios=[scenario] if scenario else [],
+                              viewer=viewer)  # fmt: skip
                 data = with_quality(store, data, viewer=viewer)  # the Raters page
             count = write_report(data, path, fmt, ctx.progress)
             return f"Report written: {path} ({count} {'pages' if fmt == 'pdf' else 'charts'})"

@@ -153,6 +153,8 @@ class ResultsWindow(QMainWindow):
         m = data.meta
         # The point values come first; the bootstrap intervals (and the leaderboard) follow.
         pending = " · intervals: computing…" if data.leaderboard is None and data.runs else ""
+        # The study chosen above the queue, in the title: the line below is full at 1280 px.
+        self.setWindowTitle("a320-review — results" + (f" — study {m.study}" if m.study else ""))
         self.status.setText(
             f"  {m.n_runs} runs · {m.n_ratings} ratings by {m.n_raters} raters · "
             f"rubric {m.rubric} · scorer {', '.join(m.scorer_versions) or '—'}{pending}"

@@ -45,7 +45,10 @@ class ResultsDashboard:
         self._queue = queue
         self._status = status
         self.results_loader = ResultsLoader(
-            controller.store.path, parent=window, viewer=lambda: controller.rater
+            controller.store.path,
+            parent=window,
+            viewer=lambda: controller.rater,
+            study=lambda: controller.studies.study,  # the study chosen above the queue
         )
         self.results_window: DashboardView | None = None
         menus.action(menus.view_menu, "Results dashboard", "Ctrl+Shift+D", self.show_results)
@@ -71,6 +74,7 @@ class ResultsDashboard:
             c.rating_submitted.connect(lambda rating: window.note_submitted(rating.run_pk))
             c.ratings_changed.connect(window.mark_stale)
             c.rater_changed.connect(window.mark_stale)
+            c.studies.study_changed.connect(lambda _name: window.mark_stale())
             self.results_window = window
         self.results_window.show()
         self.results_window.raise_()

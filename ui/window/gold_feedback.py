@@ -16,7 +16,10 @@ from ui.window.menus import WindowMenus
 from ui.window.status import WindowStatus
 
 KEY = "Ctrl+Shift+G"  # listed in ui.window.menus.SHORTCUTS (F1)
-NOTHING = "Gold reference: nothing to show (only a gold run you have submitted has one)."
+NOTHING = (
+    "Gold reference: nothing to show (only a gold run you have submitted has one; on your own"
+    " database it comes with the owner's next packet)."
+)
 
 
 class GoldFeedback:

@@ -8,6 +8,8 @@ symmetric noise (-1, 0, 0, 0, +1).
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pytest
 from scipy.stats import binomtest, linregress, t
@@ -16,6 +18,7 @@ from reviewer.gold.accuracy import gold_drift_rows, reference_scores
 from reviewer.gold.model import GOLD_RATER
 from reviewer.quality import report
 from reviewer.quality.source import Score
+from reviewer.tabular import write_rows
 
 RATERS = ("ann", "bob", "cat", "dan")
 METRICS = ("safety", "verification")
@@ -102,3 +105,16 @@ def test_gold_drift_slope_matches_scipy() -> None:
     assert row["n_gold"] == 30 and row["gold_per_position"] == pytest.approx(fit.slope)
     half = t.ppf(0.975, 28) * fit.stderr
     assert row["gold_position_low"] == pytest.approx(fit.slope - half)
+
+
+def test_gold_drift_rows_carry_plain_numbers_and_flags_as_the_tables_write_them() -> None:
+    """A flag is a bool, not numpy's (a CSV wrote ``False`` beside ``flagged`` ``false``)."""
+    scores, refs = simulate(np.random.default_rng(5), runs=30, drift={"bob": 0.05})
+    rows = gold_drift_rows(scores, refs)
+    assert all(type(r["gold_flagged"]) is bool for r in rows)
+    assert all(type(r["gold_position_low"]) is float for r in rows)
+    drift = report.drift_rows(scores)
+    assert all(type(r["flagged"]) is bool for r in drift)
+    out = io.StringIO()
+    write_rows(rows, tuple(rows[0]), "csv", out)
+    assert {line.rsplit(",", 1)[1] for line in out.getvalue().splitlines()[1:]} <= {"true", "false"}

@@ -102,3 +102,25 @@ def test_raters_added_later_are_told_they_get_no_gold(gold_db: Path, capsys) -> 
     assert _run("study", "add-raters", "g", "--raters", "dan", "--db", gold_db) == 0
     err = capsys.readouterr().err
     assert "raters added now get no gold runs and no qualification set" in err
+
+
+def test_study_create_names_the_gold_runs_of_its_selection_it_leaves_out(
+    gold_db: Path, capsys
+) -> None:
+    """A gold run is never an ordinary run of a study: the owner's references in the
+    selection that are not drawn as gold are out of the study, and study create names them,
+    so every selected run is accounted for (issue 30's trial: runs went quietly)."""
+    with ReviewStore.open(gold_db) as store:
+        selected = {r.run_id for r in store.list_runs()}
+    capsys.readouterr()
+    assert _run("study", "create", "g2", "--raters", "dan,eve", "--per-run", "1", "--protocol",
+                "blind", "--seed", "9", "--owner", "olga", "--gold-fraction", "0.1",
+                "--db", gold_db) == 0  # fmt: skip
+    err = capsys.readouterr().err
+    line = next(x for x in err.splitlines() if "gold references of olga" in x)
+    named = set(line.split(" left out: ", 1)[1].split(": gold", 1)[0].split(", "))
+    assert _run("study", "assignments", "g2", "--format", "json", "--db", gold_db) == 0
+    assigned = {a["run_id"] for a in json.loads(capsys.readouterr().out)}
+    # olga holds references of 4 runs; 0.1 of a queue of 7 draws one or two of them.
+    assert named and not named & assigned and len(named) < 4
+    assert named | assigned == selected

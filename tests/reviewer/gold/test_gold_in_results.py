@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reviewer.cli import main
 from reviewer.gold import service
 from reviewer.gold.model import GOLD_RATER
 from reviewer.quality import report
@@ -46,3 +47,29 @@ def test_no_gold_is_offered_without_a_study_or_for_a_study_without_gold(
         summary = quality_for(store, viewer=None, reference=GOLD, resamples=50)
     assert GOLD not in summary.references
     assert summary.accuracy is None and summary.missing_reference == GOLD
+
+
+def test_reference_gold_on_the_command_line_asks_for_the_study(
+    gold_db: Path, fill_rating, gold, tmp_path: Path, capsys
+) -> None:
+    """``--reference gold`` without ``--study`` says gold is a study's, in one line, before
+    any work; with the study, ``raters accuracy`` gives what it gives by default."""
+    with ReviewStore.open(gold_db) as store:
+        _rate_everything(store, fill_rating, gold, score=3)
+
+    def run(*argv: object) -> int:
+        return main([str(a) for a in (*argv, "--db", gold_db)])
+
+    capsys.readouterr()
+    out = tmp_path / "r.html"
+    assert run("report", "--reference", "gold", "--out", out) == 2
+    err = capsys.readouterr().err
+    assert "--reference gold" in err and "--study NAME" in err and not out.exists()
+    assert run("raters", "accuracy", "--reference", "gold", "--format", "csv") == 2
+    assert "--study NAME" in capsys.readouterr().err
+    assert run("raters", "accuracy", "--study", "g", "--format", "csv") == 0
+    default = capsys.readouterr().out
+    assert run("raters", "accuracy", "--study", "g", "--reference", "gold", "--format", "csv") == 0
+    assert capsys.readouterr().out == default and default.count("\n") > 1
+    assert run("report", "--study", "g", "--reference", "gold", "--out", out) == 0
+    assert "Accuracy against gold" in out.read_text(encoding="utf-8")

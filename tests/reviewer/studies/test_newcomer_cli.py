@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import shlex
 from pathlib import Path
 
 import pytest
@@ -117,3 +118,30 @@ def test_ratings_import_help_names_the_columns_and_the_metric_ids(capsys) -> Non
     text = " ".join(capsys.readouterr().out.split())
     for word in ("overall_comment", "evidence", "reason", "ratings template", *METRICS):
         assert word in text, word
+
+
+@pytest.mark.parametrize("rater", ["e$ve", "<b>eve</b>", "o'neil"])
+def test_the_commands_printed_for_the_rater_run_as_printed(
+    with_invalid: Path, tmp_path: Path, rater: str, capsys
+) -> None:
+    """A rater name the shell would expand or redirect (``$``, ``<``, a quote) is quoted in
+    the command lines the tool prints, so pasting them acts for that rater."""
+    assert _run("study", "create", "s", "--raters", f"{rater},bob", "--per-run", "2",
+                "--protocol", "blind", "--seed", "3", "--db", with_invalid) == 0  # fmt: skip
+    blind, err = _template(with_invalid, rater, "blind", capsys)
+    printed = shlex.split(err.split("then: ", 1)[1].splitlines()[0])
+    assert printed[printed.index("--rater") + 1] == rater
+    assert printed[printed.index("--study") + 1] == "s"
+    # A rating outside the study, submitted and not signed: export says how to sign it.
+    assert _run("ratings", "template", "--rater", rater, "--out", tmp_path / "o.csv",
+                "--db", with_invalid) == 0  # fmt: skip
+    with (tmp_path / "o.csv").open(newline="", encoding="utf-8") as f:
+        rows = [r for r in csv.DictReader(f) if r["run_id"] == blind[0]["run_id"]]
+    assert _run("ratings", "import", _fill(rows, tmp_path / "o.csv"), "--rater", rater,
+                "--db", with_invalid) == 0  # fmt: skip
+    capsys.readouterr()
+    assert _run("export", "--out", tmp_path / "out dir", "--db", with_invalid) == 0
+    hint = capsys.readouterr().err.split("`")[1]  # a320-review sign --all --rater ... --out ...
+    printed = shlex.split(hint)
+    assert printed[printed.index("--rater") + 1] == rater
+    assert printed[printed.index("--out") + 1] == str(tmp_path / "out dir")

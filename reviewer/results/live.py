@@ -24,6 +24,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from itertools import chain
 
 from reviewer.adjudication.consensus import reported_values
 from reviewer.adjudication.facade import AdjudicationStore
@@ -40,6 +41,7 @@ from reviewer.agreement.report import (
 from reviewer.agreement.running import AgreementTally
 from reviewer.agreement.source import choose, load_inputs, rating_records
 from reviewer.agreement.validity import human_scores, rubric_validity
+from reviewer.agreement.validity_table import ValidityTable
 from reviewer.leaderboard.board import Board
 from reviewer.leaderboard.board import build as build_board
 from reviewer.leaderboard.runs import all_scenarios, read_runs, study_runs
@@ -133,6 +135,9 @@ class LiveResults:
         #: The scorer's counterparts: of the runs only, so a submit leaves them as they are.
         self.counterparts: dict[Key, float] | None = None
         self.auto: dict[Key, float] | None = None
+        #: Validity's inputs, a row per run (built with ``auto``, then replaced run by run).
+        self.table: ValidityTable | None = None
+        self._order: list[str] | None = None  # the runs with records, in run_pk order
 
     def _set_run(
         self, key: str, consensus: Consensus, spread: dict[str, tuple[int, float]] | None
@@ -178,6 +183,10 @@ class LiveResults:
         self.raters_per_run.pop(key, None)
         self.blind.discard(key)
         records, unselected = choose(rating_records(store, run_pk=run_pk), study=self.study)
+        if bool(records) != bool(old):
+            self._order = None  # the run joins or leaves the runs with records
+        if self.table is not None:
+            self.table.set_run(key, Consensus(), None)
         if not records and not unselected:
             return
         self.records[key] = records
@@ -186,34 +195,40 @@ class LiveResults:
         self._add_outcomes(records, 1)
         consensus = build_consensus(records, _reported_of_run(store, self.study, run_pk))
         self._set_run(key, consensus, spread=derived.rater_spread(records))
+        if self.table is not None:
+            self.table.set_run(key, consensus, self.human[key].get(key))
 
     def data(self) -> ResultsData:
         """The point figures as they stand (no bootstrap interval yet). Runs in ``run_pk``
         order, so a figure summed in order is the same whichever runs were updated."""
-        order = sorted((k for k, rs in self.records.items() if rs), key=_run_order)
-        records = [r for key in order for r in self.records[key]]
-        scores: dict[Key, float] = {}
-        open_: dict[Key, float | None] = {}
-        adjudicated: set[Key] = set()
-        human: dict[str, float] = {}
-        for key in order:
-            part = self.consensus[key]
-            scores.update(part.scores)
-            open_.update(part.open)
-            adjudicated |= part.adjudicated
-            human.update(self.human[key])
-        consensus = Consensus(scores=scores, open=open_, adjudicated=frozenset(adjudicated))
+        if self._order is None:
+            self._order = sorted((k for k, rs in self.records.items() if rs), key=_run_order)
+        order = self._order
+        records = list(chain.from_iterable(self.records[key] for key in order))
+        parts = [self.consensus[key] for key in order]
+        consensus = Consensus(
+            scores=dict(chain.from_iterable(p.scores.items() for p in parts)),
+            open=dict(chain.from_iterable(p.open.items() for p in parts)),
+            adjudicated=frozenset(chain.from_iterable(p.adjudicated for p in parts)),
+        )
         agreement: AgreementReport | None = None
         validity = None
         if records:
             agreement = tally_report(self.tally, self.rubric.metric_ids)
+            declared = rubric_counterparts(self.rubric)
             if self.auto is None:
-                self.auto = counterpart_table(self.run_infos, rubric_counterparts(self.rubric))
+                self.auto = counterpart_table(self.run_infos, declared)
+            if self.table is None:
+                human = dict(chain.from_iterable(self.human[key].items() for key in order))
+                rows = sorted(self.keys, key=_run_order)
+                self.table = ValidityTable.of(
+                    consensus, human, self.run_infos, declared, self.auto, rows=rows
+                )
             # Anchoring reads the blind values; without any it has nothing to read (None).
             blind = [] if not self.blind else [r for k in order for r in self.unselected[k]]
             validity = rubric_validity(
                 records, blind, self.run_infos, self.rubric, top=10, consensus=consensus,
-                auto=self.auto, human=human,
+                auto=self.auto, table=self.table,
             )  # fmt: skip
         meta = ResultsMeta(
             generated_at=datetime.now(UTC),

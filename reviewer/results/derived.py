@@ -36,16 +36,15 @@ def outcome_rates(records: Iterable[RatingRecord]) -> dict[str, tuple[int, float
 def rater_spread(records: Sequence[RatingRecord]) -> dict[str, tuple[int, float]]:
     """``{run_key: (raters, largest max−min score gap over metrics)}`` for runs rated by two
     or more: where the raters disagree most."""
-    low: dict[tuple[str, str], int] = {}
-    high: dict[tuple[str, str], int] = {}
+    scores: dict[tuple[str, str], list[int]] = defaultdict(list)
     raters: dict[str, set[str]] = defaultdict(set)
     for r in records:
         raters[r.run_key].add(r.rater)
         if r.score is not None:
-            key = (r.run_key, r.metric_id)
-            low[key] = min(low.get(key, r.score), r.score)
-            high[key] = max(high.get(key, r.score), r.score)
+            scores[(r.run_key, r.metric_id)].append(r.score)
     widest: dict[str, float] = defaultdict(float)
-    for key, lo in low.items():
-        widest[key[0]] = max(widest[key[0]], float(high[key] - lo))
+    for (run, _metric), given in scores.items():
+        gap = float(max(given) - min(given))
+        if gap > widest[run]:
+            widest[run] = gap
     return {k: (len(v), widest[k]) for k, v in raters.items() if len(v) > 1}

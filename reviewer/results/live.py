@@ -128,10 +128,13 @@ class LiveResults:
             split[k[0]].scores[k] = value
         for k, median in consensus.open.items():
             split[k[0]].open[k] = median
+        adjudicated: dict[str, set[Key]] = defaultdict(set)
+        for k in consensus.adjudicated:
+            adjudicated[k[0]].add(k)
         for key in self.records:
             part = split[key]
-            adjudicated = frozenset(k for k in consensus.adjudicated if k[0] == key)
-            self._set_run(key, Consensus(part.scores, part.open, adjudicated), spread=None)
+            decided = frozenset(adjudicated.get(key, ()))
+            self._set_run(key, Consensus(part.scores, part.open, decided), spread=None)
         #: The scorer's counterparts: of the runs only, so a submit leaves them as they are.
         self.counterparts: dict[Key, float] | None = None
         self.auto: dict[Key, float] | None = None

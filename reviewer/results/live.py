@@ -31,7 +31,7 @@ from reviewer.adjudication.facade import AdjudicationStore
 from reviewer.adjudication.model import ReportedValue
 from reviewer.agreement.consensus import Consensus, build_consensus
 from reviewer.agreement.counterparts import counterpart_table, rubric_counterparts
-from reviewer.agreement.records import RatingRecord, RunInfo
+from reviewer.agreement.records import Columns, RatingRecord, RunInfo
 from reviewer.agreement.report import (
     AgreementReport,
     metric_interval,
@@ -114,12 +114,14 @@ class LiveResults:
         for k, v in inputs.reported.items():
             reported[k[0]][k] = v
         everything = [r for records in self.records.values() for r in records]
-        self.tally = AgreementTally.of(everything)
+        columns = Columns.of(everything)  # read once for the three sums below
+        self.tally = AgreementTally()
+        self.tally.add_columns(columns)
         self.outcomes: Counter[tuple[str, int]] = Counter()
-        self._add_outcomes(everything, 1)
+        self._add_outcomes(columns, 1)
         self.consensus: dict[str, Consensus] = {}
         self.human: dict[str, dict[str, float]] = {}
-        self.spread = derived.rater_spread(everything)
+        self.spread = derived.rater_spread(columns)
         self.raters_per_run: dict[str, int] = {}
         self.blind: set[str] = set()  # runs with a blind-phase value (anchoring reads them)
         consensus = build_consensus(everything, inputs.reported)
@@ -155,7 +157,7 @@ class LiveResults:
         if spread is not None:
             self.spread.update(spread)
 
-    def _add_outcomes(self, records: Iterable[RatingRecord], sign: int) -> None:
+    def _add_outcomes(self, records: Sequence[RatingRecord] | Columns, sign: int) -> None:
         for metric, counts in derived.outcome_counts(records).items():
             for i, n in enumerate(counts):
                 self.outcomes[(metric, i)] += sign * n

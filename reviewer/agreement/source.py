@@ -166,10 +166,11 @@ def _reported(
     from reviewer.adjudication.consensus import reported_values
     from reviewer.store import NotFoundError
 
-    pairs: dict[tuple[int, str], list[tuple[str, int | None]]] = defaultdict(list)
+    grouped: dict[tuple[str, str], list[tuple[str, int | None]]] = defaultdict(list)
     for r in in_study:
         if not r.is_judge:  # a judge never counts towards the consensus
-            pairs[(int(r.run_key), r.metric_id)].append((r.outcome, r.score))
+            grouped[(r.run_key, r.metric_id)].append((r.outcome, r.score))
+    pairs = {(int(run), metric): values for (run, metric), values in grouped.items()}
     try:
         return reported_values(store, study=study, pairs=pairs)
     except NotFoundError:

@@ -48,6 +48,7 @@ from reviewer.leaderboard.runs import all_scenarios, read_runs, study_runs
 from reviewer.leaderboard.values import scorer_values_of
 from reviewer.results import derived
 from reviewer.results.data import MetricInfo, ResultsData, ResultsMeta
+from reviewer.results.joined import Joined
 from reviewer.rubric import Rubric
 from reviewer.studies.visibility import hidden_runs, left_out_note
 
@@ -143,6 +144,7 @@ class LiveResults:
         #: Validity's inputs, a row per run (built with ``auto``, then replaced run by run).
         self.table: ValidityTable | None = None
         self._order: list[str] | None = None  # the runs with records, in run_pk order
+        self._joined: Joined | None = None  # their records and consensus joined in order
 
     def _set_run(
         self, key: str, consensus: Consensus, spread: dict[str, tuple[int, float]] | None
@@ -182,7 +184,7 @@ class LiveResults:
         self.tally.add(old, sign=-1)
         self._add_outcomes(old, -1)
         self.unselected.pop(key, None)
-        self.consensus.pop(key, None)
+        old_part = self.consensus.pop(key, None)
         self.human.pop(key, None)
         self.spread.pop(key, None)
         self.raters_per_run.pop(key, None)
@@ -193,6 +195,7 @@ class LiveResults:
         if self.table is not None:
             self.table.set_run(key, Consensus(), None)
         if not records and not unselected:
+            self._joined = None if old else self._joined
             return
         self.records[key] = records
         self.unselected[key] = unselected
@@ -202,20 +205,23 @@ class LiveResults:
         self._set_run(key, consensus, spread=derived.rater_spread(records))
         if self.table is not None:
             self.table.set_run(key, consensus, self.human[key].get(key))
+        joined = self._joined
+        if joined is not None and (
+            old_part is None or not joined.replace(key, old_part, records, consensus)
+        ):
+            self._joined = None
 
     def data(self) -> ResultsData:
         """The point figures as they stand (no bootstrap interval yet). Runs in ``run_pk``
         order, so a figure summed in order is the same whichever runs were updated."""
         if self._order is None:
             self._order = sorted((k for k, rs in self.records.items() if rs), key=_run_order)
+            self._joined = None
         order = self._order
-        records = list(chain.from_iterable(self.records[key] for key in order))
-        parts = [self.consensus[key] for key in order]
-        consensus = Consensus(
-            scores=dict(chain.from_iterable(p.scores.items() for p in parts)),
-            open=dict(chain.from_iterable(p.open.items() for p in parts)),
-            adjudicated=frozenset(chain.from_iterable(p.adjudicated for p in parts)),
-        )
+        if self._joined is None:
+            self._joined = Joined(order, self.records, self.consensus)
+        records = self._joined.all_records()
+        consensus = self._joined.consensus()
         agreement: AgreementReport | None = None
         validity = None
         if records:

@@ -34,6 +34,7 @@ def figures(data: ResultsData) -> dict[str, object]:
         "agreement": data.agreement.model_dump() if data.agreement else None,
         "validity": data.validity.model_dump() if data.validity else None,
         "consensus": (c.scores, c.open, c.adjudicated),
+        "consensus order": (list(c.scores), list(c.open)),  # a sum in order sees this order
         "outcome_rates": data.outcome_rates,
         "rater_spread": data.rater_spread,
         "counterparts": data.counterparts,

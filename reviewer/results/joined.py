@@ -4,9 +4,9 @@
 the data it hands out joins them in ``run_pk`` order (210,000 records, 70,000 consensus
 values). :class:`Joined` keeps that join and, after a submit, replaces the run's slice of
 the records and its consensus values where they stand, so a figure that goes over them in
-order sees the same order as a fresh read. When the run joins or leaves the runs with
-records, or its consensus keys are not the same keys in the same order, it cannot be
-patched in place: the caller joins anew.
+order sees the same order as a fresh read. When the run's consensus keys are not the same
+keys in the same order, the consensus values are joined again (not the records); when
+the run joins or leaves the runs with records, the caller joins anew.
 """
 
 from __future__ import annotations
@@ -33,7 +33,11 @@ class Joined:
         self.offsets = np.zeros(len(order) + 1, np.int64)  # run i's records: [i, i + 1)
         np.cumsum([len(records[key]) for key in order], out=self.offsets[1:])
         self.records = list(chain.from_iterable(records[key] for key in order))
-        parts = [consensus[key] for key in order]
+        self._order, self._parts = list(order), consensus
+        self._join_consensus()
+
+    def _join_consensus(self) -> None:
+        parts = [self._parts[key] for key in self._order]
         self.scores: dict[Key, float] = dict(chain.from_iterable(p.scores.items() for p in parts))
         self.open: dict[Key, float | None] = dict(
             chain.from_iterable(p.open.items() for p in parts)
@@ -43,16 +47,19 @@ class Joined:
     def replace(
         self, key: str, old: Consensus, records: list[RatingRecord], new: Consensus
     ) -> bool:
-        """Put run ``key``'s new ``records`` and consensus in place of its ``old`` one;
-        False (nothing changed) when that cannot be done in place."""
+        """Put run ``key``'s new ``records`` and consensus ``new`` (already in the
+        ``consensus`` mapping given, which is read again when the run's consensus keys
+        changed) in place of its ``old`` one; False (nothing changed) when the run joins
+        or leaves the runs with records: then join anew."""
         at = self.position.get(key)
         if at is None or not records:
-            return False  # the run joins or leaves the runs with records
-        if list(old.scores) != list(new.scores) or list(old.open) != list(new.open):
-            return False  # its values would not stand where a fresh join puts them
+            return False
         start, end = int(self.offsets[at]), int(self.offsets[at + 1])
         self.records[start:end] = records
         self.offsets[at + 1 :] += len(records) - (end - start)
+        if list(old.scores) != list(new.scores) or list(old.open) != list(new.open):
+            self._join_consensus()  # its values would not stand where a fresh join has them
+            return True
         self.scores.update(new.scores)
         self.open.update(new.open)
         self.adjudicated -= old.adjudicated

@@ -9,11 +9,14 @@ choices, so every statistic downstream sees one outcome and one score per record
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
+import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from reviewer.rubric import Outcome
+from reviewer.rubric import OUTCOMES, Outcome
 
 Phase = Literal["blind", "final"]
 PHASES: tuple[str, ...] = ("blind", "final")
@@ -146,3 +149,38 @@ def metric_order(records: Sequence[RatingRecord], rubric_ids: Sequence[str] = ()
         seen.setdefault(r.metric_id)
     present = {r.metric_id for r in records}
     return [m for m in seen if m in present]
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Records as integer columns, read once and shared by the sums over them (the
+    agreement tally, the outcome counts, the raters' spread): a record ``i`` is run
+    ``runs[run[i]]``, metric ``metrics[metric[i]]``, rater ``raters[rater[i]]``, outcome
+    ``OUTCOMES[outcome[i]]`` and ``score[i]`` (-1: no score). Runs, metrics and raters are
+    numbered in order of first appearance."""
+
+    runs: list[str]
+    metrics: list[str]
+    raters: list[str]
+    run: npt.NDArray[np.int64]
+    metric: npt.NDArray[np.int64]
+    rater: npt.NDArray[np.int64]
+    outcome: npt.NDArray[np.int64]
+    score: npt.NDArray[np.int64]
+
+    @classmethod
+    def of(cls, records: Sequence[RatingRecord]) -> Columns:
+        """The columns of ``records``."""
+        runs: dict[str, int] = {}
+        metrics: dict[str, int] = {}
+        raters: dict[str, int] = {}
+        code = {o: i for i, o in enumerate(OUTCOMES)}
+        n = len(records)
+        run = np.fromiter((runs.setdefault(r.run_key, len(runs)) for r in records), np.int64, n)
+        metric = np.fromiter(
+            (metrics.setdefault(r.metric_id, len(metrics)) for r in records), np.int64, n
+        )
+        rater = np.fromiter((raters.setdefault(r.rater, len(raters)) for r in records), np.int64, n)
+        outcome = np.fromiter((code[r.outcome] for r in records), np.int64, n)
+        score = np.fromiter((-1 if r.score is None else r.score for r in records), np.int64, n)
+        return cls(list(runs), list(metrics), list(raters), run, metric, rater, outcome, score)

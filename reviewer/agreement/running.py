@@ -21,7 +21,7 @@ from itertools import combinations
 import numpy as np
 
 from reviewer.agreement.alpha import SCORE_DOMAIN
-from reviewer.agreement.records import RatingRecord
+from reviewer.agreement.records import Columns, RatingRecord
 from reviewer.agreement.tally import CoincidenceTally, unit_counts
 from reviewer.rubric import OUTCOMES
 
@@ -74,22 +74,25 @@ class AgreementTally:
     def add(self, records: Sequence[RatingRecord], sign: int = 1) -> None:
         """Add the records of some runs (every record of each of them), or take them out
         (``sign=-1``, with the very records they were added with)."""
-        if not records:
+        if records:
+            self.add_columns(Columns.of(records), sign)
+
+    def add_columns(self, columns: Columns, sign: int = 1) -> None:
+        """:meth:`add` of records already read as :class:`Columns`."""
+        if not len(columns.run):
             return
-        runs: dict[str, int] = {}
-        metrics: dict[str, int] = {}
-        raters: dict[str, int] = {}
-        index = {v: i for i, v in enumerate(self.domain)}
-        outcome_code = {o: i for i, o in enumerate(OUTCOMES)}
-        run = np.array([runs.setdefault(r.run_key, len(runs)) for r in records], np.int64)
-        metric = np.array([metrics.setdefault(r.metric_id, len(metrics)) for r in records])
-        rater = np.array([raters.setdefault(r.rater, len(raters)) for r in records], np.int64)
-        outcome = np.array([outcome_code[r.outcome] for r in records], np.int64)
-        score = np.array([-1 if r.score is None else r.score for r in records], np.int64)
-        try:
-            code = np.array([-1 if r.score is None else index[r.score] for r in records])
-        except KeyError as exc:
-            raise ValueError(f"score {exc.args[0]!r} is outside the domain {self.domain}") from None
+        runs = {k: i for i, k in enumerate(columns.runs)}
+        metrics = {k: i for i, k in enumerate(columns.metrics)}
+        raters = {k: i for i, k in enumerate(columns.raters)}
+        run, metric, rater = columns.run, columns.metric, columns.rater
+        outcome, score = columns.outcome, columns.score
+        code = np.full(len(score), -1, np.int64)
+        for i, v in enumerate(self.domain):
+            code[score == v] = i
+        outside = (score >= 0) & (code < 0)
+        if outside.any():
+            found = int(score[outside][0])
+            raise ValueError(f"score {found!r} is outside the domain {self.domain}")
         n_runs, n_metrics, width = len(runs), len(metrics), len(self.domain)
         for name, m in metrics.items():
             mask = metric == m

@@ -51,23 +51,25 @@ def rating_records(store: CoreStore, *, run_pk: int | None = None) -> list[Ratin
     the run ``run_pk`` when given)."""
     # The raters table knows who is a model (``raters.kind``), whatever the study.
     items = store.decided_items() if run_pk is None else store.decided_items(run_pk=run_pk)
+    build = RatingRecord.from_store  # the rows unpacked as they come: 210,000 of them
     return [
-        RatingRecord.from_store(
+        build(
             {
-                "run_key": str(item.run_pk),
-                "rater": item.rater,
-                "metric_id": item.metric_id,
-                "outcome": item.outcome,
-                "score": item.score,
-                "blind_outcome": item.blind_outcome,
-                "blind_score": item.blind_score,
-                "reveal_first": item.reveal_first,
-                "is_judge": item.is_judge,
-                "study": item.study,
+                "run_key": str(pk),
+                "rater": rater,
+                "metric_id": metric,
+                "outcome": outcome,
+                "score": score,
+                "blind_outcome": blind_outcome,
+                "blind_score": blind_score,
+                "reveal_first": reveal_first,
+                "is_judge": is_judge,
+                "study": study,
             }
         )
-        for item in items
-    ]
+        for pk, rater, is_judge, metric, outcome, score, study, blind_outcome, blind_score,
+        reveal_first in items
+    ]  # fmt: skip
 
 
 def known_studies(records: Iterable[RatingRecord]) -> set[str]:
@@ -164,10 +166,11 @@ def _reported(
     from reviewer.adjudication.consensus import reported_values
     from reviewer.store import NotFoundError
 
-    pairs: dict[tuple[int, str], list[tuple[str, int | None]]] = defaultdict(list)
+    grouped: dict[tuple[str, str], list[tuple[str, int | None]]] = defaultdict(list)
     for r in in_study:
         if not r.is_judge:  # a judge never counts towards the consensus
-            pairs[(int(r.run_key), r.metric_id)].append((r.outcome, r.score))
+            grouped[(r.run_key, r.metric_id)].append((r.outcome, r.score))
+    pairs = {(int(run), metric): values for (run, metric), values in grouped.items()}
     try:
         return reported_values(store, study=study, pairs=pairs)
     except NotFoundError:

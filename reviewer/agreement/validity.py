@@ -14,7 +14,6 @@ open disputes left out). Each metric says how many of its runs an open dispute l
 
 from __future__ import annotations
 
-import heapq
 import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -27,6 +26,7 @@ from reviewer.agreement.anchoring import AnchoringReport, anchoring_report
 from reviewer.agreement.consensus import Consensus, build_consensus
 from reviewer.agreement.counterparts import counterpart_table, rubric_counterparts
 from reviewer.agreement.records import Output, RatingRecord, RunInfo
+from reviewer.agreement.validity_table import Floats, Ints, ValidityTable
 from reviewer.rubric import Rubric
 
 INTERVAL_METHOD = "Fisher z, SE 1.06/sqrt(n-3) (Fieller, Hartley & Pearson 1957)"
@@ -98,16 +98,17 @@ class ValidityReport(Output):
 
 
 def spearman(
-    x: Sequence[float], y: Sequence[float]
+    x: Sequence[float] | Floats, y: Sequence[float] | Floats
 ) -> tuple[float | None, float | None, float | None, str | None]:
     """``(rho, ci_low, ci_high, note)``; ``None`` with a note where it is undefined."""
-    n = len(x)
+    xs, ys = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    n = len(xs)
     if n < 3:
         return None, None, None, f"too few runs with both values ({n})"
-    if len(set(x)) < 2 or len(set(y)) < 2:
-        side = "consensus" if len(set(x)) < 2 else "counterpart"
+    if xs.min() == xs.max() or ys.min() == ys.max():
+        side = "consensus" if xs.min() == xs.max() else "counterpart"
         return None, None, None, f"the {side} is the same on every run: rho is undefined"
-    rho = float(stats.spearmanr(x, y).statistic)
+    rho = float(stats.spearmanr(xs, ys).statistic)
     if n < 4 or abs(rho) >= 1:
         return rho, None, None, "no interval: needs at least 4 runs and |rho| < 1"
     half = 1.96 * 1.06 / math.sqrt(n - 3)
@@ -116,36 +117,33 @@ def spearman(
 
 
 def _rho_over(
-    table: Mapping[tuple[str, str], float], counterpart: Mapping[tuple[str, str], float], m: str
-) -> tuple[list[tuple[str, str]], tuple[float | None, float | None, float | None, str | None]]:
-    # Over the counterparts (one per run and metric that has one), not the whole table.
-    keys = sorted(k for k in counterpart if k[1] == m and k in table)
-    return keys, spearman([table[k] for k in keys], [counterpart[k] for k in keys])
+    values: Floats, auto: Floats, order: Ints
+) -> tuple[int, tuple[float | None, float | None, float | None, str | None]]:
+    # Over the runs with both values, in their key's string order (as sorted keys were).
+    x, y = values[order], auto[order]
+    both = ~np.isnan(x) & ~np.isnan(y)
+    return int(both.sum()), spearman(x[both], y[both])
 
 
-def metric_validity(
-    consensus: Consensus | Mapping[tuple[str, str], float],
-    counterpart: Mapping[tuple[str, str], float],
-    metric_id: str,
-    name: str,
-) -> MetricValidity:
-    """Rho of one metric over the runs that have both a consensus and a counterpart; with
-    a :class:`Consensus`, the open disputes left out are counted and the sensitivity given."""
-    if not isinstance(consensus, Consensus):
-        consensus = Consensus(scores=dict(consensus))
-    keys, (rho, low, high, note) = _rho_over(consensus.scores, counterpart, metric_id)
-    left_out = sum(1 for k in consensus.open if k[1] == metric_id and k in counterpart)
+def metric_validity(table: ValidityTable, metric_id: str, name: str) -> MetricValidity:
+    """Rho of one metric over the runs that have both a consensus and a counterpart; the
+    open disputes left out are counted and the sensitivity given."""
+    auto, order = table.auto[metric_id], table.by_key()
+    n, (rho, low, high, note) = _rho_over(table.score[metric_id], auto, order)
+    is_open = table.open[metric_id]
+    left_out = int((is_open & ~np.isnan(auto)).sum())
     at_median: float | None = None
     n_median: int | None = None
     if left_out:
-        both, (at_median, *_rest) = _rho_over(consensus.at_median(), counterpart, metric_id)
-        n_median = len(both)
+        median = table.median[metric_id]
+        taken = np.where(is_open & ~np.isnan(median), median, table.score[metric_id])
+        n_median, (at_median, *_rest) = _rho_over(taken, auto, order)
         extra = f"{left_out} runs with an open dispute left out"
         note = f"{note}; {extra}" if note else extra
     return MetricValidity(
         metric_id=metric_id,
         counterpart=name,
-        n=len(keys),
+        n=n,
         rho=rho,
         ci_low=low,
         ci_high=high,
@@ -164,8 +162,8 @@ def human_scores(consensus: Mapping[tuple[str, str], float]) -> dict[str, float]
     return {k: float(np.mean(v)) for k, v in per_run.items()}
 
 
-def _mean(values: list[float]) -> float | None:
-    return float(np.mean(values)) if values else None
+def _mean(values: Floats) -> float | None:
+    return float(np.mean(values)) if len(values) else None
 
 
 def _ranks(values: list[float | None]) -> list[float | None]:
@@ -178,22 +176,29 @@ def _ranks(values: list[float | None]) -> list[float | None]:
     return out
 
 
-def scenario_rankings(
-    human: Mapping[str, float], runs: Mapping[str, RunInfo]
-) -> list[ScenarioRanking]:
+def _grouped(table: ValidityTable) -> dict[str, dict[str, Ints]]:
+    """``{scenario: {model: rows}}`` of the runs with a human score, rows in table order."""
+    rows = np.flatnonzero((table.group >= 0) & ~np.isnan(table.human))
+    codes = table.group[rows]
+    order = np.argsort(codes, kind="stable")
+    rows, codes = rows[order], codes[order]
+    bounds = np.flatnonzero(np.diff(codes)) + 1
+    grouped: dict[str, dict[str, Ints]] = defaultdict(dict)
+    for part in np.split(rows, bounds) if len(rows) else []:
+        scenario, model = table.groups[int(table.group[part[0]])]
+        grouped[scenario][model] = part
+    return grouped
+
+
+def scenario_rankings(table: ValidityTable) -> list[ScenarioRanking]:
     """Per scenario, each model's mean human score and mean scalar, and Kendall's tau."""
-    grouped: dict[str, dict[str, list[RunInfo]]] = defaultdict(lambda: defaultdict(list))
-    for key in human:
-        run = runs.get(key)
-        if run is not None and run.scenario_id is not None:
-            grouped[run.scenario_id][run.model or "(unknown)"].append(run)
+    grouped = _grouped(table)
     out = []
     for scenario in sorted(grouped):
         models = sorted(grouped[scenario])
-        h = [_mean([human[r.run_key] for r in grouped[scenario][m]]) for m in models]
-        s = [
-            _mean([r.scalar for r in grouped[scenario][m] if r.scalar is not None]) for m in models
-        ]
+        parts = [grouped[scenario][m] for m in models]
+        h = [_mean(table.human[rows]) for rows in parts]
+        s = [_mean(_present(table.scalar[rows])) for rows in parts]
         both = [(a, b) for a, b in zip(h, s, strict=True) if a is not None and b is not None]
         tau, note = None, None
         if len(both) < 2:
@@ -205,43 +210,45 @@ def scenario_rankings(
         rows = [
             ModelRank(
                 model=m,
-                runs=len(grouped[scenario][m]),
+                runs=len(part),
                 human=a,
                 scorer=b,
                 human_rank=hr,
                 scorer_rank=sr,
             )
-            for m, a, b, hr, sr in zip(models, h, s, _ranks(h), _ranks(s), strict=True)
+            for m, part, a, b, hr, sr in zip(models, parts, h, s, _ranks(h), _ranks(s), strict=True)
         ]
         out.append(ScenarioRanking(scenario_id=scenario, models=rows, kendall_tau=tau, note=note))
     return out
 
 
-def disagreements(
-    human: Mapping[str, float], runs: Mapping[str, RunInfo], *, top: int = 10
-) -> list[Disagreement]:
-    """The ``top`` runs with the largest |human − scalar|, largest first."""
-    found = []
-    for key, value in human.items():
-        run = runs.get(key)
-        if run is None or run.scalar is None:
-            continue
-        found.append((value - run.scalar, key, value, run))
-    # Ranked first, rows built for the top only (a row per run was most of the time);
-    # nsmallest keeps sorted()'s order, ties included.
-    found = heapq.nsmallest(top, found, key=lambda d: (-abs(d[0]), d[1]))
-    return [
-        Disagreement(
-            run_key=key,
-            run_id=run.run_id,
-            scenario_id=run.scenario_id,
-            model=run.model,
-            human=value,
-            scorer=run.scalar,
-            difference=difference,
+def _present(values: Floats) -> Floats:
+    return values[~np.isnan(values)]
+
+
+def disagreements(table: ValidityTable, *, top: int = 10) -> list[Disagreement]:
+    """The ``top`` runs with the largest |human − scalar|, largest first (ties: by key)."""
+    rows = np.flatnonzero(~np.isnan(table.human) & ~np.isnan(table.scalar))
+    difference = table.human[rows] - table.scalar[rows]
+    # Ranked first, rows built for the top only (a row per run was most of the time).
+    first = np.lexsort((table.key_rank()[rows], -np.abs(difference)))[:top]
+    out = []
+    for j in first:
+        key = table.keys[int(rows[j])]
+        run = table.runs[key]
+        assert run.scalar is not None  # a row with a scalar has its run
+        out.append(
+            Disagreement(
+                run_key=key,
+                run_id=run.run_id,
+                scenario_id=run.scenario_id,
+                model=run.model,
+                human=float(table.human[rows[j]]),
+                scorer=run.scalar,
+                difference=float(difference[j]),
+            )
         )
-        for difference, key, value, run in found
-    ]
+    return out
 
 
 def validity_report(
@@ -254,27 +261,32 @@ def validity_report(
     anchoring: AnchoringReport | None = None,
     auto: Mapping[tuple[str, str], float] | None = None,
     human: Mapping[str, float] | None = None,
+    table: ValidityTable | None = None,
 ) -> ValidityReport:
     """The validity report of ``records`` (one phase) against the scorer's ``runs``;
     ``consensus`` defaults to the median of ``records`` (no adjudication known).
 
     ``auto`` (:func:`counterpart_table` of ``runs``) and ``human`` (:func:`human_scores` of
-    the consensus) may be passed in when already computed: the dashboard keeps them per run.
+    the consensus) may be passed in when already computed; ``table`` too, the
+    :class:`ValidityTable` of all of them (the dashboard keeps one, row by row), and then
+    ``records``, ``consensus``, ``auto`` and ``human`` are not read.
     """
-    if consensus is None:
-        consensus = build_consensus(records)
-    if auto is None:
-        auto = counterpart_table(runs, counterparts)
-    if human is None:
-        human = human_scores(consensus.scores)
+    if table is None:
+        if consensus is None:
+            consensus = build_consensus(records)
+        if auto is None:
+            auto = counterpart_table(runs, counterparts)
+        if human is None:
+            human = human_scores(consensus.scores)
+        table = ValidityTable.of(consensus, human, runs, counterparts, auto)
     return ValidityReport(
         interval_method=INTERVAL_METHOD,
-        open_disputes=consensus.open_count(),
-        runs_with_open_disputes=len(consensus.open_runs()),
-        adjudicated=len(consensus.adjudicated),
-        metrics=[metric_validity(consensus, auto, m, n) for m, n in counterparts.items()],
-        scenarios=scenario_rankings(human, runs),
-        disagreements=disagreements(human, runs, top=top),
+        open_disputes=int(table.n_open.sum()),
+        runs_with_open_disputes=int((table.n_open > 0).sum()),
+        adjudicated=int(table.n_adjudicated.sum()),
+        metrics=[metric_validity(table, m, n) for m, n in counterparts.items()],
+        scenarios=scenario_rankings(table),
+        disagreements=disagreements(table, top=top),
         anchoring=anchoring,
     )
 
@@ -289,12 +301,13 @@ def rubric_validity(
     top: int = 10,
     auto: Mapping[tuple[str, str], float] | None = None,
     human: Mapping[str, float] | None = None,
+    table: ValidityTable | None = None,
 ) -> ValidityReport:
     """Validity with the counterparts ``rubric`` declares, anchoring included.
 
     ``records`` carry one phase's values; ``unselected`` both phases (anchoring compares
     them), as :class:`reviewer.agreement.source.Inputs` holds them. ``auto`` and ``human``
-    as :func:`validity_report` takes them.
+    and ``table`` as :func:`validity_report` takes them.
     """
     declared = rubric_counterparts(rubric)
     if auto is None:
@@ -309,4 +322,5 @@ def rubric_validity(
         anchoring=anchoring,
         auto=auto,
         human=human,
+        table=table,
     )

@@ -6,21 +6,25 @@ the data is gathered), so drawing a chart on 30,000 ratings only plots.
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
-from reviewer.agreement.records import RatingRecord
+import numpy as np
+
+from reviewer.agreement.records import Columns, RatingRecord
+from reviewer.rubric import OUTCOMES
+
+_NOT_APPLICABLE = OUTCOMES.index("not_applicable")
+_NOT_OBSERVED = OUTCOMES.index("not_observed")
 
 
-def outcome_counts(records: Iterable[RatingRecord]) -> dict[str, tuple[int, int, int]]:
+def outcome_counts(records: Sequence[RatingRecord] | Columns) -> dict[str, tuple[int, int, int]]:
     """``{metric_id: (rated items, Not applicable, Not observed)}``: sums over runs."""
-    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    for r in records:
-        c = counts[r.metric_id]
-        c[0] += 1
-        c[1] += r.outcome == "not_applicable"
-        c[2] += r.outcome == "not_observed"
-    return {m: (n, na, no) for m, (n, na, no) in counts.items()}
+    c = records if isinstance(records, Columns) else Columns.of(records)
+    width = len(c.metrics)
+    items = np.bincount(c.metric, minlength=width)
+    na = np.bincount(c.metric[c.outcome == _NOT_APPLICABLE], minlength=width)
+    no = np.bincount(c.metric[c.outcome == _NOT_OBSERVED], minlength=width)
+    return {m: (int(items[i]), int(na[i]), int(no[i])) for i, m in enumerate(c.metrics)}
 
 
 def rates_of(counts: Mapping[str, tuple[int, int, int]]) -> dict[str, tuple[int, float, float]]:
@@ -28,24 +32,26 @@ def rates_of(counts: Mapping[str, tuple[int, int, int]]) -> dict[str, tuple[int,
     return {m: (n, na / n, no / n) for m, (n, na, no) in counts.items() if n}
 
 
-def outcome_rates(records: Iterable[RatingRecord]) -> dict[str, tuple[int, float, float]]:
+def outcome_rates(records: Sequence[RatingRecord]) -> dict[str, tuple[int, float, float]]:
     """``{metric_id: (rated items, Not applicable share, Not observed share)}``."""
     return rates_of(outcome_counts(records))
 
 
-def rater_spread(records: Sequence[RatingRecord]) -> dict[str, tuple[int, float]]:
+def rater_spread(records: Sequence[RatingRecord] | Columns) -> dict[str, tuple[int, float]]:
     """``{run_key: (raters, largest max−min score gap over metrics)}`` for runs rated by two
     or more: where the raters disagree most."""
-    low: dict[tuple[str, str], int] = {}
-    high: dict[tuple[str, str], int] = {}
-    raters: dict[str, set[str]] = defaultdict(set)
-    for r in records:
-        raters[r.run_key].add(r.rater)
-        if r.score is not None:
-            key = (r.run_key, r.metric_id)
-            low[key] = min(low.get(key, r.score), r.score)
-            high[key] = max(high.get(key, r.score), r.score)
-    widest: dict[str, float] = defaultdict(float)
-    for key, lo in low.items():
-        widest[key[0]] = max(widest[key[0]], float(high[key] - lo))
-    return {k: (len(v), widest[k]) for k, v in raters.items() if len(v) > 1}
+    c = records if isinstance(records, Columns) else Columns.of(records)
+    n_runs, n_metrics, n_raters = len(c.runs), len(c.metrics), len(c.raters)
+    pairs = np.unique(c.run * n_raters + c.rater)  # each (run, rater) once
+    raters = np.bincount(pairs // max(n_raters, 1), minlength=n_runs)
+    scored = c.score >= 0
+    unit = (c.run * n_metrics + c.metric)[scored]
+    high = np.full(n_runs * n_metrics, -1, np.int64)
+    low = np.full(n_runs * n_metrics, np.iinfo(np.int64).max, np.int64)
+    np.maximum.at(high, unit, c.score[scored])
+    np.minimum.at(low, unit, c.score[scored])
+    gap = np.where(high >= 0, high - low, 0).reshape(n_runs, n_metrics)
+    widest = gap.max(axis=1) if n_metrics else np.zeros(n_runs, np.int64)
+    return {
+        run: (int(raters[i]), float(widest[i])) for i, run in enumerate(c.runs) if raters[i] > 1
+    }

@@ -24,13 +24,14 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from itertools import chain
 
 from reviewer.adjudication.consensus import reported_values
 from reviewer.adjudication.facade import AdjudicationStore
 from reviewer.adjudication.model import ReportedValue
 from reviewer.agreement.consensus import Consensus, build_consensus
 from reviewer.agreement.counterparts import counterpart_table, rubric_counterparts
-from reviewer.agreement.records import RatingRecord, RunInfo
+from reviewer.agreement.records import Columns, RatingRecord, RunInfo
 from reviewer.agreement.report import (
     AgreementReport,
     metric_interval,
@@ -40,12 +41,14 @@ from reviewer.agreement.report import (
 from reviewer.agreement.running import AgreementTally
 from reviewer.agreement.source import choose, load_inputs, rating_records
 from reviewer.agreement.validity import human_scores, rubric_validity
+from reviewer.agreement.validity_table import ValidityTable
 from reviewer.leaderboard.board import Board
 from reviewer.leaderboard.board import build as build_board
 from reviewer.leaderboard.runs import all_scenarios, read_runs, study_runs
 from reviewer.leaderboard.values import scorer_values_of
 from reviewer.results import derived
 from reviewer.results.data import MetricInfo, ResultsData, ResultsMeta
+from reviewer.results.joined import Joined
 from reviewer.rubric import Rubric
 from reviewer.studies.visibility import hidden_runs, left_out_note
 
@@ -112,12 +115,14 @@ class LiveResults:
         for k, v in inputs.reported.items():
             reported[k[0]][k] = v
         everything = [r for records in self.records.values() for r in records]
-        self.tally = AgreementTally.of(everything)
+        columns = Columns.of(everything)  # read once for the three sums below
+        self.tally = AgreementTally()
+        self.tally.add_columns(columns)
         self.outcomes: Counter[tuple[str, int]] = Counter()
-        self._add_outcomes(everything, 1)
+        self._add_outcomes(columns, 1)
         self.consensus: dict[str, Consensus] = {}
         self.human: dict[str, dict[str, float]] = {}
-        self.spread = derived.rater_spread(everything)
+        self.spread = derived.rater_spread(columns)
         self.raters_per_run: dict[str, int] = {}
         self.blind: set[str] = set()  # runs with a blind-phase value (anchoring reads them)
         consensus = build_consensus(everything, inputs.reported)
@@ -126,13 +131,20 @@ class LiveResults:
             split[k[0]].scores[k] = value
         for k, median in consensus.open.items():
             split[k[0]].open[k] = median
+        adjudicated: dict[str, set[Key]] = defaultdict(set)
+        for k in consensus.adjudicated:
+            adjudicated[k[0]].add(k)
         for key in self.records:
             part = split[key]
-            adjudicated = frozenset(k for k in consensus.adjudicated if k[0] == key)
-            self._set_run(key, Consensus(part.scores, part.open, adjudicated), spread=None)
+            decided = frozenset(adjudicated.get(key, ()))
+            self._set_run(key, Consensus(part.scores, part.open, decided), spread=None)
         #: The scorer's counterparts: of the runs only, so a submit leaves them as they are.
         self.counterparts: dict[Key, float] | None = None
         self.auto: dict[Key, float] | None = None
+        #: Validity's inputs, a row per run (built with ``auto``, then replaced run by run).
+        self.table: ValidityTable | None = None
+        self._order: list[str] | None = None  # the runs with records, in run_pk order
+        self._joined: Joined | None = None  # their records and consensus joined in order
 
     def _set_run(
         self, key: str, consensus: Consensus, spread: dict[str, tuple[int, float]] | None
@@ -147,7 +159,7 @@ class LiveResults:
         if spread is not None:
             self.spread.update(spread)
 
-    def _add_outcomes(self, records: Iterable[RatingRecord], sign: int) -> None:
+    def _add_outcomes(self, records: Sequence[RatingRecord] | Columns, sign: int) -> None:
         for metric, counts in derived.outcome_counts(records).items():
             for i, n in enumerate(counts):
                 self.outcomes[(metric, i)] += sign * n
@@ -172,13 +184,18 @@ class LiveResults:
         self.tally.add(old, sign=-1)
         self._add_outcomes(old, -1)
         self.unselected.pop(key, None)
-        self.consensus.pop(key, None)
+        old_part = self.consensus.pop(key, None)
         self.human.pop(key, None)
         self.spread.pop(key, None)
         self.raters_per_run.pop(key, None)
         self.blind.discard(key)
         records, unselected = choose(rating_records(store, run_pk=run_pk), study=self.study)
+        if bool(records) != bool(old):
+            self._order = None  # the run joins or leaves the runs with records
+        if self.table is not None:
+            self.table.set_run(key, Consensus(), None)
         if not records and not unselected:
+            self._joined = None if old else self._joined
             return
         self.records[key] = records
         self.unselected[key] = unselected
@@ -186,34 +203,43 @@ class LiveResults:
         self._add_outcomes(records, 1)
         consensus = build_consensus(records, _reported_of_run(store, self.study, run_pk))
         self._set_run(key, consensus, spread=derived.rater_spread(records))
+        if self.table is not None:
+            self.table.set_run(key, consensus, self.human[key].get(key))
+        joined = self._joined
+        if joined is not None and (
+            old_part is None or not joined.replace(key, old_part, records, consensus)
+        ):
+            self._joined = None
 
     def data(self) -> ResultsData:
         """The point figures as they stand (no bootstrap interval yet). Runs in ``run_pk``
         order, so a figure summed in order is the same whichever runs were updated."""
-        order = sorted((k for k, rs in self.records.items() if rs), key=_run_order)
-        records = [r for key in order for r in self.records[key]]
-        scores: dict[Key, float] = {}
-        open_: dict[Key, float | None] = {}
-        adjudicated: set[Key] = set()
-        human: dict[str, float] = {}
-        for key in order:
-            part = self.consensus[key]
-            scores.update(part.scores)
-            open_.update(part.open)
-            adjudicated |= part.adjudicated
-            human.update(self.human[key])
-        consensus = Consensus(scores=scores, open=open_, adjudicated=frozenset(adjudicated))
+        if self._order is None:
+            self._order = sorted((k for k, rs in self.records.items() if rs), key=_run_order)
+            self._joined = None
+        order = self._order
+        if self._joined is None:
+            self._joined = Joined(order, self.records, self.consensus)
+        records = self._joined.all_records()
+        consensus = self._joined.consensus()
         agreement: AgreementReport | None = None
         validity = None
         if records:
             agreement = tally_report(self.tally, self.rubric.metric_ids)
+            declared = rubric_counterparts(self.rubric)
             if self.auto is None:
-                self.auto = counterpart_table(self.run_infos, rubric_counterparts(self.rubric))
+                self.auto = counterpart_table(self.run_infos, declared)
+            if self.table is None:
+                human = dict(chain.from_iterable(self.human[key].items() for key in order))
+                rows = sorted(self.keys, key=_run_order)
+                self.table = ValidityTable.of(
+                    consensus, human, self.run_infos, declared, self.auto, rows=rows
+                )
             # Anchoring reads the blind values; without any it has nothing to read (None).
             blind = [] if not self.blind else [r for k in order for r in self.unselected[k]]
             validity = rubric_validity(
                 records, blind, self.run_infos, self.rubric, top=10, consensus=consensus,
-                auto=self.auto, human=human,
+                auto=self.auto, table=self.table,
             )  # fmt: skip
         meta = ResultsMeta(
             generated_at=datetime.now(UTC),

@@ -34,6 +34,7 @@ def figures(data: ResultsData) -> dict[str, object]:
         "agreement": data.agreement.model_dump() if data.agreement else None,
         "validity": data.validity.model_dump() if data.validity else None,
         "consensus": (c.scores, c.open, c.adjudicated),
+        "consensus order": (list(c.scores), list(c.open)),  # a sum in order sees this order
         "outcome_rates": data.outcome_rates,
         "rater_spread": data.rater_spread,
         "counterparts": data.counterparts,
@@ -96,12 +97,15 @@ def test_each_submit_updates_its_run_to_what_a_fresh_read_gives(
     assert updated.meta.n_raters == 3 and updated.full_consensus.open_count() >= 1
 
 
+@pytest.mark.parametrize("read_first", [False, True])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_submits_keep_the_update_equal_to_a_fresh_read(
-    team, rate_run, fill_rating, seed
+    team, rate_run, fill_rating, seed, read_first
 ) -> None:
     rnd = random.Random(seed)
     live = LiveResults(team)
+    if read_first:  # the validity table is built now, and its rows replaced by the submits
+        live.data()
     for _ in range(6):
         run_pk, rater = rnd.randint(1, 5), rnd.choice(("ann", "bob", "cy", "dee"))
         metric = rnd.choice(METRICS)

@@ -176,3 +176,11 @@ def test_taking_everything_out_leaves_nothing() -> None:
     assert tally.pooled.by_size == {} and tally.pooled.n_pairable == 0
     assert tally.raters() == [] and tally.metrics(METRICS) == []
     assert np.all(tally.pooled.marginal == 0)
+
+
+def test_a_score_outside_the_domain_is_named() -> None:
+    tally = AgreementTally(domain=(0, 1, 2))
+    ok = RatingRecord(run_key="1", rater="a", metric_id="m", outcome="applicable", score=2)
+    bad = RatingRecord(run_key="1", rater="b", metric_id="m", outcome="applicable", score=3)
+    with pytest.raises(ValueError, match=r"score 3 is outside the domain \(0, 1, 2\)"):
+        tally.add([ok, bad])

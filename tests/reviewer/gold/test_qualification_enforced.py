@@ -121,3 +121,23 @@ def test_audit_verify_flags_a_rating_put_in_by_hand(gold_db: Path, capsys) -> No
     assert _run("audit", "verify", "--db", gold_db) != 0
     out = capsys.readouterr()
     assert f"rating {pk}: {WHY}" in out.out + out.err
+
+
+def test_the_template_lists_only_the_qualification_runs_until_the_rater_qualifies(
+    gold_db: Path, olga_key, gold, tmp_path: Path
+) -> None:
+    with ReviewStore.open(gold_db) as store:
+        qual, other = _runs(store, "ann")
+        ids = {pk: store.get_run(pk).run_id for pk in (qual, other)}
+
+    def listed() -> set[str]:
+        out = tmp_path / "t.csv"
+        argv = ("ratings", "template", "--rater", "ann", "--study", "g", "--phase", "blind")
+        assert _run(*argv, "--out", out, "--db", gold_db) == 0
+        with out.open(newline="", encoding="utf-8") as fh:
+            return {row["run_id"] for row in csv.DictReader(fh)}
+
+    assert listed() == {ids[qual]}
+    with ReviewStore.open(gold_db) as store:
+        gold.qualify(store, olga_key, raters=("ann",))
+    assert {ids[qual], ids[other]} <= listed()

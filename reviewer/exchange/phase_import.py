@@ -24,6 +24,7 @@ from reviewer.store.connection import write_transaction
 from reviewer.store.errors import RatingsFileError
 from reviewer.store.models import Rater
 from reviewer.store.rubrics import RubricRegistry
+from reviewer.studies import qualifying
 
 Phase = Literal["open", "blind", "final"]
 PHASES: tuple[str, ...] = ("open", "blind", "final")
@@ -118,6 +119,9 @@ def _plan(
         errors.append((line, f"{run_id}: {rater} is {why} in {where}"))
         return (None, None)
     study_pk, name, protocol, arm = found[0]
+    restricted = qualifying.restriction(conn, name, run_pk, rater)
+    if restricted is not None:
+        errors.append((line, f"{run_id}: {restricted}"))
     blind_study = protocol == "blind" and not arm
     if phase == "open" and blind_study:
         errors.append((line, f"{run_id}: study {name!r} is blind: import --phase blind first"))

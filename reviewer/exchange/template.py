@@ -4,7 +4,8 @@ One row per run still to rate in the chosen phase and per metric of the rubric, 
 order, with the columns ``ratings import`` reads. A final-phase template repeats every
 metric with its blind value already filled in, so the rater edits only what they revise
 and says why in ``reason``; control-arm runs of a blind study are left to an open-phase
-template, and the command says so.
+template, and the command says so. In a study that requires qualification, a rater not
+qualified gets rows for its qualification runs only (``ratings import`` refuses the rest).
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ def template_rows(
     for run in queue:
         arm_phase = "open" if not blind_study or run.reveal_first else "blind"
         if run.rating_state not in _TODO[phase]:
+            continue
+        if study is not None and store.rating_restriction(study, run.run_pk, rater):
             continue
         if (phase == "open") != (arm_phase == "open"):
             other_phase.append(run)

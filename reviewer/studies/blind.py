@@ -26,6 +26,7 @@ from reviewer.store.errors import (
 )
 from reviewer.store.models import Rating
 from reviewer.store.rubrics import RubricRegistry
+from reviewer.studies import qualifying
 from reviewer.studies.rows import BlindValues, RaterRunState
 
 _CONTEXT = """
@@ -63,6 +64,9 @@ def start(
         ).fetchone()
         if row is None:
             raise StoreError(f"{rater} is not assigned run {run_pk} in study {study!r}")
+        restricted = qualifying.restriction(conn, study, run_pk, rater)
+        if restricted is not None:
+            raise StoreError(restricted)
         study_pk = int(row[0])
         r = ratings.add_rater(conn, rater, at=at)
         pk = ratings.live_pk(conn, run_pk, r.rater_pk)

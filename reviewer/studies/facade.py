@@ -87,6 +87,13 @@ class StudiesStore(CoreStore):
         """The rater's live rating of an assigned run within ``study``; a new draft if none."""
         return blind.start(self._db, self._rubrics, study, run_pk, rater, at=utcnow())
 
+    def rating_restriction(self, study: str, run_pk: int, rater: str) -> str | None:
+        """Why ``rater`` may not rate the run in ``study`` yet (not qualified); None if they
+        may (:mod:`reviewer.studies.qualifying`)."""
+        from reviewer.studies import qualifying
+
+        return qualifying.restriction(self._db.conn, study, run_pk, rater)
+
     def rating_state(self, run_pk: int, rater: str, *, study: str | None = None) -> RaterRunState:
         """The rater's view of the run: study, phase, control arm, rating, blind values,
         whether the scorer may be shown and whether others' ratings may be shown."""

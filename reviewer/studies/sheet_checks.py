@@ -15,7 +15,7 @@ from typing import Any
 from reviewer.sheets.adjudication import AdjudicationPayload
 from reviewer.sheets.sheet import SheetPayload
 from reviewer.sheets.verify import PAYLOAD_MODELS
-from reviewer.studies import sheet_rules
+from reviewer.studies import qualifying, sheet_rules
 from reviewer.studies.sheet_rules import Claim, StudyFacts
 
 _PAYLOAD = "json_extract(sheet_json, '$.payload')"
@@ -52,6 +52,7 @@ def study_facts(conn: sqlite3.Connection, study: str, run_pk: int, rater: str) -
         protocol=str(protocol),
         run_in_study=in_study is not None,
         reveal_first=None if arm is None else bool(arm[0]),
+        restriction=qualifying.restriction(conn, study, run_pk, rater),
     )
 
 

@@ -4,7 +4,9 @@ A valid signature says who signed a sheet, not that the sheet keeps the study's 
 ``collect`` (before anything is stored) and ``audit verify`` (over what is stored) ask the
 same questions here, with the facts the database holds about the sheet's study:
 
-- the run is in the study the sheet names, and assigned to the sheet's rater;
+- the run is in the study the sheet names, and assigned to the sheet's rater, who may rate
+  it (in a study that requires qualification, a rater not qualified rates only its
+  qualification runs);
 - the protocol and the arm the sheet claims are the study's and the assignment's: a sheet
   can neither claim a blind phase in an open study nor carry blind values outside one, nor
   skip the blind phase of a blind-first assignment;
@@ -38,6 +40,10 @@ class StudyFacts:
     #: The rater's assignment to the run: its arm (True: scorer shown first); None when
     #: the rater is not assigned the run.
     reveal_first: bool | None
+    #: Why the rater may not rate the run in this study yet (a study that requires
+    #: qualification, a rater who has not qualified, a run outside the qualification set);
+    #: None when they may.
+    restriction: str | None = None
 
 
 @dataclass(frozen=True)
@@ -93,6 +99,8 @@ def study_problems(claim: Claim, facts: StudyFacts | None, *, run: str, rater: s
     if facts.reveal_first is None:
         return [f"run {run} is not assigned to {rater} in {where}: only an assigned rater's "
                 "rating counts; ask the study's owner to assign it"]  # fmt: skip
+    if facts.restriction is not None:
+        return [facts.restriction]
     problems = []
     if claim.protocol is not None and claim.protocol != facts.protocol:
         problems.append(f"it claims the {claim.protocol} protocol, but {where} is "

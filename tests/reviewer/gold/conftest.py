@@ -12,7 +12,15 @@ import pytest
 from reviewer.gold import service
 from reviewer.gold.envelope import seal
 from reviewer.gold.feedback import feedback_for
-from reviewer.gold.model import GoldItem, GoldPayload, GoldPlan, GoldReference, GoldRun, GoldSource
+from reviewer.gold.model import (
+    DecisionPayload,
+    GoldItem,
+    GoldPayload,
+    GoldPlan,
+    GoldReference,
+    GoldRun,
+    GoldSource,
+)
 from reviewer.rubric import default_rubric
 from reviewer.sheets import keys
 from reviewer.sheets.keys import RaterKey
@@ -110,12 +118,28 @@ def packet(store: ReviewStore, key: RaterKey, rater: str, out: Path) -> Path:
     return out
 
 
+def qualify(store: ReviewStore, key: RaterKey, *, qualified: bool = True, raters=RATERS) -> None:
+    """Record olga's signed decision on each rater of study "g" (as ``study qualify`` does
+    once their qualification run is rated), so that they may rate the rest of their queue."""
+    plan = store.gold_plan("g")
+    assert plan is not None
+    runs = sorted(store.get_run(g.run_pk).sha256 for g in store.study_gold("g") if g.qualification)
+    for rater in raters:
+        payload = DecisionPayload(
+            study="g", rater=rater, qualified=qualified, measure=plan.measure,
+            threshold=plan.threshold, per_metric={m: 1.0 if qualified else 0.0 for m in METRICS},
+            runs=runs, owner=SheetRater.of(key), decided_at=datetime(2026, 7, 25, tzinfo=UTC),
+        )  # fmt: skip
+        store.record_qualification("g", rater, seal(payload, key))
+
+
 # The helpers as fixtures: test modules here are not a package (see tests/reviewer).
 
 
 @pytest.fixture
 def gold() -> SimpleNamespace:
     """The helpers and constants above: ``add_reference``, ``payload_for``, ``rate``,
-    ``packet``, ``SECRET``, ``RATERS``."""
+    ``packet``, ``qualify``, ``SECRET``, ``RATERS``."""
     return SimpleNamespace(add_reference=add_reference, payload_for=payload_for, rate=rate,
-                           packet=packet, SECRET=SECRET, RATERS=RATERS)  # fmt: skip
+                           packet=packet, qualify=qualify, SECRET=SECRET,
+                           RATERS=RATERS)  # fmt: skip

@@ -104,10 +104,13 @@ def test_the_reference_travels_back_once_the_rater_submitted_the_run(
         assert feedback.receive(mine, study.name, "bob", payload.feedback).stored == 0
 
 
-def test_the_owners_views_for_a_rater_say_nothing_of_gold(gold_db: Path, fill_rating, gold) -> None:
+def test_the_owners_views_for_a_rater_say_nothing_of_gold(
+    gold_db: Path, olga_key, fill_rating, gold
+) -> None:
     """A rater rating on the owner's database: queue rows, run state and the ratings export
     of a gold run look like those of any run."""
     with ReviewStore.open(gold_db) as store:
+        gold.qualify(store, olga_key, raters=("bob",))
         gold_runs = {g.run_pk for g in store.study_gold("g") if not g.qualification}
         queue = store.list_runs(study="g", rater="bob")
         for row in queue:
@@ -124,8 +127,9 @@ def test_the_owners_views_for_a_rater_say_nothing_of_gold(gold_db: Path, fill_ra
         assert SECRET not in out.getvalue() and "gold" not in out.getvalue()
 
 
-def test_feedback_only_after_the_final_submit(gold_db: Path, fill_rating, gold) -> None:
+def test_feedback_only_after_the_final_submit(gold_db: Path, olga_key, fill_rating, gold) -> None:
     with ReviewStore.open(gold_db) as store:
+        gold.qualify(store, olga_key, raters=("cat",))
         gold_runs = {g.run_pk for g in store.study_gold("g") if not g.qualification}
         run_pk = next(
             r.run_pk for r in store.list_runs(study="g", rater="cat") if r.run_pk in gold_runs

@@ -11,11 +11,14 @@ from reviewer.gold.model import GOLD_RATER
 from reviewer.quality import report
 from reviewer.quality.source import scores
 from reviewer.results.raters_source import GOLD, gold_reference, quality_for
+from reviewer.sheets import keys
 from reviewer.workspace import ReviewStore
 
 
 def _rate_everything(store: ReviewStore, fill, gold, *, score: int) -> None:
-    """Every assigned run of study "g" rated by its rater (every metric ``score``)."""
+    """Every assigned run of study "g" rated by its rater (every metric ``score``), each
+    rater qualified first (else only the qualification run may be rated)."""
+    gold.qualify(store, keys.load_key("olga"))
     for row in store.study_assignments("g"):
         gold.rate(store, fill, "g", row.run_pk, row.rater, score=score)
 

@@ -32,9 +32,21 @@ def _raters_tab(qtbot, app: App):
         window.dashboard.show_results()
     results = window.dashboard.results_window
     tab = results.raters
-    with qtbot.waitSignal(tab.updated, timeout=30000):
-        results.tabs.setCurrentWidget(tab)
+    results.tabs.setCurrentWidget(tab)
+    _settled(qtbot, app, tab)
     return results, tab
+
+
+def _settled(qtbot, app: App, tab) -> None:
+    """Wait for the guarantee, not a signal count: the loader has handed over its final
+    data (point values, then the intervals) and the tab's read of those runs is shown."""
+    loader = app.window.dashboard.results_loader
+
+    def done() -> bool:
+        return not loader.busy() and not tab.busy() and tab.summary is not None
+
+    qtbot.waitUntil(done, timeout=30000)
+    assert "Reading the raters" not in tab.status.text()
 
 
 def _row(model, rater: str) -> int:

@@ -29,7 +29,8 @@ LEGEND = (
     "regressed on queue position and on days since the first submit, within each study (an "
     "intercept per study); marked when either slope's 95% interval excludes 0. No day slope "
     "(n/a) where a study's ratings span under a day. Two raters who only share runs with "
-    "each other cannot be told apart; half the raters biased alike move the centre. Judges are not raters here."
+    "each other cannot be told apart; half the raters biased alike move the centre. Judges "
+    "are not raters here."
 )
 
 

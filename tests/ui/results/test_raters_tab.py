@@ -73,6 +73,9 @@ def test_the_biased_rater_is_marked_and_an_unbiased_one_is_not(
     assert model.index(row, 2).data() == "—"
     assert model.index(row, 0).data(Qt.ItemDataRole.BackgroundRole) is None
     assert "not marked" in model.index(row, 0).data(Qt.ItemDataRole.ToolTipRole)
+    # The ratings were imported within seconds: no slope per day (under a day's span).
+    assert model.headerData(7, Qt.Orientation.Horizontal) == "drift / day"
+    assert model.index(row, 7).data() == "n/a" and model.index(row, 8).data() == "n/a"
     # The bias matrix marks Cat's pooled cell with a * (not colour alone).
     matrix = tab.bias
     last = matrix.columnCount() - 1

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from reviewer.gold.model import GOLD_RATER
-from reviewer.quality import stats
+from reviewer.quality import drift
 from reviewer.quality.source import Score
 
 GOLD_DRIFT_COLUMNS = (
@@ -74,15 +74,12 @@ def gold_drift_rows(
     scores: Sequence[Score], references: Mapping[int, Mapping[str, int]]
 ) -> list[dict[str, Any]]:
     """Per rater: the mean absolute error on gold, and its slope on queue position and on
-    days; flagged when either slope's 95% interval excludes 0."""
+    days, within each study (:mod:`reviewer.quality.drift`: no day slope below its minimum
+    span); flagged when either slope's 95% interval excludes 0."""
     rows = []
     for rater, runs in sorted(gold_errors(scores, references).items()):
-        placed = [(float(s.position), e) for e, s in runs.values() if s.position is not None]
-        timed = [(s.submitted_at, e) for e, s in runs.values() if s.submitted_at is not None]
-        by_position = stats.slope([p for p, _ in placed], [e for _, e in placed])
-        start = min((t for t, _ in timed), default=None)
-        days = [((t - start).total_seconds() / 86400, e) for t, e in timed] if start else []
-        by_day = stats.slope([x for x, _ in days], [e for _, e in days])
+        points = [drift.Point(s.study, s.position, s.submitted_at, e) for e, s in runs.values()]
+        by_position, by_day = drift.per_position(points), drift.per_day(points)
         errors = [e for e, _ in runs.values()]
         rows.append(
             {

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from reviewer.quality import consensus, stats
+from reviewer.quality import consensus, drift, stats
 from reviewer.quality.consensus import Columns
 from reviewer.quality.source import Score
 
@@ -50,22 +50,39 @@ def _columns(
     return data, metrics, metric
 
 
+def _position(s: Score) -> float | None:
+    return None if s.position is None else float(s.position)
+
+
+def _days_since(origin: datetime) -> Callable[[Score], float | None]:
+    def days(s: Score) -> float | None:
+        at = s.submitted_at
+        return None if at is None else (at - origin).total_seconds() / 86400
+
+    return days
+
+
 def _queue_x(scores: Sequence[Score]) -> Callable[[Score], float] | None:
     """What the other raters' drift is corrected along: queue position where the scores
-    have one (a study), else days since each rater's first submit, else nothing."""
-    if any(s.position is not None for s in scores):
-        return lambda s: math.nan if s.position is None else float(s.position)
-    start: dict[str, datetime] = {}
+    have one (a study), else days since the first submit, else nothing -- demeaned within
+    each rater's study (positions restart in each study: :mod:`reviewer.quality.drift`)."""
+    along: Callable[[Score], float | None] = _position
+    if not any(_position(s) is not None for s in scores):
+        times = [s.submitted_at for s in scores if s.submitted_at is not None]
+        if not times:
+            return None
+        along = _days_since(min(times))
+    values: dict[tuple[str, str | None], list[float]] = defaultdict(list)
     for s in scores:
-        if s.submitted_at is not None:
-            start[s.rater] = min(start.get(s.rater, s.submitted_at), s.submitted_at)
-    if not start:
-        return None
-    return lambda s: (
-        math.nan
-        if s.submitted_at is None
-        else (s.submitted_at - start[s.rater]).total_seconds() / 86400
-    )
+        if (v := along(s)) is not None:
+            values[(s.rater, s.study)].append(v)
+    means = {key: sum(vs) / len(vs) for key, vs in values.items()}
+
+    def x(s: Score) -> float:
+        v = along(s)
+        return math.nan if v is None else v - means[(s.rater, s.study)]
+
+    return x
 
 
 def _run_differences(scores: Sequence[Score]) -> dict[str, dict[int, float]]:
@@ -106,18 +123,16 @@ def bias_rows(
 def drift_rows(scores: Sequence[Score]) -> list[dict[str, Any]]:
     """Each rater's per-run difference from the others (their scores corrected for their own
     bias and drift: :func:`_run_differences`), regressed on queue position and on days since
-    the rater's first submit; flagged when either slope's interval excludes 0."""
+    the rater's first submit within each study (:mod:`reviewer.quality.drift`: a day slope
+    needs a study spanning a day, else NaN); flagged when either slope's interval excludes 0."""
     rows = []
     differences = _run_differences(scores)
     for rater in raters(scores):
         diffs = differences.get(rater, {})
         mine = {s.run_pk: s for s in scores if s.rater == rater}
-        placed = [(p, d) for r, d in diffs.items() if (p := mine[r].position) is not None]
-        timed = [(t, d) for r, d in diffs.items() if (t := mine[r].submitted_at) is not None]
-        by_position = stats.slope([float(p) for p, _ in placed], [d for _, d in placed])
-        start = min((t for t, _ in timed), default=None)
-        days = [((t - start).total_seconds() / 86400, d) for t, d in timed] if start else []
-        by_day = stats.slope([x for x, _ in days], [d for _, d in days])
+        points = [drift.Point(mine[r].study, mine[r].position, mine[r].submitted_at, d)
+                  for r, d in diffs.items()]  # fmt: skip
+        by_position, by_day = drift.per_position(points), drift.per_day(points)
         rows.append(
             {
                 "rater": rater,

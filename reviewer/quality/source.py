@@ -30,6 +30,9 @@ class Score:
     score: int
     position: int | None
     submitted_at: datetime | None
+    #: The study the rating was made in (``None``: outside any study). Queue positions are
+    #: per study, and drift is fitted within each study (:mod:`reviewer.quality.report`).
+    study: str | None = None
 
 
 def scores(store: QualityStore, *, study: str | None = None, phase: Phase = "final") -> list[Score]:
@@ -44,6 +47,7 @@ def scores(store: QualityStore, *, study: str | None = None, phase: Phase = "fin
             score=int(score),
             position=position,
             submitted_at=datetime.fromisoformat(at) if at else None,
+            study=study_name,
         )
-        for run_pk, run_id, rater, metric, score, position, at in rows
+        for run_pk, run_id, rater, metric, score, position, at, study_name in rows
     ]

@@ -135,3 +135,31 @@ def slope(x: Sequence[float], y: Sequence[float]) -> Estimate:
     half = float(stats.t.ppf(0.975, n - 2) * result.stderr)
     value = float(result.slope)
     return Estimate(value, value - half, value + half, n)
+
+
+def within_slope(x: Sequence[float], y: Sequence[float], groups: Sequence[object]) -> Estimate:
+    """The pooled within-group least-squares slope of ``y`` on ``x``: one regression with an
+    intercept per group (``x`` and ``y`` demeaned within each group), with its t interval on
+    n - groups - 1 degrees of freedom. Groups whose ``x`` does not vary add no slope
+    information and are left out; with one group this is :func:`slope`."""
+    xs, ys = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    labels = list(groups)
+    keys = {g: i for i, g in enumerate(dict.fromkeys(labels))}
+    g = np.array([keys[v] for v in labels], dtype=int)
+    n_groups = len(keys)
+    counts = np.bincount(g, minlength=n_groups)
+    x_mean = np.bincount(g, weights=xs, minlength=n_groups) / np.maximum(counts, 1)
+    y_mean = np.bincount(g, weights=ys, minlength=n_groups) / np.maximum(counts, 1)
+    xd, yd = xs - x_mean[g], ys - y_mean[g]
+    varies = np.bincount(g, weights=xd**2, minlength=n_groups) > 1e-12 * (1 + x_mean**2)
+    keep = varies[g]
+    n, used = int(keep.sum()), int(varies.sum())
+    df = n - used - 1
+    sxx = float(np.sum(xd[keep] ** 2))
+    if used == 0 or df < 1 or sxx <= 0:
+        return Estimate(math.nan, math.nan, math.nan, n)
+    value = float(np.sum(xd[keep] * yd[keep]) / sxx)
+    residual = yd[keep] - value * xd[keep]
+    se = math.sqrt(float(np.sum(residual**2)) / df / sxx)
+    half = float(stats.t.ppf(0.975, df) * se)
+    return Estimate(value, value - half, value + half, n)

@@ -9,7 +9,7 @@ import sqlite3
 from typing import Any
 
 _QUERY = """
-SELECT i.run_pk, i.run_id, i.rater, i.metric, {score}, a.position, c.submitted_at
+SELECT i.run_pk, i.run_id, i.rater, i.metric, {score}, a.position, c.submitted_at, i.study
 FROM current_rating_items i
 JOIN current_ratings c ON c.rating_pk = i.rating_pk
 LEFT JOIN studies st ON st.name = i.study
@@ -24,7 +24,7 @@ ORDER BY i.rater, a.position, c.submitted_at, i.run_pk, i.metric
 def human_scores(
     conn: sqlite3.Connection, *, study: str | None, blind: bool
 ) -> list[tuple[Any, ...]]:
-    """``(run_pk, run_id, rater, metric, score, position, submitted_at)`` of every human
+    """``(run_pk, run_id, rater, metric, score, position, submitted_at, study)`` of every human
     score (the blind one with ``blind``), of ``study`` when given, in queue order."""
     column = "i.blind_score" if blind else "i.score"
     sql = _QUERY.format(score=column, study="AND i.study = ?" if study else "")

@@ -26,9 +26,11 @@ LEGEND = (
     "bootstrap over runs; marked biased when the pooled (all metrics) interval excludes 0. "
     "A metric's cell marked * excludes 0 too, but with many metrics some do so by chance. "
     "Drift: the per-run difference from the others (corrected for their own bias and drift) "
-    "regressed on queue position and on days since the first submit; marked when either "
-    "slope's 95% interval excludes 0. Two raters who only share runs with each other cannot "
-    "be told apart; half the raters biased alike move the centre. Judges are not raters here."
+    "regressed on queue position and on days since the first submit, within each study (an "
+    "intercept per study); marked when either slope's 95% interval excludes 0. No day slope "
+    "(n/a) where a study's ratings span under a day. Two raters who only share runs with "
+    "each other cannot be told apart; half the raters biased alike move the centre. Judges "
+    "are not raters here."
 )
 
 
@@ -77,7 +79,8 @@ def summary_table(q: QualitySummary) -> Table:
             shown(r.rater), str(r.n_runs),
             _num(b.bias) if b else "—", _interval(b.low, b.high) if b else "—",
             _num(r.per_position, 3), _interval(r.position_low, r.position_high, 3),
-            _num(r.per_day, 3), _interval(r.day_low, r.day_high, 3),
+            _num(r.per_day, 3) if math.isfinite(r.per_day) else "n/a",
+            _interval(r.day_low, r.day_high, 3) if math.isfinite(r.day_low) else "n/a",
             ", ".join(marks) or "—",
         ])  # fmt: skip
     headers = ["rater", "runs", "bias (all)", "95% interval", "drift / run", "95% interval",

@@ -58,7 +58,11 @@ def register(subparsers: Subparsers) -> None:
             "corrected for that rater's own bias and drift along the queue (the panel's "
             "consensus, as for bias), regressed on queue position (within a study) and on "
             "days since the rater's first submit, with t intervals; flagged when either "
-            "slope's interval excludes 0. A study with gold adds the gold_* columns: the "
+            "slope's interval excludes 0. Without --study, each slope is fitted within each "
+            "study (an intercept per study: positions restart in each, and a rater's level "
+            "may differ between studies without drifting in either). per_day is left empty "
+            "(not estimated, never flagged) unless a study's ratings span a day or more from "
+            "first to last submit. A study with gold adds the gold_* columns: the "
             "rater's mean absolute error on gold runs, and its slopes.",
             run_drift,
         ),

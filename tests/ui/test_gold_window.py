@@ -160,8 +160,10 @@ def test_the_dashboard_follows_the_chosen_study_and_offers_its_gold(qtbot, gold_
     results = window.dashboard.results_window
     assert results.windowTitle().endswith(" — study pilot")  # says which
     tab = results.raters
-    with qtbot.waitSignal(tab.updated, timeout=30000):
-        results.tabs.setCurrentWidget(tab)
+    results.tabs.setCurrentWidget(tab)
+    # The loader's final data (the intervals come second) and the tab's read of it are done.
+    qtbot.waitUntil(lambda: not loader.busy() and not tab.busy() and tab.summary is not None,
+                    timeout=30000)  # fmt: skip
     assert tab.reference.itemText(1) == "gold"
     with qtbot.waitSignal(tab.updated, timeout=30000):
         tab.reference.setCurrentText("gold")

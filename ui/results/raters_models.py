@@ -38,6 +38,16 @@ def _share(value: float, low: float, high: float) -> str:
     return f"{value:.0%}" + (f" [{low:.0%}, {high:.0%}]" if math.isfinite(low) else "")
 
 
+def _day(value: float | None) -> str:
+    """A day slope: "n/a" when not estimated (ratings spanning under a day in every study:
+    :data:`reviewer.quality.drift.MIN_DAY_SPAN`)."""
+    return "n/a" if value is None or not math.isfinite(value) else _n(value, 3)
+
+
+def _day_ci(low: float, high: float) -> str:
+    return "n/a" if not math.isfinite(low) else _ci(low, high, 3)
+
+
 def _sortable(value: float | None) -> float | None:
     return None if value is None or not math.isfinite(value) else value
 
@@ -62,7 +72,7 @@ def why_marked(line: RaterLine) -> str:
         parts.append(
             f"Marked drifting: the difference changes by {_n(line.per_position, 3)} per queue "
             f"position {_ci(line.position_low, line.position_high, 3)} and "
-            f"{_n(line.per_day, 3)} per day {_ci(line.day_low, line.day_high, 3)}; "
+            f"{_day(line.per_day)} per day {_day_ci(line.day_low, line.day_high)}; "
             "an interval excludes 0."
         )
     return f"{line.rater}: " + " ".join(parts)
@@ -102,10 +112,11 @@ class RaterLineModel(RowsModel):
         Col(
             "drift / day",
             lambda r: _sortable(r.per_day),
-            lambda v: _n(v, 3),
-            "slope on days since the rater's first submit",
+            _day,
+            "slope on days since the rater's first submit (within a study); n/a when the "
+            "ratings span under a day",
         ),
-        Col("95% interval", lambda r: _ci(r.day_low, r.day_high, 3), str),
+        Col("95% interval", lambda r: _day_ci(r.day_low, r.day_high), str),
     )
 
     def data(

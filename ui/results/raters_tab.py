@@ -82,7 +82,10 @@ class RatersTab(QWidget):
         self._viewer = loader.viewer  # who is looking, asked at each load (it can change)
         self._runner = TaskRunner()
         self._data: ResultsData | None = None
-        self._asked: tuple[object, str | None] | None = None  # what the shown summary is of
+        # What the shown (or running) summary is of: (runs, study, viewer, reference). Not the
+        # data object: the loader hands the same runs over twice (point values, then the
+        # intervals), and the raters of the same runs need no second read.
+        self._asked: tuple[object, ...] | None = None
         self._running = False
         self._pending = False
         self.summary: QualitySummary | None = None
@@ -142,17 +145,18 @@ class RatersTab(QWidget):
         data = self._data
         if data is None or not self.isVisible():
             return
-        if self._asked == (data, self.chosen_reference()):
-            return
+        db_path, viewer, reference = self._db_path, self._viewer(), self.chosen_reference()
+        runs = frozenset(r.run_pk for r in data.runs)
+        study = data.meta.study
+        asked = (runs, study, viewer, reference)
+        if self._asked == asked:
+            return  # shown already, or being read
         if self._running:
             self._pending = True  # the last request wins, once this one is back
             return
         self._running = True
-        self._asked = (data, self.chosen_reference())
+        self._asked = asked
         self.status.setText("Reading the raters…")
-        db_path, viewer, reference = self._db_path, self._viewer(), self.chosen_reference()
-        runs = frozenset(r.run_pk for r in data.runs)
-        study = data.meta.study
 
         def work(_ctx: TaskContext) -> QualitySummary:  # a pool thread: no widget here
             from reviewer.results.raters_source import quality_for
@@ -214,6 +218,10 @@ class RatersTab(QWidget):
         self.reference.blockSignals(False)
         if keep is not None and keep not in names:  # that rater is gone from this selection
             self._load()
+
+    def busy(self) -> bool:
+        """True while a read runs or waits to run."""
+        return self._running or self._pending
 
     def wait_idle(self, msecs: int = 30000) -> bool:
         """Block until the pool's work is done (tests, screenshots)."""

@@ -32,9 +32,21 @@ def _raters_tab(qtbot, app: App):
         window.dashboard.show_results()
     results = window.dashboard.results_window
     tab = results.raters
-    with qtbot.waitSignal(tab.updated, timeout=30000):
-        results.tabs.setCurrentWidget(tab)
+    results.tabs.setCurrentWidget(tab)
+    _settled(qtbot, app, tab)
     return results, tab
+
+
+def _settled(qtbot, app: App, tab) -> None:
+    """Wait for the guarantee, not a signal count: the loader has handed over its final
+    data (point values, then the intervals) and the tab's read of those runs is shown."""
+    loader = app.window.dashboard.results_loader
+
+    def done() -> bool:
+        return not loader.busy() and not tab.busy() and tab.summary is not None
+
+    qtbot.waitUntil(done, timeout=30000)
+    assert "Reading the raters" not in tab.status.text()
 
 
 def _row(model, rater: str) -> int:
@@ -61,6 +73,9 @@ def test_the_biased_rater_is_marked_and_an_unbiased_one_is_not(
     assert model.index(row, 2).data() == "—"
     assert model.index(row, 0).data(Qt.ItemDataRole.BackgroundRole) is None
     assert "not marked" in model.index(row, 0).data(Qt.ItemDataRole.ToolTipRole)
+    # The ratings were imported within seconds: no slope per day (under a day's span).
+    assert model.headerData(7, Qt.Orientation.Horizontal) == "drift / day"
+    assert model.index(row, 7).data() == "n/a" and model.index(row, 8).data() == "n/a"
     # The bias matrix marks Cat's pooled cell with a * (not colour alone).
     matrix = tab.bias
     last = matrix.columnCount() - 1

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, Any
 
 from reviewer.adjudication.model import AdjudicationItem
 from reviewer.collecting.adjudications import CollectedAdjudication
 from reviewer.collecting.model import CollectResult
-from reviewer.collecting.storage import CollectedItem, CollectedRating
+from reviewer.collecting.storage import CollectedItem, CollectedRating, CollectedSheet
 from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
 from reviewer.sheets.adjudication import AdjudicationPayload
@@ -174,36 +174,23 @@ def _depth(checked: list[tuple[Path, SignedSheet | None, str | None]], index: in
     return depth
 
 
-class _SheetFields(TypedDict):
-    """The fields of :class:`~reviewer.collecting.storage.CollectedSheet`, by name."""
-
-    source: str
-    sheet_id: str
-    supersedes: str | None
-    sheet_json: str
-    rater: str
-    public_key: str
-    fingerprint: str
-    run_id: str
-    trajectory_sha256: str
-    rubric_sha256: str
-    signed_at: str
-
-
-def _sheet_fields(signed: SignedSheet, source: str) -> _SheetFields:
+def _sheet_fields(signed: SignedSheet, source: str) -> dict[str, Any]:
     """The fields of :class:`~reviewer.collecting.storage.CollectedSheet`, read from any
-    verified sheet's payload (a rating's or an adjudication's)."""
+    verified sheet's payload (a rating's or an adjudication's): the common part of both
+    records, built once as the dataclass so its field list is written in one place."""
     p = signed.payload
-    return {
-        "source": source,
-        "sheet_id": p.sheet_id,
-        "supersedes": p.supersedes,
-        "sheet_json": signed.to_json(),
-        "rater": p.rater.name,
-        "public_key": p.rater.public_key,
-        "fingerprint": p.rater.fingerprint,
-        "run_id": p.run.run_id,
-        "trajectory_sha256": p.run.trajectory_sha256,
-        "rubric_sha256": p.rubric.sha256,
-        "signed_at": p.signed_at.isoformat(),
-    }
+    return vars(
+        CollectedSheet(
+            source=source,
+            sheet_id=p.sheet_id,
+            supersedes=p.supersedes,
+            sheet_json=signed.to_json(),
+            rater=p.rater.name,
+            public_key=p.rater.public_key,
+            fingerprint=p.rater.fingerprint,
+            run_id=p.run.run_id,
+            trajectory_sha256=p.run.trajectory_sha256,
+            rubric_sha256=p.rubric.sha256,
+            signed_at=p.signed_at.isoformat(),
+        )
+    )

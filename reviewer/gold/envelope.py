@@ -6,16 +6,13 @@ Pure: keys in, JSON objects out. :class:`GoldError` names what is wrong in one l
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 from typing import Any, TypeVar
 
-from cryptography.exceptions import InvalidSignature
 from pydantic import BaseModel, ValidationError
 
-from reviewer.sheets import sheet
-from reviewer.sheets.keys import KeyStoreError, PublicKey, RaterKey, decode_public_key, fingerprint
+from reviewer.sheets import envelope, sheet
+from reviewer.sheets.keys import RaterKey, fingerprint
 
 P = TypeVar("P", bound=BaseModel)
 
@@ -26,29 +23,20 @@ class GoldError(ValueError):
 
 
 def seal(payload: BaseModel, key: RaterKey) -> dict[str, str]:
-    """``payload`` signed with ``key``: ``{format, algorithm, public_key, payload, signature}``."""
-    data = sheet.canonical_bytes(payload.model_dump(mode="json"))
-    return {
-        "algorithm": sheet.ALGORITHM,
-        "public_key": key.public.b64,
-        "payload": data.decode("utf-8"),
-        "signature": base64.b64encode(key.sign(data)).decode("ascii"),
-    }
+    """``payload`` signed with ``key``: ``{algorithm, public_key, payload, signature}``."""
+    return envelope.seal(sheet.canonical_bytes(payload.model_dump(mode="json")), key)
 
 
-def unseal(envelope: Any, model: type[P], *, what: str) -> tuple[P, str]:
+def unseal(sealed: Any, model: type[P], *, what: str) -> tuple[P, str]:
     """The verified payload and the signer's key fingerprint; :class:`GoldError` if the
     signature, the form or the payload's own ``owner`` key disagree."""
-    if not isinstance(envelope, dict):
+    if not isinstance(sealed, dict):
         raise GoldError(f"{what}: not a signed envelope")
     try:
-        raw = decode_public_key(str(envelope.get("public_key")))
-        signature = base64.b64decode(str(envelope.get("signature")).encode("ascii"), validate=True)
-        data = str(envelope["payload"]).encode("utf-8")
-        PublicKey(raw).verifier().verify(signature, data)
-    except (KeyStoreError, binascii.Error, KeyError, UnicodeEncodeError) as exc:
+        raw, data = envelope.verified(sealed)
+    except envelope.MalformedEnvelope as exc:
         raise GoldError(f"{what}: malformed envelope ({exc})") from None
-    except InvalidSignature:
+    except envelope.SignatureMismatch:
         raise GoldError(f"{what}: the signature does not match") from None
     try:
         parsed = json.loads(data)
@@ -60,6 +48,6 @@ def unseal(envelope: Any, model: type[P], *, what: str) -> tuple[P, str]:
         raise GoldError(f"{what}: the payload is not canonical")
     fp = fingerprint(raw)
     owner = getattr(payload, "owner", None)
-    if owner is None or owner.fingerprint != fp or owner.public_key != envelope["public_key"]:
+    if owner is None or owner.fingerprint != fp or owner.public_key != sealed["public_key"]:
         raise GoldError(f"{what}: the payload names another key than the signer's")
     return payload, fp

@@ -19,8 +19,6 @@ runs still to rate are gold is never in a packet: a gold run travels as any run 
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 import shutil
 from collections.abc import Callable, Mapping
@@ -28,7 +26,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cryptography.exceptions import InvalidSignature
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -39,8 +36,9 @@ from pydantic import (
 )
 
 from reviewer.inputs import DOCUMENT_LIMIT, InputError, read_limited
+from reviewer.sheets import envelope as sealing
 from reviewer.sheets import sheet, verify
-from reviewer.sheets.keys import KeyStoreError, PublicKey, RaterKey, decode_public_key, fingerprint
+from reviewer.sheets.keys import RaterKey, fingerprint
 from reviewer.studies.model import Assignment, StudySpec
 
 if TYPE_CHECKING:
@@ -193,13 +191,7 @@ def write_packet(
         feedback=list(feedback or ()),
     )
     data = canonical_bytes(payload.model_dump(mode="json"))
-    envelope = {
-        "packet_format": PACKET_FORMAT,
-        "algorithm": sheet.ALGORITHM,
-        "public_key": public.b64,
-        "payload": data.decode("utf-8"),
-        "signature": base64.b64encode(key.sign(data)).decode("ascii"),
-    }
+    envelope = {"packet_format": PACKET_FORMAT, **sealing.seal(data, key)}
     path = Path(out) / MANIFEST
     path.write_text(json.dumps(envelope, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return path
@@ -224,13 +216,10 @@ def read_packet(folder: Path, *, trusted: Mapping[str, str | None] | None = None
     if not isinstance(envelope, dict) or envelope.get("packet_format") not in PACKET_FORMATS:
         raise PacketError(f"{path}: not an {PACKET_FORMAT} manifest")
     try:
-        raw_key = decode_public_key(str(envelope.get("public_key")))
-        signature = base64.b64decode(str(envelope.get("signature")).encode("ascii"), validate=True)
-        data = str(envelope["payload"]).encode("utf-8")
-        PublicKey(raw_key).verifier().verify(signature, data)
-    except (KeyStoreError, binascii.Error, KeyError, UnicodeEncodeError) as exc:
+        raw_key, data = sealing.verified(envelope)
+    except sealing.MalformedEnvelope as exc:
         raise PacketError(f"{path}: malformed manifest ({exc})") from None
-    except InvalidSignature:
+    except sealing.SignatureMismatch:
         raise PacketError(f"{path}: signature does not match the manifest") from None
     try:
         parsed = json.loads(data)

@@ -305,5 +305,9 @@ def screenshot(args: argparse.Namespace) -> int:
         finally:
             app.controller.wait_idle()
             app.store.close()
+            # Called in process (the tests, another tool), a window left shown would stay
+            # among the application's visible widgets.
+            app.window.close()
+            app.window.deleteLater()
     print(f"wrote {args.screenshot}")
     return 0

@@ -163,3 +163,19 @@ def test_a_restored_layout_never_collapses_a_pane_and_reset_brings_all_back(qtbo
     queue, run, rating = window.splitter.sizes()[:3]
     assert min(queue, run, rating) >= 240
     assert min(window.run_view.sides.sizes()) > 60
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_every_title_of_the_metric_table_reads_whole(qtbot, demo_app, width, height):
+    # At 1280×720 the stretched "Comment" column shrank below its title ("ommen").
+    window = _rated_window_at(qtbot, demo_app, width, height)
+    table = window.rubric.table
+    header = table.horizontalHeader()
+    metrics = header.fontMetrics()
+    for column in range(table.model().columnCount()):
+        title = table.model().headerData(column, Qt.Orientation.Horizontal)
+        assert metrics.horizontalAdvance(title) + CELL_MARGINS <= header.sectionSize(column), title
+    right = header.sectionViewportPosition(header.count() - 1) + header.sectionSize(
+        header.count() - 1
+    )
+    assert right <= table.viewport().width()

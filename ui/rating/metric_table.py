@@ -7,6 +7,7 @@ as tall as its rows, which says which metric is current and where a run starts.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from ui.rating.rubric_model import Column, RubricModel
@@ -29,8 +30,11 @@ class MetricTable(QTableView):
         self.verticalHeader().setDefaultSectionSize(row_height)
         header = self.horizontalHeader()
         header.setHighlightSections(False)
-        for column in (Column.METRIC, Column.OUTCOME, Column.SCORE):
+        for column in (Column.OUTCOME, Column.SCORE):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        # The metric's name as wide as it needs, short of leaving the comment and the check
+        # less than their titles (:meth:`_share`); a name cut short keeps its tooltip.
+        header.setSectionResizeMode(Column.METRIC, QHeaderView.ResizeMode.Fixed)
         # What is left to do matters as much as the comment: they share the spare width.
         header.setSectionResizeMode(Column.COMMENT, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(Column.CHECK, QHeaderView.ResizeMode.Stretch)
@@ -55,6 +59,26 @@ class MetricTable(QTableView):
     def fit(self) -> None:
         # All metrics at a glance: the table is exactly as tall as its rows.
         rows = self._model.rowCount()
+        self._share()
         height = self.horizontalHeader().sizeHint().height()
         height += rows * self.verticalHeader().defaultSectionSize()
         self.setFixedHeight(height + 2 * self.frameWidth())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._share()
+
+    def _share(self) -> None:
+        # The stretched comment and check columns may not shrink below their titles (at
+        # 1280×720 "Comment" read "ommen"): the metric's name gives way first.
+        header = self.horizontalHeader()
+        titles = max(
+            header.sectionSizeFromContents(c).width() for c in (Column.COMMENT, Column.CHECK)
+        )
+        wanted = max(
+            self.sizeHintForColumn(Column.METRIC),
+            header.sectionSizeFromContents(Column.METRIC).width(),
+        )
+        others = header.sectionSize(Column.OUTCOME) + header.sectionSize(Column.SCORE)
+        room = self.viewport().width() - others - 2 * titles
+        header.resizeSection(Column.METRIC, max(titles, min(wanted, room)))

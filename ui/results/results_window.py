@@ -70,9 +70,11 @@ class ResultsWindow(QMainWindow):
         refresh = bar.addAction("Refresh", self.refresh)
         refresh.setShortcut(QKeySequence.StandardKey.Refresh)
         bar.addAction("Export report…", self.export_requested.emit)
-        bar.addSeparator()
-        bar.addWidget(self.status)
         self.addToolBar(bar)
+        # What is loaded, and what is still being computed, in the status bar: at the end of
+        # the toolbar it went behind the overflow chevron on a 1280-pixel screen.
+        self.status.setWordWrap(True)
+        self.statusBar().addWidget(self.status, 1)
 
         self.tabs = QTabWidget()
         self.canvases: dict[str, ChartCanvas] = {}

@@ -254,3 +254,18 @@ def test_after_a_submit_the_dashboard_updates_that_run_to_a_fresh_computation(
     full, expected = filled.args[0], gather(rated_app.store, resamples=WINDOW_RESAMPLES)
     assert full.agreement == expected.agreement and full.leaderboard == expected.leaderboard
     assert results.data is full
+
+
+@pytest.mark.parametrize(("width", "height"), [(1366, 768), (1280, 720)])
+def test_the_status_line_shows_whole_on_a_laptop(qtbot, rated_app: App, width, height) -> None:
+    # At the end of the toolbar it went behind the overflow chevron at 1280×720.
+    results = _open_dashboard(qtbot, rated_app)
+    results.resize(width, height)
+    qtbot.waitUntil(lambda: "Loading" not in results.status.text())
+    status = results.status
+    assert status.isVisible() and status.text()
+    corner = status.mapTo(results, status.rect().bottomRight())
+    assert results.rect().contains(corner)
+    assert status.fontMetrics().horizontalAdvance(status.text()) <= status.width() or (
+        status.wordWrap() and status.heightForWidth(status.width()) <= status.height()
+    )

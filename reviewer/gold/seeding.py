@@ -44,12 +44,15 @@ def seed_gold(
     qualification: Sequence[str] = (),
     reveal_first: float = 0.0,
     unavailable: Mapping[str, Collection[str]] | None = None,
+    used: Mapping[str, int] | None = None,
 ) -> list[Assignment]:
     """Every rater's queue: ``regular`` (one study's new assignments) with the qualification
-    set first and gold from ``pool`` at seeded places, positions numbered from 1 again.
+    set first and gold from ``pool`` at seeded places, positions numbered again from each
+    rater's first new position (1 for a new study; after their queue when it is extended).
 
     ``pool`` and ``qualification`` are disjoint run sha256s, neither among the regular runs.
-    ``unavailable`` names, per rater, runs they cannot be given (rated already elsewhere).
+    ``unavailable`` names, per rater, runs they cannot be given (rated already elsewhere, or
+    in their queue); ``used`` counts how many queues hold each pool run already.
     """
     if not 0 <= fraction < 1:
         raise ValueError(f"the gold fraction is at least 0 and below 1, not {fraction}")
@@ -57,7 +60,7 @@ def seed_gold(
     for a in regular:
         by_rater[a.rater].append(a)
     qual = sorted(set(qualification), key=lambda r: (draw(seed, "qualify", r), r))
-    use: dict[str, int] = dict.fromkeys(pool, 0)
+    use: dict[str, int] = {r: (used or {}).get(r, 0) for r in pool}
     out: list[Assignment] = []
     for rater in sorted(by_rater):
         mine = sorted(by_rater[rater], key=lambda a: a.position)
@@ -81,6 +84,6 @@ def seed_gold(
                 queue.append((a.run_sha256, a.reveal_first))
         out.extend(
             Assignment(run_sha256=r, rater=rater, position=p, reveal_first=arm)
-            for p, (r, arm) in enumerate(queue, start=1)
+            for p, (r, arm) in enumerate(queue, start=mine[0].position)
         )
     return out

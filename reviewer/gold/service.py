@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from reviewer.gold import accuracy, reference, rules
-from reviewer.gold.arranger import GoldArranger
+from reviewer.gold.arranger import GoldArranger, GoldExtension
 from reviewer.gold.envelope import GoldError, seal
 from reviewer.gold.facade import GoldStore
 from reviewer.gold.model import DecisionPayload, GoldPlan, GoldReference, GoldRun
@@ -22,7 +22,7 @@ from reviewer.quality.source import Score
 from reviewer.sheets.keys import RaterKey
 from reviewer.sheets.sheet import SheetPayload, SheetRater
 from reviewer.studies.assign import draw
-from reviewer.studies.model import Study, StudySpec
+from reviewer.studies.model import Selection, Study, StudySpec
 
 
 def _now() -> datetime:
@@ -125,6 +125,73 @@ def create_study(
     arranger = GoldArranger(plan=plan, spec=spec, gold=gold, qualification=qual, rated=rated)
     return store.create_study_with_gold(
         spec, owner_fingerprint=owner_fingerprint, arranger=arranger
+    )
+
+
+def add_runs(store: GoldStore, name: str, selection: Selection) -> tuple[int, int]:
+    """Add the selected runs to ``name`` with gold seeded among them at the study's
+    fraction (the owner's references kept out of the regular runs, as at creation);
+    returns ``(runs added, gold assignments among them)``."""
+    ext = _extension(store, name, raters=())
+    added = store.add_study_runs(name, selection, arranger=ext)
+    gold = 0 if ext is None else sum(a.run_sha256 in ext.gold for a in ext.seeded)
+    return added, gold
+
+
+def add_raters(store: GoldStore, name: str, raters: Sequence[str]) -> tuple[int, int]:
+    """Add raters to ``name``, each given the study's qualification set first when it
+    requires one; returns ``(raters added, qualification runs each)``. A rater whose sheet
+    is one of the study's references, or who rated a qualification run already, is
+    refused in one line (their qualification would be judged against themselves)."""
+    ext = _extension(store, name, raters=raters)
+    added = store.add_study_raters(name, raters, arranger=ext)
+    return added, (0 if ext is None or not added else len(ext.qualification))
+
+
+def _extension(store: GoldStore, name: str, *, raters: Sequence[str]) -> GoldExtension | None:
+    """The arranger that keeps ``name``'s gold plan as it grows (None: the study has no
+    gold); ``raters`` are the raters about to be added, checked against its references."""
+    plan = store.gold_plan(name)
+    if plan is None:
+        return None
+    study = store.get_study(name)
+    new = [r for r in raters if r not in study.raters]
+    everyone = (*study.raters, *new)
+    in_study = store.study_gold(name)
+    for g in in_study:  # what a new rater may not be: the source of one of its references
+        rules.check_reference(
+            g.reference.payload, g.reference.payload.owner.fingerprint, study=name,
+            owner=study.owner, owner_fingerprint=study.owner_fingerprint, raters=everyone,
+            rubric_sha256=study.rubric_sha256,
+        )  # fmt: skip
+    qualification = {g.reference.payload.run.sha256: g.reference for g in in_study
+                     if g.qualification}  # fmt: skip
+    rated = store.rated_runs(everyone)
+    for rater in new:
+        seen = sorted(set(qualification) & rated.get(rater, set()))
+        if seen:
+            raise GoldError(
+                f"study {name!r}: {rater} has rated {len(seen)} of its qualification run(s) "
+                "already, so they cannot qualify on them"
+            )
+    gold_runs = {g.reference.payload.run.sha256 for g in in_study}
+    regular = {a.sha256 for a in store.study_assignments(name)} - gold_runs
+    pool: dict[str, GoldReference] = {}
+    for ref in store.gold_references():
+        sha = ref.payload.run.sha256
+        if ref.payload.owner.name != study.owner or sha in qualification or sha in regular:
+            continue  # another owner's, the qualification set, or a regular run of the study
+        try:
+            rules.check_reference(
+                ref.payload, ref.payload.owner.fingerprint, study=name, owner=study.owner,
+                owner_fingerprint=study.owner_fingerprint, raters=everyone,
+                rubric_sha256=study.rubric_sha256,
+            )  # fmt: skip
+        except GoldError:
+            continue  # not this study's gold (a rater's sheet, another key or rubric)
+        pool.setdefault(sha, ref)
+    return GoldExtension(
+        study=study, plan=plan, gold=pool, qualification=qualification, rated=rated
     )
 
 

@@ -19,6 +19,7 @@ from reviewer.studies import blind
 from reviewer.studies import storage as studies
 from reviewer.studies.model import Assignment, Selection, Study, StudySpec
 from reviewer.studies.rows import AssignmentRow, BlindValues, RaterRunState
+from reviewer.studies.storage import QueueArranger, RaterArranger
 
 
 class StudiesStore(CoreStore):
@@ -75,13 +76,19 @@ class StudiesStore(CoreStore):
         """The study's assignments by rater and queue position (one rater's, if given)."""
         return studies.assignments(self._db.conn, name, rater=rater)
 
-    def add_study_runs(self, name: str, selection: Selection) -> int:
-        """Add and assign the selected runs not yet in the study; returns how many."""
-        return studies.add_runs(self._db, name, selection, at=utcnow())
+    def add_study_runs(
+        self, name: str, selection: Selection, *, arranger: QueueArranger | None = None
+    ) -> int:
+        """Add and assign the selected runs not yet in the study; returns how many. An
+        ``arranger`` (gold) places runs of its own among the new assignments."""
+        return studies.add_runs(self._db, name, selection, at=utcnow(), arranger=arranger)
 
-    def add_study_raters(self, name: str, raters: Sequence[str]) -> int:
-        """Add raters; they take runs added from now on (nothing already assigned moves)."""
-        return studies.add_raters(self._db, name, raters, at=utcnow())
+    def add_study_raters(
+        self, name: str, raters: Sequence[str], *, arranger: RaterArranger | None = None
+    ) -> int:
+        """Add raters; they take runs added from now on (nothing already assigned moves),
+        after the runs an ``arranger`` (the qualification set) gives them first."""
+        return studies.add_raters(self._db, name, raters, at=utcnow(), arranger=arranger)
 
     def start_study_rating(self, study: str, run_pk: int, rater: str) -> Rating:
         """The rater's live rating of an assigned run within ``study``; a new draft if none."""

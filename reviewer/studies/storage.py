@@ -49,6 +49,17 @@ class QueueArranger(Protocol):
         ...
 
 
+class RaterArranger(Protocol):
+    """What a feature that gives raters added to a study runs of its own first (the
+    qualification set) gives :func:`add_raters`."""
+
+    def first_runs(
+        self, conn: sqlite3.Connection, study_pk: int, raters: Sequence[str]
+    ) -> list[Assignment]:
+        """The new raters' first assignments; runs in the open write transaction."""
+        ...
+
+
 def _study(conn: sqlite3.Connection, row: tuple[Any, ...]) -> Study:
     # name, protocol, per_run, seed and reveal_first are in the definition as well.
     pk = row[0]
@@ -148,27 +159,57 @@ def create(
     return get(db.conn, spec.name)
 
 
-def add_runs(db: sqlite_utils.Database, name: str, selection: Selection, *, at: str) -> int:
-    """Add the selected runs not yet in the study and assign them; returns how many runs."""
+def add_runs(
+    db: sqlite_utils.Database,
+    name: str,
+    selection: Selection,
+    *,
+    at: str,
+    arranger: QueueArranger | None = None,
+) -> int:
+    """Add the selected runs not yet in the study and assign them; returns how many runs.
+    An ``arranger`` keeps its runs out of the selection and places them in the new
+    assignments, as at :func:`create`."""
     with write_transaction(db):
         study = _writable(db.conn, name)
         have = {r[0] for r in db.conn.execute(
             "SELECT run_pk FROM study_runs WHERE study_pk = ?", (study.study_pk,))}  # fmt: skip
         new = [pk for pk in select_runs(db.conn, selection) if pk not in have]
-        added = _assign(db.conn, study.study_pk, new, at=at) if new else 0
+        if arranger is not None and new:
+            kept_out = arranger.excluded()
+            sha_of = dict(db.conn.execute("SELECT run_pk, sha256 FROM runs"))
+            new = [pk for pk in new if sha_of[pk] not in kept_out]
+        added = _assign(db.conn, study.study_pk, new, at=at, arranger=arranger) if new else 0
         details = {"study": name, "runs": len(new), "assignments": added,
                    "assignments_sha256": assignments_sha256(db.conn, study.study_pk)}  # fmt: skip
         audit.append(db.conn, [("study_add_runs", None, details)], at=at)
     return len(new)
 
 
-def add_raters(db: sqlite_utils.Database, name: str, raters: Sequence[str], *, at: str) -> int:
-    """Add raters to the study; they take runs added from now on. Returns how many new."""
+def add_raters(
+    db: sqlite_utils.Database,
+    name: str,
+    raters: Sequence[str],
+    *,
+    at: str,
+    arranger: RaterArranger | None = None,
+) -> int:
+    """Add raters to the study; they take runs added from now on, after what an
+    ``arranger`` gives them first. Returns how many are new."""
     with write_transaction(db):
-        study = _writable(db.conn, name)
+        conn = db.conn
+        study = _writable(conn, name)
         new = [r for r in raters if ratings.check_name(r) not in study.raters]
-        _add_raters(db.conn, study.study_pk, new, at=at)
-        audit.append(db.conn, [("study_add_raters", None, {"study": name, "raters": new})], at=at)
+        _add_raters(conn, study.study_pk, new, at=at)
+        details: dict[str, Any] = {"study": name, "raters": new}
+        first = arranger.first_runs(conn, study.study_pk, new) if arranger and new else []
+        if first:
+            pk_of = {sha: pk for pk, sha in conn.execute("SELECT run_pk, sha256 FROM runs")}
+            rater_pk = dict(conn.execute("SELECT name, rater_pk FROM raters"))
+            insert_assignments(conn, study.study_pk, first, pk_of, rater_pk, at=at)
+            details |= {"assignments": len(first),
+                        "assignments_sha256": assignments_sha256(conn, study.study_pk)}  # fmt: skip
+        audit.append(conn, [("study_add_raters", None, details)], at=at)
     return len(new)
 
 

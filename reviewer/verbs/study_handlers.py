@@ -240,7 +240,9 @@ def run_assignments(args: argparse.Namespace) -> int:
 
 
 def run_add_runs(args: argparse.Namespace) -> int:
-    """Extend with the selection (or the study's own)."""
+    """Extend with the selection (or the study's own); gold at the study's fraction."""
+    from reviewer.gold import service
+    from reviewer.gold.envelope import GoldError
     from reviewer.store import StoreError
     from reviewer.studies.model import Selection
 
@@ -249,30 +251,29 @@ def run_add_runs(args: argparse.Namespace) -> int:
             selection = _selection(args)
             if selection == Selection():
                 selection = store.get_study(args.name).selection
-            added = store.add_study_runs(args.name, selection)
-            if added and store.gold_plan(args.name) is not None:
-                print(f"study {args.name}: gold is seeded at creation only: the runs added "
-                      "now come with no new gold", file=sys.stderr)  # fmt: skip
-        except StoreError as exc:
+            added, gold = service.add_runs(store, args.name, selection)
+        except (StoreError, GoldError) as exc:
             raise CommandError(str(exc)) from None
         _print_loads(store, args.name)
     print(f"study {args.name}: {added} runs added")
+    if gold:
+        print(f"study {args.name}: {gold} gold assignments seeded among the new ones")
     return 0
 
 
 def run_add_raters(args: argparse.Namespace) -> int:
-    """Add raters (they take runs added later)."""
+    """Add raters (they take runs added later, after the qualification set if any)."""
+    from reviewer.gold import service
+    from reviewer.gold.envelope import GoldError
     from reviewer.store import StoreError
 
     with _store(args) as store:
         try:
-            added = store.add_study_raters(args.name, _names(args.raters))
-            plan = store.gold_plan(args.name)
-        except StoreError as exc:
+            added, qualification = service.add_raters(store, args.name, _names(args.raters))
+        except (StoreError, GoldError) as exc:
             raise CommandError(str(exc)) from None
     print(f"study {args.name}: {added} raters added; they take the runs added from now on")
-    if plan is not None and added:
-        # Gold is seeded once, at creation (assignments never move): say what that means.
-        print(f"study {args.name}: its gold was seeded at creation: raters added now get no "
-              "gold runs and no qualification set", file=sys.stderr)  # fmt: skip
+    if qualification:
+        print(f"study {args.name}: each new rater's queue starts with the {qualification} "
+              "qualification run(s); the rest waits for their qualification")  # fmt: skip
     return 0

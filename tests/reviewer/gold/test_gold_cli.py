@@ -98,12 +98,6 @@ def test_qualify_and_accuracy_against_gold_from_the_command_line(
     assert _run("raters", "accuracy", "--db", gold_db) == 2  # neither a reference nor a study
 
 
-def test_raters_added_later_are_told_they_get_no_gold(gold_db: Path, capsys) -> None:
-    assert _run("study", "add-raters", "g", "--raters", "dan", "--db", gold_db) == 0
-    err = capsys.readouterr().err
-    assert "raters added now get no gold runs and no qualification set" in err
-
-
 def test_study_create_names_the_gold_runs_of_its_selection_it_leaves_out(
     gold_db: Path, capsys
 ) -> None:

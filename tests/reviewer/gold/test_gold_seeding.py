@@ -146,3 +146,31 @@ def test_gold_sits_anywhere_in_the_queue_and_in_the_control_arm_as_often_as_any_
     assert abs(sum(places) / len(places) - 0.5) < 0.03
     # Control arm at F = 0.2: sd sqrt(0.16 / 2400) = 0.008; 0.04 is five of them.
     assert abs(arms / n_gold - 0.2) < 0.04
+
+
+@settings(max_examples=100, deadline=None)
+@given(studies, st.integers(1, 20))
+def test_gold_seeded_into_an_extension_continues_each_queue(s: dict, more: int) -> None:
+    """Runs added later: the new gold sits among the new runs, positions go on from each
+    queue's end without a gap, a run already in a queue is never given again, and the
+    least-used pool runs go first across the whole study."""
+    regular, first, pool, _ = _seed(s)
+    raters = sorted({a.rater for a in regular})
+    per_run = min(s["per_run"], len(raters))
+    new_runs = [_sha("d", n) for n in range(more)]
+    new = extend(new_runs, raters, per_run=per_run, seed=s["seed"], existing=first)
+    queued = {r: {a.run_sha256 for a in first if a.rater == r} for r in raters}
+    used = {p: sum(a.run_sha256 == p for a in first) for p in pool}
+    out = seed_gold(new, pool, fraction=s["fraction"], seed=s["seed"], unavailable=queued,
+                    used=used)  # fmt: skip
+    for rater in raters:
+        end = max((a.position for a in first if a.rater == rater), default=0)
+        mine = sorted((a for a in out if a.rater == rater), key=lambda a: a.position)
+        assert [a.position for a in mine] == list(range(end + 1, end + 1 + len(mine)))
+        assert not {a.run_sha256 for a in mine} & queued[rater]
+        regular_new = [a for a in mine if a.run_sha256 not in pool]
+        free = [p for p in pool if p not in queued[rater]]
+        gold = [a for a in mine if a.run_sha256 in pool]
+        # A rater given no new run gets no gold either (their queue does not grow).
+        want = gold_count(len(regular_new), s["fraction"], len(free)) if regular_new else 0
+        assert len(gold) == want

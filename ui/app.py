@@ -58,18 +58,27 @@ def resolve_rater(explicit: str | None) -> str | None:
 
 
 def first_rater(db_path: Path, ask: AskRater = ask_rater) -> str | None:
-    """First start: ask who is rating, offering the names already in the database."""
+    """First start: ask who is rating, offering the names already in the database, those
+    most likely this laptop's first: a name with a signing key here, or the rater a joined
+    study's packet was made for (on Bob's laptop the study names Ann and Cat too). Nothing
+    is filled in for them: Enter on an offered name must not rate as someone else."""
+    from reviewer.sheets.key_files import has_key
     from reviewer.store import StoreError
     from reviewer.workspace import ReviewStore
 
     names: list[str] = []
+    likely: set[str] = set()
     if db_path.exists():
         try:
             with ReviewStore.open(db_path, create=False) as store:
                 names = [r.name for r in store.raters()]
+                for study in store.studies():
+                    if study.joined:
+                        likely |= {a.rater for a in store.study_assignments(study.name)}
         except (StoreError, OSError):
             names = []
-    return ask(None, names, "")
+    likely |= {n for n in names if has_key(n)}
+    return ask(None, sorted(names, key=lambda n: n not in likely), "")
 
 
 def _application(qapp: QApplication | None) -> QApplication:

@@ -28,6 +28,24 @@ def test_first_start_asks_who_is_rating_offering_the_names_in_the_database(demo_
     assert resolve_rater("C. Diallo") == "C. Diallo"
 
 
+def test_first_start_offers_this_laptops_names_first_and_fills_in_none(demo_app):
+    # Ann, Bob and Cat all rate in the study; only Bob has a key on this laptop. Bob comes
+    # first, and nothing is filled in: Enter must not start rating as someone else.
+    for name in ("Ann", "Cat", "Bob"):
+        demo_app.store.ensure_rater(name)
+    keys.generate_key("Bob")
+    asked = []
+
+    def ask(parent, names, current):
+        asked.append((list(names), current))
+        return None
+
+    assert first_rater(demo_app.store.path, ask) is None
+    names, current = asked[0]
+    assert names[0] == "Bob" and {"Ann", "Cat", "tester"} <= set(names[1:])
+    assert current == ""
+
+
 def test_switch_rater_changes_the_status_bar_and_the_ratings_shown(qtbot, demo_app):
     window, controller = demo_app.window, demo_app.controller
     run_pk = open_run(qtbot, demo_app, lambda r: r.status == "scored")
@@ -110,3 +128,22 @@ def test_a_correction_asks_first_shows_a_banner_and_keeps_history(qtbot, demo_ap
     # Another run: no banner.
     open_run(qtbot, demo_app, lambda r: r.status == "scored" and r.run_pk != run_pk)
     assert not window.rubric.banner.isVisibleTo(window)
+
+
+def test_on_a_laptop_that_joined_a_study_its_rater_is_offered_first(tmp_path):
+    from reviewer import assets
+    from reviewer.cli import main
+
+    owner, laptop = tmp_path / "owner.db", tmp_path / "bob.db"
+    keys.generate_key("olga")
+    assert main(["import", str(assets.demo_dir()), "--db", str(owner)]) in (0, 1)
+    assert main(["study", "create", "pilot", "--raters", "Ann,Bob,Cat", "--per-run", "1",
+                 "--protocol", "blind", "--owner", "olga", "--db", str(owner)]) == 0  # fmt: skip
+    packet = tmp_path / "packet-bob"
+    assert main(["study", "packet", "pilot", "--rater", "Bob", "--out", str(packet),
+                 "--db", str(owner)]) == 0  # fmt: skip
+    assert main(["study", "join", str(packet), "--db", str(laptop)]) == 0
+    asked = []
+    first_rater(laptop, lambda parent, names, current: asked.append((list(names), current)))
+    names, current = asked[0]
+    assert names[0] == "Bob" and current == ""

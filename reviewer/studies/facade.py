@@ -15,7 +15,7 @@ from reviewer.store.connection import utcnow
 from reviewer.store.core import CoreStore
 from reviewer.store.errors import StoreError
 from reviewer.store.models import Rating, RunRow
-from reviewer.studies import blind
+from reviewer.studies import blind, queues
 from reviewer.studies import storage as studies
 from reviewer.studies.model import Assignment, Selection, Study, StudySpec
 from reviewer.studies.rows import AssignmentRow, BlindValues, RaterRunState
@@ -35,7 +35,7 @@ class StudiesStore(CoreStore):
         its ``position`` and ``reveal_first`` (control arm).
         """
         if study is not None:
-            return studies.list_runs(
+            return queues.list_runs(
                 self._db.conn, study=study, rater=rater, assigned_only=assigned_only
             )
         return super().list_runs(rater=rater)
@@ -187,7 +187,7 @@ class StudiesStore(CoreStore):
         if phase not in ("final", "blind"):
             raise ValueError(f"phase is 'final' or 'blind', not {phase!r}")
         study_pk = self.get_study(study).study_pk
-        pks = studies.rating_pks(self._db.conn, study_pk)
+        pks = queues.rating_pks(self._db.conn, study_pk)
         out = [r for r in self.latest_decisions() if r.rating_pk in pks]
         if phase == "final":
             return out

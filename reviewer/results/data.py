@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from functools import cached_property
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict
 
@@ -19,10 +19,21 @@ from reviewer.agreement.counterparts import counterpart_value
 from reviewer.agreement.records import RatingRecord, RunInfo
 from reviewer.agreement.report import AgreementReport
 from reviewer.agreement.validity import ValidityReport
-from reviewer.leaderboard.board import Board
 from reviewer.leaderboard.runs import RunPoint
-from reviewer.quality.summary import QualitySummary
 from reviewer.results import derived
+
+if TYPE_CHECKING:
+    from reviewer.leaderboard.board import Board
+    from reviewer.quality.summary import QualitySummary
+
+    # The leaderboard and the raters' quality come after the point values (a bootstrap, a
+    # page of the report): their modules import scipy.stats, half a second that the
+    # dashboard's first figures do not wait for. Checked as their types by mypy, taken as
+    # they are at run time (both are built by this package's own functions).
+    LaterBoard = Board | None
+    LaterQuality = QualitySummary | None
+else:
+    LaterBoard = LaterQuality = Any
 
 _T = TypeVar("_T")
 
@@ -78,10 +89,10 @@ class ResultsData(_Frozen):
     judges: list[str] = []
     #: The models ranked by the scorer's scalar over these runs, with intervals
     #: (:mod:`reviewer.leaderboard`); ``None`` when not computed.
-    leaderboard: Board | None = None
+    leaderboard: LaterBoard = None
     #: The raters' bias, drift and accuracy (the report's Raters page); ``None`` when not
     #: read (:func:`reviewer.results.raters_source.with_quality` reads it).
-    quality: QualitySummary | None = None
+    quality: LaterQuality = None
 
     def models(self) -> list[str]:
         """Model names of the selection, sorted (runs without a model are left out)."""

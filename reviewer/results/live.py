@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from itertools import chain
+from typing import TYPE_CHECKING
 
 from reviewer.adjudication.consensus import reported_values
 from reviewer.adjudication.facade import AdjudicationStore
@@ -42,8 +43,6 @@ from reviewer.agreement.running import AgreementTally
 from reviewer.agreement.source import choose, load_inputs, rating_records
 from reviewer.agreement.validity import human_scores, rubric_validity
 from reviewer.agreement.validity_table import ValidityTable
-from reviewer.leaderboard.board import Board
-from reviewer.leaderboard.board import build as build_board
 from reviewer.leaderboard.runs import all_scenarios, read_runs, study_runs
 from reviewer.leaderboard.values import scorer_values_of
 from reviewer.results import derived
@@ -51,6 +50,9 @@ from reviewer.results.data import MetricInfo, ResultsData, ResultsMeta
 from reviewer.results.joined import Joined
 from reviewer.rubric import Rubric
 from reviewer.studies.visibility import hidden_runs, left_out_note
+
+if TYPE_CHECKING:
+    from reviewer.leaderboard.board import Board
 
 Key = tuple[str, str]
 
@@ -287,6 +289,8 @@ class LiveResults:
         """``data`` with the bootstrap intervals filled in (agreement's and the leaderboard,
         which is kept: a submit does not change the runs' scores)."""
         if self.leaderboard is None:
+            from reviewer.leaderboard.board import build as build_board  # scipy: not before
+
             self.leaderboard = build_board(
                 scorer_values_of(self.runs), resamples=resamples, seed=seed
             )

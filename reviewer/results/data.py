@@ -22,18 +22,20 @@ from reviewer.agreement.validity import ValidityReport
 from reviewer.leaderboard.runs import RunPoint
 from reviewer.results import derived
 
+# The leaderboard and the raters' quality come after the point values (a bootstrap, a page
+# of the report): their modules import scipy.stats, half a second that the dashboard's first
+# figures do not wait for. Checked as their types by mypy, taken as they are at run time
+# (all three are built by this package's own functions; the items hold numpy arrays).
 if TYPE_CHECKING:
+    from reviewer.agreement.items import ItemColumns
     from reviewer.leaderboard.board import Board
     from reviewer.quality.summary import QualitySummary
 
-    # The leaderboard and the raters' quality come after the point values (a bootstrap, a
-    # page of the report): their modules import scipy.stats, half a second that the
-    # dashboard's first figures do not wait for. Checked as their types by mypy, taken as
-    # they are at run time (both are built by this package's own functions).
     LaterBoard = Board | None
     LaterQuality = QualitySummary | None
+    Items = ItemColumns | None
 else:
-    LaterBoard = LaterQuality = Any
+    LaterBoard = LaterQuality = Items = Any
 
 _T = TypeVar("_T")
 
@@ -71,15 +73,15 @@ class ResultsMeta(_Frozen):
 class ResultsData(_Frozen):
     """Runs, ratings and the agreement/validity reports of one selection.
 
-    ``records`` are the rating items of the selected runs only; ``agreement`` and
-    ``validity`` are computed on them (``None`` when there is no rating).
+    ``records`` are the rating items of the selected runs only (given, or built from
+    ``items`` when first read); ``agreement`` and ``validity`` are computed on them
+    (``None`` when there is no rating).
     """
 
     meta: ResultsMeta
     scenarios: list[str]
     runs: list[RunPoint]
     metrics: list[MetricInfo]
-    records: list[RatingRecord]
     agreement: AgreementReport | None
     validity: ValidityReport | None
     #: The consensus every view shows (:mod:`reviewer.agreement.consensus`, the one
@@ -93,6 +95,20 @@ class ResultsData(_Frozen):
     #: The raters' bias, drift and accuracy (the report's Raters page); ``None`` when not
     #: read (:func:`reviewer.results.raters_source.with_quality` reads it).
     quality: LaterQuality = None
+    #: The rating items as columns (:class:`~reviewer.agreement.items.ItemColumns`), from
+    #: which :attr:`records` is built when something reads it; ``None``: ``records`` given.
+    items: Items = None
+
+    def __init__(self, *, records: list[RatingRecord] | None = None, **fields: Any) -> None:
+        super().__init__(**fields)
+        if records is not None:
+            self.__dict__["records"] = records  # where cached_property keeps its value
+
+    @cached_property
+    def records(self) -> list[RatingRecord]:
+        """The rating items of the selected runs (``records`` given, or built from
+        :attr:`items` the first time one asks: the point values never do)."""
+        return [] if self.items is None else self.items.records()
 
     def models(self) -> list[str]:
         """Model names of the selection, sorted (runs without a model are left out)."""

@@ -121,7 +121,7 @@ class AdjudicationStore(StudiesStore):
             if study is not None:
                 self.get_study(study)  # NotFoundError for an unknown name
             thresholds = {pk: t for pk, (_s, t) in self._run_thresholds(study).items()}
-            decided = {
+            decided: dict[tuple[int, str], tuple[str, int | None]] = {
                 (pk, metric): (item.outcome, item.score)
                 for pk, adjudication in self._in_force(run_pk).items()
                 for metric, item in adjudication.items.items()

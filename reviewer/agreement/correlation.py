@@ -41,7 +41,8 @@ def average_ranks(values: Sequence[float] | Floats) -> Floats:
 def spearman_rho(x: Floats, y: Floats) -> float:
     """Spearman's rho of two equally long arrays, neither constant, without NaN."""
     ranked = np.column_stack((average_ranks(x), average_ranks(y)))
-    return float(np.corrcoef(ranked, rowvar=False)[1, 0])
+    matrix: Floats = np.asarray(np.corrcoef(ranked, rowvar=False))
+    return float(matrix[1, 0])
 
 
 def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -50,15 +51,10 @@ class ItemColumns:
     def __len__(self) -> int:
         return len(self.run)
 
-    @classmethod
-    def empty(cls) -> ItemColumns:
-        """No item."""
-        none = np.zeros(0, dtype=np.int64)
-        return cls(*(none for _ in _ARRAYS), (), (), (), ())  # type: ignore[arg-type]
-
     def take(self, index: npt.NDArray[np.int64] | npt.NDArray[np.bool_] | slice) -> ItemColumns:
         """The items ``index`` selects, names kept."""
-        return replace(self, **{name: getattr(self, name)[index] for name in _ARRAYS})
+        arrays: dict[str, Any] = {name: getattr(self, name)[index] for name in _ARRAYS}
+        return replace(self, **arrays)
 
     def chosen(self, study: str | None) -> ItemColumns:
         """The items of ``study`` (all when ``None``) by people: judges never count here
@@ -110,15 +106,13 @@ class ItemColumns:
 
     def spliced(self, start: int, end: int, new: ItemColumns) -> ItemColumns:
         """Items ``start:end`` replaced by ``new`` (coded with the same names)."""
-        return replace(
-            new,
-            **{
-                name: np.concatenate(
-                    [getattr(self, name)[:start], getattr(new, name), getattr(self, name)[end:]]
-                )
-                for name in _ARRAYS
-            },
-        )
+        arrays: dict[str, Any] = {
+            name: np.concatenate(
+                [getattr(self, name)[:start], getattr(new, name), getattr(self, name)[end:]]
+            )
+            for name in _ARRAYS
+        }
+        return replace(new, **arrays)
 
     def columns(self) -> Columns:
         """The items as :class:`Columns` (runs, metrics and raters numbered in order of

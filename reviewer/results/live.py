@@ -3,13 +3,15 @@
 Every rating figure of :class:`~reviewer.results.data.ResultsData` is a sum over runs, or
 a table with one entry per run: the agreement report's point figures
 (:class:`~reviewer.agreement.running.AgreementTally`), the consensus of each (run, metric)
-(:func:`~reviewer.agreement.consensus.build_consensus`, whose value for a run depends on
-that run's records and reported values only), the N/A and N/O counts, the raters' spread
-per run. :class:`LiveResults` reads the store once, keeps each run's records and each of
-those figures, and :meth:`LiveResults.update` re-reads the runs a submit touched, takes
-their old part out and adds their new one. Each figure is still computed by its one
-function, on one run's records instead of all of them; the tests hold an updated
-:class:`LiveResults` to a fresh :func:`~reviewer.results.source.gather`.
+(:func:`~reviewer.agreement.unit_consensus.unit_consensus`, whose value for a run depends
+on that run's items and adjudications only), the N/A and N/O counts, the raters' spread
+per run. :class:`LiveResults` reads the decided items once as columns
+(:class:`~reviewer.agreement.items.ItemColumns`, no object per item), keeps them in run
+order with a consensus unit per (run, metric), and :meth:`LiveResults.update` re-reads the
+runs a submit touched, takes their old part out of each figure, puts their new slice in
+place and adds its part. The records themselves are built only when something reads
+:attr:`ResultsData.records` (the charts, the report, the bootstrap); the tests hold an
+updated :class:`LiveResults` to a fresh read, and both to the records' computation.
 
 The bootstrap intervals (agreement's, the leaderboard's) are not here: the dashboard shows
 the point values first and fills the intervals in from :func:`with_intervals`, off the

@@ -98,7 +98,7 @@ def decided_columns(
             sql = f"SELECT group_concat(g.rating_pk * {1 << shift} + {small}) {_ITEMS}"
             text = conn.execute(sql + where, (*metrics, *params)).fetchone()[0]
             packed = (
-                np.fromstring(text, dtype=np.int64, sep=",")  # type: ignore[call-overload]
+                np.fromstring(text, dtype=np.int64, sep=",")
                 if text
                 else np.zeros(0, dtype=np.int64)
             )
@@ -115,8 +115,8 @@ def decided_columns(
     rubric_pks = sorted({int(pk) for pk in ratings[:, 3]})
     rank = np.zeros((len(rubric_pks), len(metrics)), dtype=np.int64)
     for r, pk in enumerate(rubric_pks):
-        order = {m: i for i, m in enumerate(rubrics.get(pk).metric_ids)}
-        rank[r] = [order.get(m, len(order)) for m in metrics]
+        place = {m: i for i, m in enumerate(rubrics.get(pk).metric_ids)}
+        rank[r] = [place.get(m, len(place)) for m in metrics]
     rubric_row = np.searchsorted(np.array(rubric_pks, dtype=np.int64), ratings[row, 3])
     by_id = np.argsort(np.argsort(np.array(metrics, dtype=object), kind="stable"))
     order = np.lexsort((by_id[metric_code], rank[rubric_row, metric_code], rating))

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from reviewer.adjudication.facade import AdjudicationStore
+from reviewer.agreement.consensus import Consensus
 from reviewer.agreement.counterparts import counterpart_table, rubric_counterparts
 from reviewer.agreement.items import ItemColumns
 from reviewer.agreement.records import Columns, RatingRecord, RunInfo
@@ -131,6 +132,8 @@ class LiveResults:
         self.auto: dict[Key, float] | None = None
         #: Validity's inputs, a row per run (built with ``auto``, then replaced run by run).
         self.table: ValidityTable | None = None
+        #: The units' consensus as dicts, patched run by run while its keys stay put.
+        self._consensus: Consensus | None = None
 
     def _add_outcomes(self, columns: Columns, sign: int) -> None:
         for metric, counts in derived.outcome_counts(columns).items():
@@ -159,14 +162,27 @@ class LiveResults:
             columns = old.columns()
             self.tally.add_columns(columns, sign=-1)
             self._add_outcomes(columns, -1)
-        for part in (self.spread, self.raters_per_run, self.human):
-            part.pop(key, None)
+        for figure in (self.spread, self.raters_per_run, self.human):
+            figure.pop(key, None)
         self.blind.discard(key)
         new = item_columns(store, run_pk=run_pk).chosen(self.study).recoded(self.items)
         self.items = self.items.renamed(new).spliced(start, end, new)
         thresholds, decided = consensus_rules(store, self.study, run_pk)
         units = unit_consensus(new, thresholds, decided)
+        ustart, uend = np.searchsorted(self.units.run, [run_pk, run_pk + 1]).tolist()
+        was = _units_slice(self.units, ustart, uend).consensus()
         self.units = _spliced(self.units, run_pk, units)
+        part, kept = units.consensus(), self._consensus
+        if kept is not None and (list(was.scores), list(was.open)) == (
+            list(part.scores),
+            list(part.open),
+        ):  # the same keys in the same places: the values change where they stand
+            kept.scores.update(part.scores)
+            kept.open.update(part.open)
+            adjudicated = (kept.adjudicated - was.adjudicated) | part.adjudicated
+            self._consensus = Consensus(kept.scores, kept.open, adjudicated)
+        else:
+            self._consensus = None  # joined again from the units when next asked
         if len(new):
             columns = new.columns()
             self.tally.add_columns(columns)
@@ -177,13 +193,16 @@ class LiveResults:
             if (new.blind_outcome >= 0).any():
                 self.blind.add(key)
         if self.table is not None:
-            self.table.set_run(key, units.consensus(), self.human.get(key))
+            self.table.set_run(key, part, self.human.get(key))
 
     def data(self) -> ResultsData:
         """The point figures as they stand (no bootstrap interval yet). Runs in ``run_pk``
         order, so a figure summed in order is the same whichever runs were updated."""
         items = self.items
-        consensus = self.units.consensus()
+        if self._consensus is None:
+            self._consensus = self.units.consensus()
+        kept = self._consensus  # the caller's own copy: later patches do not change it
+        consensus = Consensus(dict(kept.scores), dict(kept.open), kept.adjudicated)
         agreement: AgreementReport | None = None
         validity = None
         records: list[RatingRecord] | None = None
@@ -295,6 +314,14 @@ def _raters_per_run(items: ItemColumns) -> dict[str, int]:
     pairs = np.unique(items.run * width + items.rater)  # each (run, rater) once
     runs, counts = np.unique(pairs // width, return_counts=True)
     return dict(zip([str(pk) for pk in runs.tolist()], counts.tolist(), strict=True))
+
+
+def _units_slice(units: UnitConsensus, start: int, end: int) -> UnitConsensus:
+    """Units ``start:end``."""
+    arrays = ("run", "metric", "value", "open", "median", "adjudicated")
+    return UnitConsensus(
+        **{name: getattr(units, name)[start:end] for name in arrays}, metrics=units.metrics
+    )
 
 
 def _spliced(units: UnitConsensus, run_pk: int, new: UnitConsensus) -> UnitConsensus:

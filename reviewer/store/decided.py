@@ -87,7 +87,13 @@ def decided_columns(
         rated = conn.execute(_RATINGS + where + " ORDER BY g.rating_pk", params).fetchall()
         rater_rows = conn.execute("SELECT rater_pk, name, kind FROM raters").fetchall()
         study_rows = conn.execute("SELECT study_pk, name FROM studies").fetchall()
-        metrics = tuple(m for (m,) in conn.execute("SELECT DISTINCT metric_id FROM rating_items"))
+        # Every metric any item names (a run's: a submit re-reads one run, not the table).
+        named = (
+            "SELECT DISTINCT metric_id FROM rating_items"
+            if run_pk is None
+            else (f"SELECT DISTINCT i.metric_id {_ITEMS}{where}")
+        )
+        metrics = tuple(m for (m,) in conn.execute(named, params))
         metric = "CASE i.metric_id " + " ".join(f"WHEN ? THEN {k}" for k in range(len(metrics)))
         small = f"({metric} END) * {1 << _SMALL_BITS} + {_SMALL}"
         top = max((row[0] for row in rated), default=0)

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from pydantic import BaseModel, ConfigDict
 
 from reviewer.agreement.consensus import Consensus, build_consensus
-from reviewer.agreement.counterparts import counterpart_value
-from reviewer.agreement.records import RatingRecord, RunInfo
+from reviewer.agreement.counterparts import counterpart_of
+from reviewer.agreement.records import RatingRecord
 from reviewer.agreement.report import AgreementReport
 from reviewer.agreement.validity import ValidityReport
 from reviewer.leaderboard.runs import RunPoint
@@ -146,11 +146,11 @@ class ResultsData(_Frozen):
         named = {m.id: m.counterpart for m in self.metrics if m.counterpart is not None}
         out: dict[tuple[str, str], float] = {}
         for run in self.runs:
-            info = _run_info(run)
+            key, auto = str(run.run_pk), _automatic(run)
             for metric_id, name in named.items():
-                value = counterpart_value(name, info)
+                value = counterpart_of(name, run.scalar, auto)
                 if value is not None:
-                    out[(info.run_key, metric_id)] = value
+                    out[(key, metric_id)] = value
         return out
 
     def warm(self) -> ResultsData:
@@ -182,9 +182,9 @@ class ResultsData(_Frozen):
 _CACHED = ("full_consensus", "consensus", "outcome_rates", "rater_spread", "counterparts")
 
 
-def _run_info(run: RunPoint) -> RunInfo:
-    """The run as the counterpart functions read it."""
-    auto = {
+def _automatic(run: RunPoint) -> dict[str, float | bool | int | None]:
+    """The run's ScoreCard fields as the counterpart functions read them."""
+    return {
         "coverage": run.coverage,
         "order": run.order,
         "end_state": run.end_state,
@@ -192,4 +192,3 @@ def _run_info(run: RunPoint) -> RunInfo:
         "safety_dangerous": run.dangerous,
         "safety_anti_procedure": run.anti_procedure,
     }
-    return RunInfo(run_key=str(run.run_pk), scalar=run.scalar, automatic=auto)

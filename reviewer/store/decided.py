@@ -31,11 +31,14 @@ _LIVE = """g.status <> 'draft' AND NOT EXISTS (SELECT 1 FROM ratings s
     WHERE s.supersedes_pk = g.rating_pk AND s.status <> 'draft')"""
 _RATINGS = f"""
 SELECT g.rating_pk, g.run_pk, g.rater_pk, g.rubric_pk, coalesce(g.study_pk, -1),
-       coalesce((SELECT a.reveal_first FROM assignments a WHERE a.study_pk = g.study_pk
-                 AND a.run_pk = g.run_pk AND a.rater_pk = g.rater_pk), -1)
+       CASE WHEN g.study_pk IS NULL THEN -1 ELSE coalesce((SELECT a.reveal_first
+         FROM assignments a WHERE a.study_pk = g.study_pk AND a.run_pk = g.run_pk
+         AND a.rater_pk = g.rater_pk), -1) END
 FROM ratings g WHERE {_LIVE}"""
-_ITEMS = f"""FROM ratings g JOIN rating_items i ON i.rating_pk = g.rating_pk
-WHERE {_LIVE} AND i.outcome IS NOT NULL"""
+#: Every item with an outcome, of every rating: those of a rating not live are dropped
+#: after, by their rating (SQLite testing each item's rating cost twice the read).
+_ITEMS = "FROM rating_items i WHERE i.outcome IS NOT NULL"
+_OF_RUN = " AND i.rating_pk IN (SELECT rating_pk FROM ratings WHERE run_pk = ?)"
 _CODE = "CASE {} " + " ".join(f"WHEN '{o}' THEN {k}" for k, o in enumerate(OUTCOMES))
 #: An item's small fields, 10 bits below its metric: outcome (2), score + 1 (3),
 #: blind outcome + 1 (2), blind score + 1 (3).
@@ -83,26 +86,23 @@ def decided_columns(
     import numpy as np
 
     where, params = ("", ()) if run_pk is None else (" AND g.run_pk = ?", (run_pk,))
+    of_run = "" if run_pk is None else _OF_RUN
     with read_transaction(conn):
         rated = conn.execute(_RATINGS + where + " ORDER BY g.rating_pk", params).fetchall()
         rater_rows = conn.execute("SELECT rater_pk, name, kind FROM raters").fetchall()
         study_rows = conn.execute("SELECT study_pk, name FROM studies").fetchall()
-        # Every metric any item names (a run's: a submit re-reads one run, not the table).
-        named = (
-            "SELECT DISTINCT metric_id FROM rating_items"
-            if run_pk is None
-            else (f"SELECT DISTINCT i.metric_id {_ITEMS}{where}")
-        )
+        # Every metric an item names (a run's: a submit re-reads one run, not the table).
+        named = f"SELECT DISTINCT i.metric_id {_ITEMS}{of_run}"
         metrics = tuple(m for (m,) in conn.execute(named, params))
         metric = "CASE i.metric_id " + " ".join(f"WHEN ? THEN {k}" for k in range(len(metrics)))
         small = f"({metric} END) * {1 << _SMALL_BITS} + {_SMALL}"
-        top = max((row[0] for row in rated), default=0)
+        top = conn.execute("SELECT coalesce(max(rating_pk), 0) FROM ratings").fetchone()[0]
         shift = _SMALL_BITS + max(1, len(metrics).bit_length())
         if not metrics:  # no item at all
             rating = item = np.zeros(0, dtype=np.int64)
-        elif pack and top.bit_length() + shift <= 62:
-            sql = f"SELECT group_concat(g.rating_pk * {1 << shift} + {small}) {_ITEMS}"
-            text = conn.execute(sql + where, (*metrics, *params)).fetchone()[0]
+        elif pack and int(top).bit_length() + shift <= 62:
+            sql = f"SELECT group_concat(i.rating_pk * {1 << shift} + {small}) {_ITEMS}"
+            text = conn.execute(sql + of_run, (*metrics, *params)).fetchone()[0]
             packed = (
                 np.fromstring(text, dtype=np.int64, sep=",")
                 if text
@@ -110,13 +110,15 @@ def decided_columns(
             )
             rating, item = packed >> shift, packed & ((1 << shift) - 1)
         else:
-            rows = conn.execute(f"SELECT g.rating_pk, {small} {_ITEMS}" + where,
+            rows = conn.execute(f"SELECT i.rating_pk, {small} {_ITEMS}" + of_run,
                                 (*metrics, *params)).fetchall()  # fmt: skip
             pairs = np.array(rows, dtype=np.int64).reshape(-1, 2)
             rating, item = pairs[:, 0], pairs[:, 1]
     ratings = np.array(rated, dtype=np.int64).reshape(-1, 6)
-    # Each item's rating row (both in rating_pk order), then the rubric order of its metric.
-    row = np.searchsorted(ratings[:, 0], rating)
+    # Each item's rating row (both in rating_pk order); the items of no live rating go.
+    row = np.minimum(np.searchsorted(ratings[:, 0], rating), max(len(ratings) - 1, 0))
+    live = ratings[row, 0] == rating if len(ratings) else np.zeros(len(rating), np.bool_)
+    row, rating, item = row[live], rating[live], item[live]
     metric_code = item >> _SMALL_BITS
     rubric_pks = sorted({int(pk) for pk in ratings[:, 3]})
     rank = np.zeros((len(rubric_pks), len(metrics)), dtype=np.int64)

@@ -110,6 +110,12 @@ class ResultsData(_Frozen):
         :attr:`items` the first time one asks: the point values never do)."""
         return [] if self.items is None else self.items.records()
 
+    def records_of(self, run_key: str) -> list[RatingRecord]:
+        """The records of one run, in order (without building every record)."""
+        if "records" in self.__dict__ or self.items is None or not run_key.isdigit():
+            return [r for r in self.records if r.run_key == run_key]
+        return self.items.take(self.items.run == int(run_key)).records()
+
     def models(self) -> list[str]:
         """Model names of the selection, sorted (runs without a model are left out)."""
         return sorted({r.model for r in self.runs if r.model is not None}, key=str.casefold)

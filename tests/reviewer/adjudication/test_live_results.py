@@ -230,3 +230,13 @@ def test_the_decided_columns_are_the_decided_items(team, rate_run, fill_rating) 
                 )
             ]  # fmt: skip
             assert got == [tuple(r) for r in rows if run_pk is None or r.run_pk == run_pk]
+
+
+def test_a_runs_records_are_read_without_building_them_all(team) -> None:
+    data = LiveResults(team).data()
+    one = data.records_of("3")
+    assert "records" not in data.__dict__  # the point values never build the records
+    assert [r.model_dump() for r in one] == [
+        r.model_dump() for r in data.records if r.run_key == "3"
+    ]
+    assert data.records_of("3") == one and data.records_of("99") == []

@@ -147,6 +147,7 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=3, help="A B pairs (default 3)")
     parser.add_argument("--updates", type=int, default=9, help="submits timed in (e)")
     parser.add_argument("--db", type=Path, default=Path("bench/out/results.db"))
+    parser.add_argument("--only", choices=("dashboard",), help="only (a) and (e)")
     args = parser.parse_args()
     small = databases(args.db)
     from ui.results.results_loader import WINDOW_RESAMPLES
@@ -167,6 +168,8 @@ def main() -> None:
         results["a"] = ("(a) the dashboard's data: point values shown", point)
         results["a2"] = ("(a) … then the bootstrap intervals filled in", filled)
         report = [py, "-m", "reviewer", "report", "--out"]
+        if args.only == "dashboard":
+            report = []  # (b)-(d) left out
         measures = {
             "b": ("(b) `a320-review report --out report.pdf`, 10,000 runs",
                   [*report, str(Path(tmp) / "report.pdf"), "--db", str(args.db)]),
@@ -176,7 +179,7 @@ def main() -> None:
                   [*report, str(Path(tmp) / "small.html"), "--format", "html",
                    "--db", str(small)]),
         }  # fmt: skip
-        for key, (label, cmd) in measures.items():
+        for key, (label, cmd) in measures.items() if report else ():
             pair = Paired([], [])
             for i in range(args.pairs):
                 pair.a.append(whole(floor, "floor"))

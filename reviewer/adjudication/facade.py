@@ -109,6 +109,25 @@ class AdjudicationStore(StudiesStore):
                 pairs=pairs,
             )
 
+    def consensus_rules(
+        self, *, study: str | None = None, run_pk: int | None = None
+    ) -> tuple[dict[int, int], dict[tuple[int, str], tuple[str, int | None]]]:
+        """What :meth:`reported_values` applies besides the people's values, for a caller
+        that applies the rule to columns (:mod:`reviewer.agreement.unit_consensus`): each
+        run's threshold (runs not listed: :data:`~reviewer.adjudication.rule.DEFAULT_THRESHOLD`)
+        and each ``(run_pk, metric)`` an adjudication in force decided, with its outcome
+        and score (of ``run_pk`` when given). ``NotFoundError`` for an unknown study."""
+        with read_transaction(self._db.conn):
+            if study is not None:
+                self.get_study(study)  # NotFoundError for an unknown name
+            thresholds = {pk: t for pk, (_s, t) in self._run_thresholds(study).items()}
+            decided: dict[tuple[int, str], tuple[str, int | None]] = {
+                (pk, metric): (item.outcome, item.score)
+                for pk, adjudication in self._in_force(run_pk).items()
+                for metric, item in adjudication.items.items()
+            }
+        return thresholds, decided
+
     def runs_needing_adjudication(self) -> set[int]:
         """Runs with a metric still disputed and not decided by an adjudication in force
         (the queue's "Needs adjudication" filter; lighter than :meth:`disputes`)."""

@@ -23,7 +23,6 @@ import warnings
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-from scipy import stats
 
 from reviewer.agreement.anchoring_pull import PULL_METHOD, pull
 from reviewer.agreement.records import Output, RatingRecord
@@ -73,6 +72,8 @@ def _welch(a: list[float], b: list[float]) -> tuple[float | None, float | None, 
     a, b = _settled(a), _settled(b)
     if np.var(a) == 0 and np.var(b) == 0:
         return None, None, "no interval: the distances do not vary in either arm"
+    from scipy import stats  # only for blind studies: not on every dashboard's start
+
     with warnings.catch_warnings():
         # One arm that does not vary has a variance of exactly 0, which Welch's interval
         # takes as it is; scipy still warns that its moments lost precision (they did not).

@@ -32,9 +32,16 @@ COUNTERPART_NAMES: tuple[str, ...] = (
 
 def counterpart_value(name: str, run: RunInfo) -> float | None:
     """The counterpart ``name`` of ``run`` in 0–1, or ``None`` when the scorer has none."""
-    auto = run.automatic
+    return counterpart_of(name, run.scalar, run.automatic)
+
+
+def counterpart_of(
+    name: str, scalar: float | None, auto: Mapping[str, float | bool | int | None]
+) -> float | None:
+    """:func:`counterpart_value` of a run's ``scalar`` and ScoreCard fields ``auto`` (as
+    :attr:`RunInfo.automatic` holds them), without a :class:`RunInfo`."""
     if name == "scalar":
-        return run.scalar
+        return scalar
     if name in ("coverage", "order", "end_state"):
         value = auto.get(name)
         return None if value is None else float(value)

@@ -106,7 +106,9 @@ class CoincidenceTally:
         self.equal_pairs += sign * int((counts * (counts - 1) // 2).sum())
         domain = np.asarray(self.domain, dtype=np.float64)
         near = np.triu(np.abs(domain[:, None] - domain[None, :]) == 1).astype(np.int64)
-        self.adjacent_pairs += sign * int(np.einsum("uc,uk,ck->", counts, counts, near))
+        # Σ_u Σ_ck n_uc·n_uk·near_ck, in integers (einsum's three-operand loop was a third
+        # of the dashboard's tally).
+        self.adjacent_pairs += sign * int(((counts @ near) * counts).sum())
         pairable = m >= 2
         self.n_units += sign * int(pairable.sum())
         self.n_pairable += sign * int(m[pairable].sum())

@@ -19,11 +19,11 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-from scipy import stats
 
 from reviewer.adjudication.rule import CONSENSUS_RULE
 from reviewer.agreement.anchoring import AnchoringReport, anchoring_report
 from reviewer.agreement.consensus import Consensus, build_consensus
+from reviewer.agreement.correlation import average_ranks, kendall_tau_b, spearman_rho
 from reviewer.agreement.counterparts import counterpart_table, rubric_counterparts
 from reviewer.agreement.records import Output, RatingRecord, RunInfo
 from reviewer.agreement.validity_table import Floats, Ints, ValidityTable
@@ -108,7 +108,7 @@ def spearman(
     if xs.min() == xs.max() or ys.min() == ys.max():
         side = "consensus" if xs.min() == xs.max() else "counterpart"
         return None, None, None, f"the {side} is the same on every run: rho is undefined"
-    rho = float(stats.spearmanr(xs, ys).statistic)
+    rho = spearman_rho(xs, ys)
     if n < 4 or abs(rho) >= 1:
         return rho, None, None, "no interval: needs at least 4 runs and |rho| < 1"
     half = 1.96 * 1.06 / math.sqrt(n - 3)
@@ -169,7 +169,7 @@ def _mean(values: Floats) -> float | None:
 def _ranks(values: list[float | None]) -> list[float | None]:
     # Rank 1 is the best (highest) mean; ties share their average rank.
     present = [i for i, v in enumerate(values) if v is not None]
-    ranked = stats.rankdata([-v for v in values if v is not None])  # in ``present``'s order
+    ranked = average_ranks([-v for v in values if v is not None])  # in ``present``'s order
     out: list[float | None] = [None] * len(values)
     for i, r in zip(present, ranked, strict=True):
         out[i] = float(r)
@@ -206,7 +206,7 @@ def scenario_rankings(table: ValidityTable) -> list[ScenarioRanking]:
         elif len({a for a, _ in both}) < 2 or len({b for _, b in both}) < 2:
             note = "every model has the same mean on one side: tau is undefined"
         else:
-            tau = float(stats.kendalltau([a for a, _ in both], [b for _, b in both]).statistic)
+            tau = kendall_tau_b([a for a, _ in both], [b for _, b in both])
         rows = [
             ModelRank(
                 model=m,

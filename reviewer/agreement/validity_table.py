@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from reviewer.agreement.consensus import Consensus
 from reviewer.agreement.records import RunInfo
+from reviewer.agreement.unit_consensus import UnitConsensus
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -73,6 +74,42 @@ class ValidityTable:
         ``human`` and of the consensus not among them."""
         table = cls(rows, runs, metrics, auto)
         table._fill(consensus, human)
+        return table
+
+    @classmethod
+    def of_units(
+        cls,
+        units: UnitConsensus,
+        human: Mapping[str, float],
+        runs: Mapping[str, RunInfo],
+        metrics: Iterable[str],
+        auto: Mapping[tuple[str, str], float],
+        rows: Iterable[str] = (),
+    ) -> ValidityTable:
+        """:meth:`of` the consensus ``units.consensus()`` without building it: the same
+        rows, in the same order, with the same values."""
+        table = cls(rows, runs, metrics, auto)
+        pks, where = np.unique(units.run, return_inverse=True)
+        keys = [str(pk) for pk in pks.tolist()]
+        names = [keys[i] for i in where.reshape(-1).tolist()]  # each unit's run
+        scored = ~np.isnan(units.value)
+        table._add_rows(human)  # rows as _fill adds them: human, scored, open, adjudicated
+        for mask in (scored, units.open, units.adjudicated):
+            table._add_rows(names[i] for i in np.flatnonzero(mask).tolist())
+        index = np.array([table.index[k] for k in keys], dtype=np.int64)
+        row = index[where.reshape(-1)] if len(units) else np.zeros(0, dtype=np.int64)
+        for key, value in human.items():
+            table.human[table.index[key]] = value
+        for code, m in enumerate(units.metrics):
+            if m not in table.score:
+                continue
+            own = units.metric == code
+            table.score[m][row[own & scored]] = units.value[own & scored]
+            opened = own & units.open
+            table.open[m][row[opened]] = True
+            table.median[m][row[opened]] = units.median[opened]
+        table.n_open += np.bincount(row[units.open], minlength=len(table.keys))
+        table.n_adjudicated += np.bincount(row[units.adjudicated], minlength=len(table.keys))
         return table
 
     def set_run(self, key: str, consensus: Consensus, human: float | None) -> None:

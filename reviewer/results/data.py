@@ -10,19 +10,32 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from functools import cached_property
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict
 
 from reviewer.agreement.consensus import Consensus, build_consensus
-from reviewer.agreement.counterparts import counterpart_value
-from reviewer.agreement.records import RatingRecord, RunInfo
+from reviewer.agreement.counterparts import counterpart_of
+from reviewer.agreement.records import RatingRecord
 from reviewer.agreement.report import AgreementReport
 from reviewer.agreement.validity import ValidityReport
-from reviewer.leaderboard.board import Board
 from reviewer.leaderboard.runs import RunPoint
-from reviewer.quality.summary import QualitySummary
 from reviewer.results import derived
+
+# The leaderboard and the raters' quality come after the point values (a bootstrap, a page
+# of the report): their modules import scipy.stats, half a second that the dashboard's first
+# figures do not wait for. Checked as their types by mypy, taken as they are at run time
+# (all three are built by this package's own functions; the items hold numpy arrays).
+if TYPE_CHECKING:
+    from reviewer.agreement.items import ItemColumns
+    from reviewer.leaderboard.board import Board
+    from reviewer.quality.summary import QualitySummary
+
+    LaterBoard = Board | None
+    LaterQuality = QualitySummary | None
+    Items = ItemColumns | None
+else:
+    LaterBoard = LaterQuality = Items = Any
 
 _T = TypeVar("_T")
 
@@ -60,15 +73,15 @@ class ResultsMeta(_Frozen):
 class ResultsData(_Frozen):
     """Runs, ratings and the agreement/validity reports of one selection.
 
-    ``records`` are the rating items of the selected runs only; ``agreement`` and
-    ``validity`` are computed on them (``None`` when there is no rating).
+    ``records`` are the rating items of the selected runs only (given, or built from
+    ``items`` when first read); ``agreement`` and ``validity`` are computed on them
+    (``None`` when there is no rating).
     """
 
     meta: ResultsMeta
     scenarios: list[str]
     runs: list[RunPoint]
     metrics: list[MetricInfo]
-    records: list[RatingRecord]
     agreement: AgreementReport | None
     validity: ValidityReport | None
     #: The consensus every view shows (:mod:`reviewer.agreement.consensus`, the one
@@ -78,10 +91,30 @@ class ResultsData(_Frozen):
     judges: list[str] = []
     #: The models ranked by the scorer's scalar over these runs, with intervals
     #: (:mod:`reviewer.leaderboard`); ``None`` when not computed.
-    leaderboard: Board | None = None
+    leaderboard: LaterBoard = None
     #: The raters' bias, drift and accuracy (the report's Raters page); ``None`` when not
     #: read (:func:`reviewer.results.raters_source.with_quality` reads it).
-    quality: QualitySummary | None = None
+    quality: LaterQuality = None
+    #: The rating items as columns (:class:`~reviewer.agreement.items.ItemColumns`), from
+    #: which :attr:`records` is built when something reads it; ``None``: ``records`` given.
+    items: Items = None
+
+    def __init__(self, *, records: list[RatingRecord] | None = None, **fields: Any) -> None:
+        super().__init__(**fields)
+        if records is not None:
+            self.__dict__["records"] = records  # where cached_property keeps its value
+
+    @cached_property
+    def records(self) -> list[RatingRecord]:
+        """The rating items of the selected runs (``records`` given, or built from
+        :attr:`items` the first time one asks: the point values never do)."""
+        return [] if self.items is None else self.items.records()
+
+    def records_of(self, run_key: str) -> list[RatingRecord]:
+        """The records of one run, in order (without building every record)."""
+        if "records" in self.__dict__ or self.items is None or not run_key.isdigit():
+            return [r for r in self.records if r.run_key == run_key]
+        return self.items.take(self.items.run == int(run_key)).records()
 
     def models(self) -> list[str]:
         """Model names of the selection, sorted (runs without a model are left out)."""
@@ -119,11 +152,11 @@ class ResultsData(_Frozen):
         named = {m.id: m.counterpart for m in self.metrics if m.counterpart is not None}
         out: dict[tuple[str, str], float] = {}
         for run in self.runs:
-            info = _run_info(run)
+            key, auto = str(run.run_pk), _automatic(run)
             for metric_id, name in named.items():
-                value = counterpart_value(name, info)
+                value = counterpart_of(name, run.scalar, auto)
                 if value is not None:
-                    out[(info.run_key, metric_id)] = value
+                    out[(key, metric_id)] = value
         return out
 
     def warm(self) -> ResultsData:
@@ -155,9 +188,9 @@ class ResultsData(_Frozen):
 _CACHED = ("full_consensus", "consensus", "outcome_rates", "rater_spread", "counterparts")
 
 
-def _run_info(run: RunPoint) -> RunInfo:
-    """The run as the counterpart functions read it."""
-    auto = {
+def _automatic(run: RunPoint) -> dict[str, float | bool | int | None]:
+    """The run's ScoreCard fields as the counterpart functions read them."""
+    return {
         "coverage": run.coverage,
         "order": run.order,
         "end_state": run.end_state,
@@ -165,4 +198,3 @@ def _run_info(run: RunPoint) -> RunInfo:
         "safety_dangerous": run.dangerous,
         "safety_anti_procedure": run.anti_procedure,
     }
-    return RunInfo(run_key=str(run.run_pk), scalar=run.scalar, automatic=auto)

@@ -3,13 +3,15 @@
 Every rating figure of :class:`~reviewer.results.data.ResultsData` is a sum over runs, or
 a table with one entry per run: the agreement report's point figures
 (:class:`~reviewer.agreement.running.AgreementTally`), the consensus of each (run, metric)
-(:func:`~reviewer.agreement.consensus.build_consensus`, whose value for a run depends on
-that run's records and reported values only), the N/A and N/O counts, the raters' spread
-per run. :class:`LiveResults` reads the store once, keeps each run's records and each of
-those figures, and :meth:`LiveResults.update` re-reads the runs a submit touched, takes
-their old part out and adds their new one. Each figure is still computed by its one
-function, on one run's records instead of all of them; the tests hold an updated
-:class:`LiveResults` to a fresh :func:`~reviewer.results.source.gather`.
+(:func:`~reviewer.agreement.unit_consensus.unit_consensus`, whose value for a run depends
+on that run's items and adjudications only), the N/A and N/O counts, the raters' spread
+per run. :class:`LiveResults` reads the decided items once as columns
+(:class:`~reviewer.agreement.items.ItemColumns`, no object per item), keeps them in run
+order with a consensus unit per (run, metric), and :meth:`LiveResults.update` re-reads the
+runs a submit touched, takes their old part out of each figure, puts their new slice in
+place and adds its part. The records themselves are built only when something reads
+:attr:`ResultsData.records` (the charts, the report, the bootstrap); the tests hold an
+updated :class:`LiveResults` to a fresh read, and both to the records' computation.
 
 The bootstrap intervals (agreement's, the leaderboard's) are not here: the dashboard shows
 the point values first and fills the intervals in from :func:`with_intervals`, off the
@@ -24,13 +26,14 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from itertools import chain
+from typing import TYPE_CHECKING
 
-from reviewer.adjudication.consensus import reported_values
+import numpy as np
+
 from reviewer.adjudication.facade import AdjudicationStore
-from reviewer.adjudication.model import ReportedValue
-from reviewer.agreement.consensus import Consensus, build_consensus
+from reviewer.agreement.consensus import Consensus
 from reviewer.agreement.counterparts import counterpart_table, rubric_counterparts
+from reviewer.agreement.items import ItemColumns
 from reviewer.agreement.records import Columns, RatingRecord, RunInfo
 from reviewer.agreement.report import (
     AgreementReport,
@@ -39,24 +42,25 @@ from reviewer.agreement.report import (
     with_interval,
 )
 from reviewer.agreement.running import AgreementTally
-from reviewer.agreement.source import choose, load_inputs, rating_records
-from reviewer.agreement.validity import human_scores, rubric_validity
+from reviewer.agreement.source import UnknownStudyError, consensus_rules, item_columns, run_infos
+from reviewer.agreement.unit_consensus import UnitConsensus, unit_consensus
+from reviewer.agreement.validity import rubric_validity
 from reviewer.agreement.validity_table import ValidityTable
-from reviewer.leaderboard.board import Board
-from reviewer.leaderboard.board import build as build_board
 from reviewer.leaderboard.runs import all_scenarios, read_runs, study_runs
 from reviewer.leaderboard.values import scorer_values_of
 from reviewer.results import derived
 from reviewer.results.data import MetricInfo, ResultsData, ResultsMeta
-from reviewer.results.joined import Joined
 from reviewer.rubric import Rubric
 from reviewer.studies.visibility import hidden_runs, left_out_note
+
+if TYPE_CHECKING:
+    from reviewer.leaderboard.board import Board
 
 Key = tuple[str, str]
 
 
 class LiveResults:
-    """The selection's runs, their records and the figures summed over them."""
+    """The selection's runs, their items and the figures summed over them."""
 
     def __init__(
         self,
@@ -78,7 +82,11 @@ class LiveResults:
     ) -> None:
         self.study, self.scenarios, self.viewer = study, list(scenarios), viewer
         runs, versions = read_runs(store, scenarios)
-        inputs = load_inputs(store, study=study)
+        raw = item_columns(store)
+        if study is not None and study not in raw.known_studies():
+            raise UnknownStudyError(
+                f"no ratings belong to a study named {study!r} in this database"
+            )
         if study is not None:
             runs = study_runs(store, study, runs)
         self.hidden, self.blind_for = hidden_runs(store, viewer)
@@ -93,74 +101,42 @@ class LiveResults:
         self.n_left_out = n_selected - len(runs)
         self.runs, self.versions = runs, versions
         self.keys = {str(r.run_pk) for r in runs}
-        self.rubric: Rubric = inputs.rubric
+        self.rubric: Rubric = store.rubric()
         self.run_infos: dict[str, RunInfo] = {
-            k: v for k, v in inputs.runs.items() if k in self.keys
+            k: v for k, v in run_infos(store).items() if k in self.keys
         }
         self.database = str(store.path.resolve())
         self.all_scenarios = all_scenarios(store)
         self.judges = sorted(r.name for r in store.raters() if r.kind == "judge")
         self.leaderboard: Board | None = None  # a bootstrap: filled in by with_intervals
-        # Per run: its records (the phase's values) and both phases' (anchoring's), its
-        # consensus, its mean consensus (validity's human score), its raters' spread.
-        self.records: dict[str, list[RatingRecord]] = defaultdict(list)
-        self.unselected: dict[str, list[RatingRecord]] = defaultdict(list)
-        for r in inputs.records:
-            if r.run_key in self.keys:
-                self.records[r.run_key].append(r)
-        for r in inputs.unselected:
-            if r.run_key in self.keys:
-                self.unselected[r.run_key].append(r)
-        reported: dict[str, dict[Key, ReportedValue]] = defaultdict(dict)
-        for k, v in inputs.reported.items():
-            reported[k[0]][k] = v
-        everything = [r for records in self.records.values() for r in records]
-        columns = Columns.of(everything)  # read once for the three sums below
+        chosen = raw.chosen(study)
+        selected = np.array([r.run_pk for r in runs], dtype=np.int64)
+        chosen = chosen.take(np.isin(chosen.run, selected))  # in the store's rating order
+        columns = chosen.columns()  # read once for the three sums below
         self.tally = AgreementTally()
         self.tally.add_columns(columns)
         self.outcomes: Counter[tuple[str, int]] = Counter()
         self._add_outcomes(columns, 1)
-        self.consensus: dict[str, Consensus] = {}
-        self.human: dict[str, dict[str, float]] = {}
         self.spread = derived.rater_spread(columns)
-        self.raters_per_run: dict[str, int] = {}
-        self.blind: set[str] = set()  # runs with a blind-phase value (anchoring reads them)
-        consensus = build_consensus(everything, inputs.reported)
-        split: dict[str, Consensus] = defaultdict(Consensus)
-        for k, value in consensus.scores.items():
-            split[k[0]].scores[k] = value
-        for k, median in consensus.open.items():
-            split[k[0]].open[k] = median
-        adjudicated: dict[str, set[Key]] = defaultdict(set)
-        for k in consensus.adjudicated:
-            adjudicated[k[0]].add(k)
-        for key in self.records:
-            part = split[key]
-            decided = frozenset(adjudicated.get(key, ()))
-            self._set_run(key, Consensus(part.scores, part.open, decided), spread=None)
+        #: The items in run order (each run's in the store's order), and a consensus unit
+        #: per (run, metric) in the same order: a submit replaces its run's slice of both.
+        self.items = chosen.take(np.argsort(chosen.run, kind="stable"))
+        self.thresholds, self.decided = consensus_rules(store, study)
+        self.units = unit_consensus(self.items, self.thresholds, self.decided)
+        self.human: dict[str, float] = self.units.human_means()  # validity's human score
+        self.raters_per_run = _raters_per_run(self.items)
+        # Runs with a blind-phase value (anchoring reads them).
+        self.blind = {str(pk) for pk in np.unique(self.items.run[self.items.blind_outcome >= 0])}
         #: The scorer's counterparts: of the runs only, so a submit leaves them as they are.
         self.counterparts: dict[Key, float] | None = None
         self.auto: dict[Key, float] | None = None
         #: Validity's inputs, a row per run (built with ``auto``, then replaced run by run).
         self.table: ValidityTable | None = None
-        self._order: list[str] | None = None  # the runs with records, in run_pk order
-        self._joined: Joined | None = None  # their records and consensus joined in order
+        #: The units' consensus as dicts, patched run by run while its keys stay put.
+        self._consensus: Consensus | None = None
 
-    def _set_run(
-        self, key: str, consensus: Consensus, spread: dict[str, tuple[int, float]] | None
-    ) -> None:
-        """Keep the run's consensus and the per-run figures of its records."""
-        records = self.records[key]
-        self.consensus[key] = consensus
-        self.human[key] = human_scores(consensus.scores)
-        self.raters_per_run[key] = len({r.rater for r in records})
-        if any(r.has_blind for r in self.unselected.get(key, ())):
-            self.blind.add(key)
-        if spread is not None:
-            self.spread.update(spread)
-
-    def _add_outcomes(self, records: Sequence[RatingRecord] | Columns, sign: int) -> None:
-        for metric, counts in derived.outcome_counts(records).items():
+    def _add_outcomes(self, columns: Columns, sign: int) -> None:
+        for metric, counts in derived.outcome_counts(columns).items():
             for i, n in enumerate(counts):
                 self.outcomes[(metric, i)] += sign * n
 
@@ -180,65 +156,71 @@ class LiveResults:
 
     def _replace_run(self, store: AdjudicationStore, key: str, run_pk: int) -> None:
         """Take the run's old part out of every figure, read it again, add the new part."""
-        old = self.records.pop(key, [])
-        self.tally.add(old, sign=-1)
-        self._add_outcomes(old, -1)
-        self.unselected.pop(key, None)
-        old_part = self.consensus.pop(key, None)
-        self.human.pop(key, None)
-        self.spread.pop(key, None)
-        self.raters_per_run.pop(key, None)
+        start, end = np.searchsorted(self.items.run, [run_pk, run_pk + 1]).tolist()
+        old = self.items.take(slice(start, end))
+        if len(old):
+            columns = old.columns()
+            self.tally.add_columns(columns, sign=-1)
+            self._add_outcomes(columns, -1)
+        for figure in (self.spread, self.raters_per_run, self.human):
+            figure.pop(key, None)
         self.blind.discard(key)
-        records, unselected = choose(rating_records(store, run_pk=run_pk), study=self.study)
-        if bool(records) != bool(old):
-            self._order = None  # the run joins or leaves the runs with records
+        new = item_columns(store, run_pk=run_pk).chosen(self.study).recoded(self.items)
+        self.items = self.items.renamed(new).spliced(start, end, new)
+        thresholds, decided = consensus_rules(store, self.study, run_pk)
+        units = unit_consensus(new, thresholds, decided)
+        ustart, uend = np.searchsorted(self.units.run, [run_pk, run_pk + 1]).tolist()
+        was = _units_slice(self.units, ustart, uend).consensus()
+        self.units = _spliced(self.units, run_pk, units)
+        part, kept = units.consensus(), self._consensus
+        if kept is not None and (list(was.scores), list(was.open)) == (
+            list(part.scores),
+            list(part.open),
+        ):  # the same keys in the same places: the values change where they stand
+            kept.scores.update(part.scores)
+            kept.open.update(part.open)
+            adjudicated = (kept.adjudicated - was.adjudicated) | part.adjudicated
+            self._consensus = Consensus(kept.scores, kept.open, adjudicated)
+        else:
+            self._consensus = None  # joined again from the units when next asked
+        if len(new):
+            columns = new.columns()
+            self.tally.add_columns(columns)
+            self._add_outcomes(columns, 1)
+            self.spread.update(derived.rater_spread(columns))
+            self.raters_per_run.update(_raters_per_run(new))
+            self.human.update(units.human_means())
+            if (new.blind_outcome >= 0).any():
+                self.blind.add(key)
         if self.table is not None:
-            self.table.set_run(key, Consensus(), None)
-        if not records and not unselected:
-            self._joined = None if old else self._joined
-            return
-        self.records[key] = records
-        self.unselected[key] = unselected
-        self.tally.add(records)
-        self._add_outcomes(records, 1)
-        consensus = build_consensus(records, _reported_of_run(store, self.study, run_pk))
-        self._set_run(key, consensus, spread=derived.rater_spread(records))
-        if self.table is not None:
-            self.table.set_run(key, consensus, self.human[key].get(key))
-        joined = self._joined
-        if joined is not None and (
-            old_part is None or not joined.replace(key, old_part, records, consensus)
-        ):
-            self._joined = None
+            self.table.set_run(key, part, self.human.get(key))
 
     def data(self) -> ResultsData:
         """The point figures as they stand (no bootstrap interval yet). Runs in ``run_pk``
         order, so a figure summed in order is the same whichever runs were updated."""
-        if self._order is None:
-            self._order = sorted((k for k, rs in self.records.items() if rs), key=_run_order)
-            self._joined = None
-        order = self._order
-        if self._joined is None:
-            self._joined = Joined(order, self.records, self.consensus)
-        records = self._joined.all_records()
-        consensus = self._joined.consensus()
+        items = self.items
+        if self._consensus is None:
+            self._consensus = self.units.consensus()
+        kept = self._consensus  # the caller's own copy: later patches do not change it
+        consensus = Consensus(dict(kept.scores), dict(kept.open), kept.adjudicated)
         agreement: AgreementReport | None = None
         validity = None
-        if records:
+        records: list[RatingRecord] | None = None
+        if len(items):
             agreement = tally_report(self.tally, self.rubric.metric_ids)
             declared = rubric_counterparts(self.rubric)
             if self.auto is None:
                 self.auto = counterpart_table(self.run_infos, declared)
             if self.table is None:
-                human = dict(chain.from_iterable(self.human[key].items() for key in order))
+                human = {k: self.human[k] for k in sorted(self.human, key=_run_order)}
                 rows = sorted(self.keys, key=_run_order)
-                self.table = ValidityTable.of(
-                    consensus, human, self.run_infos, declared, self.auto, rows=rows
+                self.table = ValidityTable.of_units(
+                    self.units, human, self.run_infos, declared, self.auto, rows=rows
                 )
-            # Anchoring reads the blind values; without any it has nothing to read (None).
-            blind = [] if not self.blind else [r for k in order for r in self.unselected[k]]
+            # Anchoring reads the blind values: the records then, else nothing (None).
+            records = items.records() if self.blind else None
             validity = rubric_validity(
-                records, blind, self.run_infos, self.rubric, top=10, consensus=consensus,
+                [], records or [], self.run_infos, self.rubric, top=10, consensus=consensus,
                 auto=self.auto, table=self.table,
             )  # fmt: skip
         meta = ResultsMeta(
@@ -262,6 +244,7 @@ class LiveResults:
                 MetricInfo(id=m.id, title=m.title, counterpart=m.counterpart)
                 for m in self.rubric.metrics
             ],
+            items=items,
             records=records,
             agreement=agreement,
             validity=validity,
@@ -275,7 +258,7 @@ class LiveResults:
         }
         known: dict[str, object] = {
             "outcome_rates": derived.rates_of(counts),
-            "rater_spread": {k: self.spread[k] for k in order if k in self.spread},
+            "rater_spread": {k: self.spread[k] for k in sorted(self.spread, key=_run_order)},
         }
         if self.counterparts is not None:
             known["counterparts"] = self.counterparts
@@ -287,6 +270,8 @@ class LiveResults:
         """``data`` with the bootstrap intervals filled in (agreement's and the leaderboard,
         which is kept: a submit does not change the runs' scores)."""
         if self.leaderboard is None:
+            from reviewer.leaderboard.board import build as build_board  # scipy: not before
+
             self.leaderboard = build_board(
                 scorer_values_of(self.runs), resamples=resamples, seed=seed
             )
@@ -323,15 +308,36 @@ def with_intervals(
     return data.model_copy(update=update) if update else data
 
 
-def _reported_of_run(
-    store: AdjudicationStore, study: str | None, run_pk: int
-) -> dict[Key, ReportedValue]:
-    from reviewer.store import NotFoundError
+def _raters_per_run(items: ItemColumns) -> dict[str, int]:
+    """``{run_key: raters}`` of the runs with items."""
+    width = max(len(items.raters), 1)
+    pairs = np.unique(items.run * width + items.rater)  # each (run, rater) once
+    runs, counts = np.unique(pairs // width, return_counts=True)
+    return dict(zip([str(pk) for pk in runs.tolist()], counts.tolist(), strict=True))
 
-    try:
-        return reported_values(store, study=study, run_pk=run_pk)
-    except NotFoundError:
-        return {}
+
+def _units_slice(units: UnitConsensus, start: int, end: int) -> UnitConsensus:
+    """Units ``start:end``."""
+    arrays = ("run", "metric", "value", "open", "median", "adjudicated")
+    return UnitConsensus(
+        **{name: getattr(units, name)[start:end] for name in arrays}, metrics=units.metrics
+    )
+
+
+def _spliced(units: UnitConsensus, run_pk: int, new: UnitConsensus) -> UnitConsensus:
+    """``units`` with run ``run_pk``'s units replaced by ``new`` (coded with names that
+    extend those of ``units``)."""
+    start, end = np.searchsorted(units.run, [run_pk, run_pk + 1]).tolist()
+    arrays = ("run", "metric", "value", "open", "median", "adjudicated")
+    return UnitConsensus(
+        **{
+            name: np.concatenate(
+                [getattr(units, name)[:start], getattr(new, name), getattr(units, name)[end:]]
+            )
+            for name in arrays
+        },
+        metrics=new.metrics if len(new.metrics) >= len(units.metrics) else units.metrics,
+    )
 
 
 @contextmanager

@@ -23,6 +23,7 @@ from reviewer.listing.run_values import list_run_rows
 from reviewer.rubric import Rubric
 from reviewer.store import (
     audit,
+    decided,
     importer,
     integrity,
     lifecycle,
@@ -368,6 +369,13 @@ class CoreStore:
         """The items of :meth:`latest_decisions` (of ``run_pk`` when given) as plain rows
         with their study context, in the same order (what the statistics read)."""
         return ratings.decided_items(self._db.conn, self._rubrics, run_pk=run_pk)
+
+    def decided_columns(
+        self, *, run_pk: int | None = None, pack: bool = True
+    ) -> decided.DecidedColumns:
+        """:meth:`decided_items` as integer columns, in the same order (the dashboard reads
+        every item of the database: no Python row per item)."""
+        return decided.decided_columns(self._db.conn, self._rubrics, run_pk=run_pk, pack=pack)
 
     def record_export(self, what: str, details: dict[str, Any]) -> None:
         """Add an ``export`` entry to the audit log (what left the database, and how).

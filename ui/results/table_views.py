@@ -154,7 +154,7 @@ class AgreementView(_RunTables):
             self.side_by_side.set_run([], [])
             return
         key = str(run)
-        records = [r for r in self._data.records if r.run_key == key]
+        records = self._data.records_of(key)
         if not may_see(self.viewer, records):
             self.side_by_side.set_run([], [])
             self.side_note.setText(

@@ -7,6 +7,14 @@ and compares every figure with a :class:`LiveResults` read from scratch: to the 
 because the sums are the same integers and the runs are assembled in the same order.
 (It sits with the adjudication tests for their helpers: the consensus it checks is
 adjudication-aware.)
+
+The dashboard reads the decided items as numpy columns
+(:meth:`~reviewer.store.core.CoreStore.decided_columns`), applies the consensus rule to
+them at once (:mod:`reviewer.agreement.unit_consensus`) and builds the records only when
+asked: :func:`plain` reads the same store the plain way (``load_inputs``,
+``build_consensus`` over the reported values, the tally and validity of the records), and
+every figure is compared after random submits with ties, Not applicable and Not observed
+items, open and adjudicated disputes, and a judge whose ratings never count.
 """
 
 from __future__ import annotations
@@ -15,10 +23,18 @@ import random
 
 import pytest
 
+from reviewer.agreement.consensus import build_consensus
+from reviewer.agreement.report import tally_report
+from reviewer.agreement.running import AgreementTally
+from reviewer.agreement.source import load_inputs
+from reviewer.agreement.validity import rubric_validity
 from reviewer.evidence import Citation
+from reviewer.leaderboard.runs import read_runs
+from reviewer.results import derived
 from reviewer.results.data import ResultsData
 from reviewer.results.live import LiveResults, with_intervals
 from reviewer.results.source import gather
+from reviewer.rubric import OUTCOMES
 from reviewer.workspace import ReviewStore
 
 METRICS = ("safety", "procedure_application", "problem_solving", "verification")
@@ -126,3 +142,101 @@ def test_the_intervals_fill_in_what_gather_reports(team) -> None:
     assert figures(full) == figures(expected)
     assert full.agreement == expected.agreement and full.leaderboard == expected.leaderboard
     assert with_intervals(point, seed=0, resamples=0) is point
+
+
+def plain(store: ReviewStore) -> dict[str, object]:
+    """The figures computed from records, as the dashboard computed them before."""
+    inputs = load_inputs(store)
+    runs, _versions = read_runs(store)
+    keys = {str(r.run_pk) for r in runs}
+    records = [r for r in inputs.records if r.run_key in keys]
+    joined = sorted(records, key=lambda r: int(r.run_key))  # stable: the store's order
+    consensus = build_consensus(joined, inputs.reported)
+    infos = {k: v for k, v in inputs.runs.items() if k in keys}
+    blind = joined if any(r.has_blind for r in joined) else []
+    validity = rubric_validity(joined, blind, infos, inputs.rubric, consensus=consensus)
+    tally = AgreementTally.of(records)
+    return {
+        "records": [r.model_dump() for r in joined],
+        "consensus": (consensus.scores, consensus.open, consensus.adjudicated),
+        "consensus order": (list(consensus.scores), list(consensus.open)),
+        "agreement": tally_report(tally, inputs.rubric.metric_ids).model_dump(),
+        "validity": validity.model_dump(),
+        "outcome_rates": derived.outcome_rates(records),
+        "rater_spread": derived.rater_spread(records),
+        "n_ratings": len({(r.run_key, r.rater) for r in records}),
+    }
+
+
+def columns(store: ReviewStore) -> dict[str, object]:
+    """The same figures from the dashboard's columns (the records built last)."""
+    data = LiveResults(store).data()
+    c = data.full_consensus
+    return {
+        "agreement": data.agreement.model_dump() if data.agreement else None,
+        "validity": data.validity.model_dump() if data.validity else None,
+        "consensus": (c.scores, c.open, c.adjudicated),
+        "consensus order": (list(c.scores), list(c.open)),
+        "outcome_rates": data.outcome_rates,
+        "rater_spread": data.rater_spread,
+        "n_ratings": data.meta.n_ratings,
+        "records": [r.model_dump() for r in data.records],
+    }
+
+
+def _values(rnd: random.Random) -> dict[str, tuple[str, int | None]]:
+    out = {}
+    for metric in rnd.sample(METRICS, rnd.randint(1, len(METRICS))):
+        outcome = rnd.choice([*OUTCOMES, "applicable", "applicable"])
+        out[metric] = (outcome, rnd.randint(0, 3) if outcome == "applicable" else None)
+    return out
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_the_columns_give_the_records_figures(team, rate_run, fill_rating, seed) -> None:
+    rnd = random.Random(seed)
+    assert columns(team) == plain(team)
+    for _ in range(8):
+        run_pk, rater = rnd.randint(1, 5), rnd.choice(("ann", "bob", "cy", "dee", "jay"))
+        resubmit(team, run_pk, rater, rate_run, fill_rating, _values(rnd))
+    # jay is an automatic judge: rated like the others, counted by neither computation.
+    team._db.conn.execute("UPDATE raters SET kind = 'judge' WHERE name = 'jay'")
+    assert columns(team) == plain(team)
+
+
+def test_the_decided_columns_are_the_decided_items(team, rate_run, fill_rating) -> None:
+    rnd = random.Random(9)
+    for _ in range(6):
+        run_pk, rater = rnd.randint(1, 5), rnd.choice(("ann", "bob", "cy"))
+        resubmit(team, run_pk, rater, rate_run, fill_rating, _values(rnd))
+    # A draft (and a draft correction) has items with an outcome that do not count yet.
+    draft = team.start_rating(2, "eve")
+    team.save_item(draft.rating_pk, "safety", outcome="applicable", score=2, comment="",
+                   expected_version=draft.version)  # fmt: skip
+    team.supersede(team.live_rating(1, "ann").rating_pk, rater="ann")
+    rows = team.decided_items()
+    for pack in (True, False):
+        for run_pk in (None, 1, 3, 99):
+            c = team.decided_columns(pack=pack, run_pk=run_pk)
+            got = [
+                (run, c.raters[rater], c.judges[rater], c.metrics[metric], OUTCOMES[outcome],
+                 None if score < 0 else score, None if study < 0 else c.studies[study],
+                 None if b_out < 0 else OUTCOMES[b_out], None if b_score < 0 else b_score,
+                 None if arm < 0 else bool(arm))
+                for run, rater, metric, outcome, score, study, b_out, b_score, arm in zip(
+                    c.run.tolist(), c.rater.tolist(), c.metric.tolist(), c.outcome.tolist(),
+                    c.score.tolist(), c.study.tolist(), c.blind_outcome.tolist(),
+                    c.blind_score.tolist(), c.reveal.tolist(), strict=True,
+                )
+            ]  # fmt: skip
+            assert got == [tuple(r) for r in rows if run_pk is None or r.run_pk == run_pk]
+
+
+def test_a_runs_records_are_read_without_building_them_all(team) -> None:
+    data = LiveResults(team).data()
+    one = data.records_of("3")
+    assert "records" not in data.__dict__  # the point values never build the records
+    assert [r.model_dump() for r in one] == [
+        r.model_dump() for r in data.records if r.run_key == "3"
+    ]
+    assert data.records_of("3") == one and data.records_of("99") == []

@@ -3,10 +3,11 @@
     python bench/ui_child.py DB RATER
 
 Does what ``a320-review gui`` does (``ui.app.run``): :func:`~ui.app.first_screen` builds the
-window and reads the queue's rows without the store, and shows it; once its first paint
-(with the rows) is done, ``time.monotonic()`` is taken (``painted``). Then, as ``run``
+window and reads the head of the queue without the store, and shows it; once its first
+paint (with the rows) is done, ``time.monotonic()`` is taken (``painted``). Then, as ``run``
 does, :func:`~ui.app.open_store` opens the store behind it and
-:func:`~ui.app.show_first_screen` shows the rows as the store says the rater may see them;
+:func:`~ui.app.show_first_screen` shows the whole list (read then, ``screen.rows``) as the
+store says the rater may see it;
 the instant the window rates is printed second (``ready``), and the process exits. The
 parent compares both with the instant it took just before spawning this process: the
 figures start at process start, imports included. Nothing but what the app imports is
@@ -31,7 +32,7 @@ def main() -> None:
 
     db, rater = Path(sys.argv[1]), sys.argv[2]
     screen = first_screen(db, rater)
-    if not screen.rows:
+    if not screen.window.queue.model.rowCount():
         raise SystemExit("bench: the first screen has no rows (not a database of this version?)")
     done: list = []  # the App, once the store is open
 

@@ -16,6 +16,8 @@ from shiboken6 import isValid
 from ui.queue.run_queue_model import UNSAFE_COLOUR, Column, RunQueueModel, ShortTextRole
 
 _MAX_COLUMN_WIDTH = 240
+#: The rows the columns are measured on: the first ones (never all of 10,000).
+SAMPLE = 200
 MIN_ELASTIC = 44
 #: Below this a shared column shows a letter or two of its text ("Mode" for Model at
 #: 1366×768): rather than four such columns, Status and then Model give way.
@@ -97,6 +99,14 @@ class QueueColumns(QObject):
         self.view = view
         self.model = model
         self._natural: dict[Column, int] = {}
+        # What layout_columns measures on the sample, kept until the rows change: the
+        # panel is laid out at every resize (five times before the first paint).
+        self._texts: dict[Column, set[str]] = {}
+        self._telling: dict[Column, int] = {}
+        self._modes: dict[tuple[Column, int], Qt.TextElideMode] = {}
+        for changed in (model.modelReset, model.layoutChanged, model.dataChanged,
+                        model.rowsInserted, model.rowsRemoved):  # fmt: skip
+            changed.connect(self._forget_sample)
         self._sizing = False
         self._user_sized = False
         # A section resized while a mouse button is down *on the header* is the rater's
@@ -130,7 +140,7 @@ class QueueColumns(QObject):
         bold = QFont(self.view.font())
         bold.setBold(True)  # UNSAFE is bold, and so are headers in the shared stylesheet
         plain, strong = self.view.fontMetrics(), QFontMetrics(bold)
-        rows = range(min(self.model.rowCount(), 200))
+        rows = range(min(self.model.rowCount(), SAMPLE))
         for column in Column:
             cells = plain if column != Column.SAFETY else strong
             texts = {self.model.index(row, column).data() for row in rows}
@@ -211,9 +221,20 @@ class QueueColumns(QObject):
             self._sizing = False
         self._choose_elide_modes()
 
+    def _forget_sample(self, *_args: object) -> None:
+        self._texts.clear()
+        self._telling.clear()
+        self._modes.clear()
+
     def _telling_width(self, column: Column) -> int:
         """The narrowest width (to 4 px) at which the column's distinct values still read
         differently under some elide mode: "elec-apu…" and "elec-eng…", not "elec-…"."""
+        width = self._telling.get(column)
+        if width is None:
+            width = self._telling[column] = self._measure_telling_width(column)
+        return width
+
+    def _measure_telling_width(self, column: Column) -> int:
         texts = self._column_texts(column)
         metrics = self.view.fontMetrics()
         widest = max((metrics.horizontalAdvance(t) for t in texts), default=0) + TEXT_MARGIN
@@ -225,8 +246,12 @@ class QueueColumns(QObject):
 
     def _column_texts(self, column: Column) -> set[str]:
         # A sample, as for the natural widths: 10,000 rows are never all measured.
-        rows = range(min(self.model.rowCount(), 200))
-        return {self.model.index(row, column).data() or "" for row in rows}
+        texts = self._texts.get(column)
+        if texts is None:
+            rows = range(min(self.model.rowCount(), SAMPLE))
+            texts = {self.model.index(row, column).data() or "" for row in rows}
+            self._texts[column] = texts
+        return texts
 
     def _choose_elide_modes(self) -> None:
         """Per cut column, an elide mode under which distinct values read differently."""
@@ -235,9 +260,12 @@ class QueueColumns(QObject):
             return
         metrics = self.view.fontMetrics()
         for column, first in _ELIDE.items():
-            texts = self._column_texts(column)
             width = self.view.columnWidth(column)
-            delegate.modes[column] = elide_mode_for(texts, metrics, width, first)
+            mode = self._modes.get((column, width))
+            if mode is None:
+                texts = self._column_texts(column)
+                mode = self._modes[column, width] = elide_mode_for(texts, metrics, width, first)
+            delegate.modes[column] = mode
 
     def _on_section_resized(self, *_args: int) -> None:
         # Only a drag by the rater counts: Qt also resizes sections itself.

@@ -56,11 +56,25 @@ def shown_text(text: str, short: str | None, metrics, width: int, mode) -> str:
 def elide_mode_for(texts: set[str], metrics, width: int, first) -> Qt.TextElideMode:
     """The elide mode, ``first`` if it will do, under which distinct ``texts`` still read
     differently at ``width``; ``first`` when none does (the tooltip tells them apart)."""
+    advances = {t: metrics.horizontalAdvance(t) for t in texts}
     for mode in (first, *[m for m in _MODES if m != first]):
-        shown = {shown_text(t, None, metrics, width, mode) for t in texts}
-        if len(shown) == len(texts):
+        if _read_apart(advances, metrics, width, mode):
             return mode
     return first
+
+
+def _read_apart(advances: dict[str, int], metrics, width: int, mode) -> bool:
+    """Whether the texts (keys of ``advances``, their widths) all read differently in a
+    cell of ``width`` under ``mode``: :func:`shown_text` of each (no short form), with
+    each text measured once and a stop at the first two that read the same."""
+    room = width - TEXT_MARGIN
+    seen: set[str] = set()
+    for text, advance in advances.items():
+        shown = text if advance <= room else metrics.elidedText(text, mode, room)
+        if shown in seen:
+            return False
+        seen.add(shown)
+    return True
 
 
 class ElidingDelegate(QStyledItemDelegate):
@@ -140,10 +154,9 @@ class QueueColumns(QObject):
         bold = QFont(self.view.font())
         bold.setBold(True)  # UNSAFE is bold, and so are headers in the shared stylesheet
         plain, strong = self.view.fontMetrics(), QFontMetrics(bold)
-        rows = range(min(self.model.rowCount(), SAMPLE))
         for column in Column:
             cells = plain if column != Column.SAFETY else strong
-            texts = {self.model.index(row, column).data() for row in rows}
+            texts = self.model.display_texts(column, SAMPLE)
             title = self.model.headerData(column, Qt.Orientation.Horizontal)
             width = max(
                 max(cells.horizontalAdvance(t) for t in texts) + 2 * TEXT_MARGIN,
@@ -235,12 +248,12 @@ class QueueColumns(QObject):
         return width
 
     def _measure_telling_width(self, column: Column) -> int:
-        texts = self._column_texts(column)
         metrics = self.view.fontMetrics()
-        widest = max((metrics.horizontalAdvance(t) for t in texts), default=0) + TEXT_MARGIN
+        advances = {t: metrics.horizontalAdvance(t) for t in self._column_texts(column)}
+        widest = max(advances.values(), default=0) + TEXT_MARGIN
         for width in range(MIN_ELASTIC, widest + 4, 4):
             for mode in _MODES:
-                if len({shown_text(t, None, metrics, width, mode) for t in texts}) == len(texts):
+                if _read_apart(advances, metrics, width, mode):
                     return width
         return widest
 
@@ -248,8 +261,7 @@ class QueueColumns(QObject):
         # A sample, as for the natural widths: 10,000 rows are never all measured.
         texts = self._texts.get(column)
         if texts is None:
-            rows = range(min(self.model.rowCount(), SAMPLE))
-            texts = {self.model.index(row, column).data() or "" for row in rows}
+            texts = {t or "" for t in self.model.display_texts(column, SAMPLE)}
             self._texts[column] = texts
         return texts
 

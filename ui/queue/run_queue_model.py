@@ -309,6 +309,20 @@ class RunQueueModel(QAbstractTableModel):
         )
         return present + missing
 
+    def display_texts(self, column: int, rows: int) -> set[str | None]:
+        """What ``column`` displays in the first ``rows`` rows (their DisplayRole, as
+        :meth:`data` says it), for measuring the columns without a call per cell."""
+        hidden = self._hidden if column in (Column.SCORE, Column.SAFETY) else frozenset()
+        texts: set[str | None] = set()
+        for row in self._rows[:rows]:
+            if row is PENDING:
+                texts.add(None)
+            elif row.run_pk in hidden:
+                texts.add(_hidden_cell(column, Qt.ItemDataRole.DisplayRole))
+            else:
+                texts.add(_display(row, column))
+        return texts
+
     def row_of(self, run_pk: int) -> int | None:
         return self._index.get(run_pk)
 

@@ -123,3 +123,17 @@ def test_the_filter_keeps_what_a_plain_filter_keeps(qtbot, rows):
         ]
         assert [r.run_pk for r in _shown(panel)] == expected, (facets, text)
         assert proxy.is_filtering() == bool(facets or text or only is not None)
+
+
+def test_the_texts_measured_are_the_cells_shown(rows):
+    # The columns are measured on display_texts (no call per cell): the same texts as
+    # each cell's DisplayRole, blind (hidden) cells and blank first-screen rows included.
+    from ui.queue.run_queue_model import RunQueueModel
+
+    model = RunQueueModel()
+    model.set_scorer_hidden({r.run_pk for r in rows[:HEAD:3]})
+    model.set_first_rows(rows[:HEAD], total=N, rated=0)
+    for limit in (0, 5, HEAD, HEAD + 10):
+        for column in Column:
+            cells = {model.index(r, column).data() for r in range(limit)}
+            assert model.display_texts(column, limit) == cells, (column, limit)

@@ -156,7 +156,7 @@ class QueueColumns(QObject):
         plain, strong = self.view.fontMetrics(), QFontMetrics(bold)
         for column in Column:
             cells = plain if column != Column.SAFETY else strong
-            texts = self.model.display_texts(column, SAMPLE)
+            texts = {t or "" for t in self.model.display_texts(column, SAMPLE)}
             title = self.model.headerData(column, Qt.Orientation.Horizontal)
             width = max(
                 max(cells.horizontalAdvance(t) for t in texts) + 2 * TEXT_MARGIN,

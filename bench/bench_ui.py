@@ -13,7 +13,9 @@ one takes half a minute). Prints a markdown table for docs/benchmarks.md:
     (the store opened behind it, its parts attached, the rows shown as the store lets the
     rater see them). Each is paired with its floor, a process that only imports Qt's
     widgets (``python -c "import PySide6.QtWidgets"``), floor first, A B A B ...; the
-    figure is the median (min–max) of the per-pair ratios window / floor;
+    figure is the median (min–max) of the per-pair ratios window / floor; and the CPU
+    seconds the child had used at the paint, paired with the floor process's CPU seconds
+    (less sensitive to a busy machine than the wall clock);
 (b) ``list_runs()`` in one process (the queue's read, on the pool thread in (a)), the small
     and the big queue paired: linear growth means a ratio near the ratio of the sizes;
 (c) a trajectory of C tool calls: scoring it alone, and selecting it in the queue until the
@@ -33,6 +35,7 @@ import argparse
 import gc
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -69,9 +72,9 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def process_to_paint(db: Path) -> tuple[float, float]:
+def process_to_paint(db: Path) -> tuple[float, float, float]:
     """Seconds from spawning ``ui_child.py`` on ``db`` to its queue painted with rows, and
-    to the window ready to rate."""
+    to the window ready to rate; and the CPU seconds the child had used at the paint."""
     start = time.monotonic()
     done = subprocess.run(
         [sys.executable, str(CHILD), str(db), "bench"],
@@ -79,17 +82,22 @@ def process_to_paint(db: Path) -> tuple[float, float]:
     )  # fmt: skip
     if done.returncode != 0 or not done.stdout.strip():
         raise SystemExit(f"bench: ui_child.py failed:\n{done.stderr[-2000:]}")
-    painted, ready, rows = done.stdout.split()
+    painted, ready, rows, painted_cpu = done.stdout.split()
     if int(rows) == 0:
         raise SystemExit("bench: ui_child.py painted an empty queue")
-    return float(painted) - start, float(ready) - start
+    return float(painted) - start, float(ready) - start, float(painted_cpu)
 
 
-def floor_process() -> float:
-    """Seconds of a whole process that imports Qt's widgets and exits."""
+def floor_process() -> tuple[float, float]:
+    """Seconds of a whole process that imports Qt's widgets and exits, and its CPU
+    seconds (user + system)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
     subprocess.run(FLOOR, check=True, env=child_env())
-    return time.monotonic() - start
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
 def rss_mb() -> float:
@@ -151,7 +159,9 @@ def close(app) -> None:
     QApplication.processEvents()
 
 
-def print_starts(starts: dict[int, Paired], readies: dict[int, Paired]) -> None:
+def print_starts(
+    starts: dict[int, Paired], readies: dict[int, Paired], cpus: dict[int, Paired]
+) -> None:
     """The (a) rows: each queue's start against its floor."""
     print(f"\n{platform.platform()} · {os.cpu_count()} CPUs · Python {platform.python_version()}")
     print(f"Load average {os.getloadavg()[0]:.1f} at the end. Floor: "
@@ -165,6 +175,9 @@ def print_starts(starts: dict[int, Paired], readies: dict[int, Paired]) -> None:
               f"| {target} |")  # fmt: skip
         print(f"| (a) process start → window ready to rate (store open), {n:,} runs | "
               f"{readies[n].seconds('b')} · {readies[n].ratio()} of the floor | |")  # fmt: skip
+        cpu = cpus[n]
+        print(f"| (a) CPU until painted / the floor's CPU, {n:,} runs, paired | "
+              f"{cpu.ratio()} ({cpu.seconds('b')} / {cpu.seconds('a')}) | |")  # fmt: skip
 
 
 def main() -> None:
@@ -187,22 +200,24 @@ def main() -> None:
         store.import_paths([big])
 
     # (a): process start -> painted with rows, each queue paired with the floor.
-    starts, readies = {}, {}
+    starts, readies, cpus = {}, {}, {}
     for n, db in ((small_n, small_db), (big_n, big_db)):
         floor_process(), process_to_paint(db)  # warm the file cache and the .pyc files
-        starts[n], readies[n] = Paired([], []), Paired([], [])
+        starts[n], readies[n], cpus[n] = Paired([], []), Paired([], []), Paired([], [])
         for i in range(args.pairs):
-            floor = floor_process()
-            painted, ready = process_to_paint(db)
+            floor, floor_cpu = floor_process()
+            painted, ready, painted_cpu = process_to_paint(db)
             starts[n].a.append(floor)
             starts[n].b.append(painted)
             readies[n].a.append(floor)
             readies[n].b.append(ready)
+            cpus[n].a.append(floor_cpu)
+            cpus[n].b.append(painted_cpu)
             print(f"bench: (a) {n:,} runs, pair {i + 1}: floor {floor:.3f} s, "
                   f"window {painted:.3f} s, ready {ready:.3f} s", file=sys.stderr)  # fmt: skip
 
     if args.start_only:
-        print_starts(starts, readies)
+        print_starts(starts, readies, cpus)
         return
 
     # (b): list_runs in one process, the small and the big queue alternately.
@@ -246,7 +261,7 @@ def main() -> None:
     queue_rows = app.window.queue.model.rowCount()
     close(app)
 
-    print_starts(starts, readies)
+    print_starts(starts, readies, cpus)
     print(f"| (b) `list_runs`, {small_n:,} runs | {listing.seconds('a')} | |")
     print(f"| (b) `list_runs`, {big_n:,} runs | {listing.seconds('b')} | |")
     print(f"| (b) ratio big / small, paired | {listing.ratio()} | "

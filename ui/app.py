@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from reviewer import assets, home
 from ui.main_window import MainWindow
+from ui.queue.queue_columns import SAMPLE
 from ui.rater_dialog import AskRater, ask_rater
 from ui.theme import stylesheet
 
@@ -43,13 +45,29 @@ class App:
 
 @dataclass
 class FirstScreen:
-    """The window before the store (:func:`first_screen`). ``rows`` are the run list as
-    read (the queue shows them with the scorer hidden on every possibly blind run), None
-    when the file could not be read without the store (new or older: the store reads it)."""
+    """The window before the store (:func:`first_screen`), showing the head of the run
+    list (a screenful and more) with the scorer hidden on every possibly blind run."""
 
     qapp: QApplication
     window: MainWindow
-    rows: list[RunValues] | None
+    #: The review database, None when it could not be read without the store.
+    db_path: Path | None
+    rater: str
+
+    @cached_property
+    def rows(self) -> list[RunValues] | None:
+        """The whole run list as read, without the store: read on first use, after the
+        first paint (:func:`show_first_screen` shows it as the store lets the rater see
+        it). None when the file could not be read without the store (new or older: the
+        store reads it)."""
+        from reviewer.listing.reader import NotReadHere, read_run_rows
+
+        if self.db_path is None:
+            return None
+        try:
+            return read_run_rows(self.db_path, rater=self.rater)
+        except NotReadHere:
+            return None
 
 
 def resolve_rater(explicit: str | None) -> str | None:
@@ -106,30 +124,35 @@ def build(db_path: Path, rater: str, *, qapp: QApplication | None = None) -> App
 
 
 def first_screen(db_path: Path, rater: str, *, qapp: QApplication | None = None) -> FirstScreen:
-    """The window at its size with the queue's rows, before the store is even imported:
-    the rows come from :func:`reviewer.listing.reader.read_first_screen` (plain SQLite).
+    """The window at its size with the queue's first rows, before the store is even
+    imported: they come from :func:`reviewer.listing.reader.read_first_page` (plain
+    SQLite), with the whole list's length and counts; the rest is read after the first
+    paint (:attr:`FirstScreen.rows`).
     The blind protocol holds already: every run whose scorer may be hidden from ``rater``
     shows none (the store, once open, shows again those already revealed). Nothing rates
     yet; :func:`open_store` attaches the rest right after the first paint.
 
     (Read here, not on a thread during the imports: SQLite lets the interpreter go at
     every row, and the two threads handing it back and forth made the start slower.)"""
-    from reviewer.listing.reader import NotReadHere, read_first_screen
+    from reviewer.listing.reader import NotReadHere, read_first_page
 
     qapp = _application(qapp)
     window = MainWindow(rater=rater)
     window.fit_to_screen()
     try:
-        rows, maybe_blind = read_first_screen(db_path, rater=rater)
+        # A screenful (and the sample the columns are measured on), not 50,000 rows.
+        first, maybe_blind = read_first_page(db_path, rater=rater, limit=SAMPLE)
     except NotReadHere:
         window.show()
-        return FirstScreen(qapp, window, None)
+        return FirstScreen(qapp, window, None, rater)
     window.queue.set_scorer_hidden(maybe_blind)
-    window.queue.set_rows(
-        [row.without_scorer() if row.run_pk in maybe_blind else row for row in rows]
+    window.queue.set_first_rows(
+        [row.without_scorer() if row.run_pk in maybe_blind else row for row in first.rows],
+        total=first.total,
+        states=first.states,
     )
     window.show()
-    return FirstScreen(qapp, window, rows)
+    return FirstScreen(qapp, window, db_path, rater)
 
 
 def open_store(screen: FirstScreen, db_path: Path, rater: str) -> App:

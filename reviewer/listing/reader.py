@@ -16,7 +16,12 @@ from typing import Any, TypeVar
 
 from reviewer.listing.blind import blind_assignments
 from reviewer.listing.rows import RunValues
-from reviewer.listing.run_values import list_run_rows, list_run_values
+from reviewer.listing.run_values import (
+    FirstRows,
+    list_first_rows,
+    list_run_rows,
+    list_run_values,
+)
 
 T = TypeVar("T")
 
@@ -53,6 +58,19 @@ def read_first_screen(path: Path, *, rater: str) -> tuple[list[RunValues], froze
 
     def read(conn: sqlite3.Connection) -> tuple[list[RunValues], frozenset[int]]:
         return list_run_rows(conn, rater=rater), frozenset(blind_assignments(conn, rater))
+
+    return _read_only(path, read)
+
+
+def read_first_page(path: Path, *, rater: str, limit: int) -> tuple[FirstRows, frozenset[int]]:
+    """As :func:`read_first_screen`, but only the first ``limit`` rows, with the whole
+    list's length and its rows per rating state
+    (:func:`~reviewer.listing.run_values.list_first_rows`): what the first screen shows of
+    a 50,000-run queue before its first paint; the whole list is read after it."""
+
+    def read(conn: sqlite3.Connection) -> tuple[FirstRows, frozenset[int]]:
+        first = list_first_rows(conn, rater=rater, limit=limit)
+        return first, frozenset(blind_assignments(conn, rater))
 
     return _read_only(path, read)
 

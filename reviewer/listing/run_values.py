@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import gc
 import sqlite3
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NamedTuple
 
 from reviewer.listing.rows import RunValues
 
@@ -92,6 +93,48 @@ def list_run_rows(conn: sqlite3.Connection, *, rater: str | None) -> list[RunVal
         ]  # fmt: skip
 
 
+class FirstRows(NamedTuple):
+    """The head of the run list and what the window says about the whole of it, read
+    without reading the whole (:func:`list_first_rows`)."""
+
+    rows: list[RunValues]
+    """The first rows, exactly as :func:`list_run_rows` lists them."""
+    total: int
+    """How many rows the whole list has."""
+    states: dict[str, int]
+    """Per rating state, how many rows of the whole list are in it (``unrated`` too)."""
+
+
+def list_first_rows(conn: sqlite3.Connection, *, rater: str | None, limit: int) -> FirstRows:
+    """The first ``limit`` rows of :func:`list_run_rows`, the list's length and its rows
+    per rating state: the window's first screen at 50,000 runs, which shows a screenful
+    and "k of n rated" but reads no more rows than it shows (the rest after its paint)."""
+    new, row_type = tuple.__new__, RunValues
+    who = rater_pk(conn, rater)
+    state, counted = _live_ratings(conn, who)
+    rows = conn.execute(f"{_LIST_COLUMNS} LIMIT ?", (limit,)).fetchall()
+    total = int(conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
+    # The newest version of each path shown (the (path, version) unique index answers).
+    paths = sorted({r[2] for r in rows})
+    latest: dict[str, int] = {}
+    for at in range(0, len(paths), 500):  # within any SQLite's limit of bound values
+        chunk = paths[at : at + 500]
+        marks = ",".join("?" * len(chunk))
+        sql = f"SELECT path, MAX(version) FROM runs WHERE path IN ({marks}) GROUP BY path"
+        latest.update((path, int(version)) for path, version in conn.execute(sql, chunk))
+    # The rater's rating rows name existing runs (a foreign key): counted over all of them.
+    states = Counter(state.values())
+    states["unrated"] = total - sum(states.values())
+    rated, count = state.get, counted.get
+    head = [
+        new(row_type, (r[0], r[1], r[2], r[3], r[3] < latest[r[2]], r[4], r[5], r[6], r[7],
+                       r[8], r[9], r[10], r[11] == 1, rated(r[0], "unrated"), count(r[0], 0),
+                       None, None, None, None, None))
+        for r in rows
+    ]  # fmt: skip
+    return FirstRows(head, total, dict(states))
+
+
 def _read(
     conn: sqlite3.Connection, rater: str | None
 ) -> tuple[list[Any], dict[int, str], dict[int, int], dict[str, int]]:
@@ -99,6 +142,18 @@ def _read(
     the newest version per path."""
     who = rater_pk(conn, rater)
     rows = conn.execute(_LIST_COLUMNS).fetchall()
+    state, counted = _live_ratings(conn, who)
+    latest: dict[str, int] = {}
+    for row in rows:
+        if row[3] > latest.get(row[2], 0):
+            latest[row[2]] = row[3]
+    return rows, state, counted, latest
+
+
+def _live_ratings(
+    conn: sqlite3.Connection, who: int | None
+) -> tuple[dict[int, str], dict[int, int]]:
+    """Per run, rater ``who``'s rating state and the count of submitted or signed ratings."""
     state: dict[int, str] = {}
     counted: dict[int, int] = {}
     for run_pk, by, status, rated in conn.execute(_LIVE_RATINGS):
@@ -106,11 +161,7 @@ def _read(
             state[run_pk] = status
         if rated:
             counted[run_pk] = counted.get(run_pk, 0) + 1
-    latest: dict[str, int] = {}
-    for row in rows:
-        if row[3] > latest.get(row[2], 0):
-            latest[row[2]] = row[3]
-    return rows, state, counted, latest
+    return state, counted
 
 
 @contextmanager

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from reviewer.listing import reader
-from reviewer.listing.reader import NotReadHere, read_run_rows, read_run_values
+from reviewer.listing.reader import NotReadHere, read_first_page, read_run_rows, read_run_values
 from reviewer.listing.rows import SCORER_FIELDS, RunValues
 from reviewer.store import SCHEMA_VERSION, RunRow
 from reviewer.verbs.database import RUN_ROW_FIELDS
@@ -90,3 +90,40 @@ def test_runs_reads_the_list_without_the_store(tmp_path: Path, seeded: ReviewSto
         (1, "unrated"), (2, "draft"), (3, "unrated"), (4, "unrated"), (5, "unrated"),
     ]  # fmt: skip
     assert rows == [r.model_dump() for r in seeded.list_runs(rater="ann")]
+
+
+def test_the_first_rows_are_the_head_of_the_list_and_count_the_whole(
+    store: ReviewStore, tmp_path: Path, make_run, fill_rating
+) -> None:
+    # The window's first screen reads a head of the list, its length and its rows per
+    # rating state (reviewer.listing.run_values.list_first_rows); each must be what the
+    # whole list, read and counted plainly, says: versions, corrections, drafts and
+    # another rater's ratings included.
+    root = tmp_path / "runs"
+    paths = [make_run(root, n) for n in (1, 2, 3, 4, 5)]
+    store.import_paths([root])
+    make_run(root, 1, steps=(("ext_pwr", 1),))
+    store.import_paths([paths[0]])  # run 6: version 2 of run 1's path (1 is superseded)
+    first = fill_rating(store, store.start_rating(1, "ann"))
+    first = store.submit(first.rating_pk, expected_version=first.version)
+    store.supersede(first.rating_pk, rater="ann")  # correcting: rated, and a draft again
+    done = fill_rating(store, store.start_rating(3, "ann"))
+    store.submit(done.rating_pk, expected_version=done.version)
+    store.start_rating(4, "ann")  # a draft
+    other = fill_rating(store, store.start_rating(2, "bob"))
+    store.submit(other.rating_pk, expected_version=other.version)
+    for rater in ("ann", "bob", "nobody"):
+        whole = read_run_rows(store.path, rater=rater)
+        assert len(whole) == 6
+        counts: dict[str, int] = {}
+        for row in whole:
+            counts[row.rating_state] = counts.get(row.rating_state, 0) + 1
+        for limit in (0, 1, 2, 5, 6, 50):
+            (head, total, states), blind = read_first_page(store.path, rater=rater, limit=limit)
+            assert head == whole[:limit]
+            assert total == len(whole)
+            assert {s: n for s, n in states.items() if n} == counts
+            assert blind == frozenset()
+    ann = {s: n for s, n in read_first_page(store.path, rater="ann", limit=1)[0].states.items()}
+    # Runs 1 (correcting), 3 (submitted), 4 (draft); 2, 5, 6 unrated for ann.
+    assert ann == {"correcting": 1, "submitted": 1, "draft": 1, "unrated": 3}

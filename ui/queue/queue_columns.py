@@ -16,6 +16,8 @@ from shiboken6 import isValid
 from ui.queue.run_queue_model import UNSAFE_COLOUR, Column, RunQueueModel, ShortTextRole
 
 _MAX_COLUMN_WIDTH = 240
+#: The rows the columns are measured on: the first ones (never all of 10,000).
+SAMPLE = 200
 MIN_ELASTIC = 44
 #: Below this a shared column shows a letter or two of its text ("Mode" for Model at
 #: 1366×768): rather than four such columns, Status and then Model give way.
@@ -54,11 +56,25 @@ def shown_text(text: str, short: str | None, metrics, width: int, mode) -> str:
 def elide_mode_for(texts: set[str], metrics, width: int, first) -> Qt.TextElideMode:
     """The elide mode, ``first`` if it will do, under which distinct ``texts`` still read
     differently at ``width``; ``first`` when none does (the tooltip tells them apart)."""
+    advances = {t: metrics.horizontalAdvance(t) for t in texts}
     for mode in (first, *[m for m in _MODES if m != first]):
-        shown = {shown_text(t, None, metrics, width, mode) for t in texts}
-        if len(shown) == len(texts):
+        if _read_apart(advances, metrics, width, mode):
             return mode
     return first
+
+
+def _read_apart(advances: dict[str, int], metrics, width: int, mode) -> bool:
+    """Whether the texts (keys of ``advances``, their widths) all read differently in a
+    cell of ``width`` under ``mode``: :func:`shown_text` of each (no short form), with
+    each text measured once and a stop at the first two that read the same."""
+    room = width - TEXT_MARGIN
+    seen: set[str] = set()
+    for text, advance in advances.items():
+        shown = text if advance <= room else metrics.elidedText(text, mode, room)
+        if shown in seen:
+            return False
+        seen.add(shown)
+    return True
 
 
 class ElidingDelegate(QStyledItemDelegate):
@@ -97,6 +113,14 @@ class QueueColumns(QObject):
         self.view = view
         self.model = model
         self._natural: dict[Column, int] = {}
+        # What layout_columns measures on the sample, kept until the rows change: the
+        # panel is laid out at every resize (five times before the first paint).
+        self._texts: dict[Column, set[str]] = {}
+        self._telling: dict[Column, int] = {}
+        self._modes: dict[tuple[Column, int], Qt.TextElideMode] = {}
+        for changed in (model.modelReset, model.layoutChanged, model.dataChanged,
+                        model.rowsInserted, model.rowsRemoved):  # fmt: skip
+            changed.connect(self._forget_sample)
         self._sizing = False
         self._user_sized = False
         # A section resized while a mouse button is down *on the header* is the rater's
@@ -130,10 +154,9 @@ class QueueColumns(QObject):
         bold = QFont(self.view.font())
         bold.setBold(True)  # UNSAFE is bold, and so are headers in the shared stylesheet
         plain, strong = self.view.fontMetrics(), QFontMetrics(bold)
-        rows = range(min(self.model.rowCount(), 200))
         for column in Column:
             cells = plain if column != Column.SAFETY else strong
-            texts = {self.model.index(row, column).data() for row in rows}
+            texts = {t or "" for t in self.model.display_texts(column, SAMPLE)}
             title = self.model.headerData(column, Qt.Orientation.Horizontal)
             width = max(
                 max(cells.horizontalAdvance(t) for t in texts) + 2 * TEXT_MARGIN,
@@ -211,22 +234,36 @@ class QueueColumns(QObject):
             self._sizing = False
         self._choose_elide_modes()
 
+    def _forget_sample(self, *_args: object) -> None:
+        self._texts.clear()
+        self._telling.clear()
+        self._modes.clear()
+
     def _telling_width(self, column: Column) -> int:
         """The narrowest width (to 4 px) at which the column's distinct values still read
         differently under some elide mode: "elec-apu…" and "elec-eng…", not "elec-…"."""
-        texts = self._column_texts(column)
+        width = self._telling.get(column)
+        if width is None:
+            width = self._telling[column] = self._measure_telling_width(column)
+        return width
+
+    def _measure_telling_width(self, column: Column) -> int:
         metrics = self.view.fontMetrics()
-        widest = max((metrics.horizontalAdvance(t) for t in texts), default=0) + TEXT_MARGIN
+        advances = {t: metrics.horizontalAdvance(t) for t in self._column_texts(column)}
+        widest = max(advances.values(), default=0) + TEXT_MARGIN
         for width in range(MIN_ELASTIC, widest + 4, 4):
             for mode in _MODES:
-                if len({shown_text(t, None, metrics, width, mode) for t in texts}) == len(texts):
+                if _read_apart(advances, metrics, width, mode):
                     return width
         return widest
 
     def _column_texts(self, column: Column) -> set[str]:
         # A sample, as for the natural widths: 10,000 rows are never all measured.
-        rows = range(min(self.model.rowCount(), 200))
-        return {self.model.index(row, column).data() or "" for row in rows}
+        texts = self._texts.get(column)
+        if texts is None:
+            texts = {t or "" for t in self.model.display_texts(column, SAMPLE)}
+            self._texts[column] = texts
+        return texts
 
     def _choose_elide_modes(self) -> None:
         """Per cut column, an elide mode under which distinct values read differently."""
@@ -235,9 +272,12 @@ class QueueColumns(QObject):
             return
         metrics = self.view.fontMetrics()
         for column, first in _ELIDE.items():
-            texts = self._column_texts(column)
             width = self.view.columnWidth(column)
-            delegate.modes[column] = elide_mode_for(texts, metrics, width, first)
+            mode = self._modes.get((column, width))
+            if mode is None:
+                texts = self._column_texts(column)
+                mode = self._modes[column, width] = elide_mode_for(texts, metrics, width, first)
+            delegate.modes[column] = mode
 
     def _on_section_resized(self, *_args: int) -> None:
         # Only a drag by the rater counts: Qt also resizes sections itself.

@@ -29,6 +29,7 @@ from ui.queue.queue_columns import MIN_ELASTIC, ElidingDelegate, QueueColumns
 from ui.queue.run_queue_filter import ANY, RunQueueFilter
 from ui.queue.run_queue_model import (
     BASE_RATING_STATES,
+    RATED_STATES,
     RATING_LABELS,
     STATUS_LABELS,
     TODO_STATES,
@@ -158,6 +159,20 @@ class QueuePanel(QWidget):
                 self.columns.fit_columns()
             self._refill_combos()
 
+    def set_first_rows(self, rows: Sequence[Any], *, total: int, states: dict[str, int]) -> None:
+        """The first screen: the head of a ``total``-row list, and its rows per rating
+        state (``states``), before the whole is read (:meth:`set_rows` follows). Measured
+        on the head as the whole list would be (:data:`~ui.queue.queue_columns.SAMPLE`);
+        the filters are filled from the whole list."""
+        rated = sum(n for state, n in states.items() if state in RATED_STATES)
+        with self._keeping_open_run():
+            self.model.set_first_rows(rows, total=total, rated=rated)
+            if not self.view.isColumnHidden(Column.IN):
+                self.view.setColumnHidden(Column.IN, True)  # no study yet (as set_rows)
+                self.columns.layout_columns()
+            if rows and not self.columns.measured:
+                self.columns.fit_columns()
+
     def set_needs_adjudication(self, run_pks: set[int] | frozenset[int]) -> None:
         """The runs the "Needs adjudication" filter keeps (the window tells, after changes)."""
         self._needs_adjudication = frozenset(run_pks)
@@ -179,8 +194,8 @@ class QueuePanel(QWidget):
             self.model.update_rating_state(run_pk, state)
 
     def current_run_pk(self) -> int | None:
-        index = self.view.currentIndex()
-        return index.data(RunRowRole).run_pk if index.isValid() else None
+        run = self.view.currentIndex().data(RunRowRole)  # None: no row, or one not read yet
+        return None if run is None else run.run_pk
 
     def select_run(self, run_pk: int) -> bool:
         """Make ``run_pk`` current (scrolled into view); False when a filter hides it."""
@@ -216,6 +231,8 @@ class QueuePanel(QWidget):
         for distance in range(1, count + 1):
             row = (start + direction * distance) % count
             run = self.proxy.index(row, 0).data(RunRowRole)
+            if run is None:
+                continue  # the first screen's rows not read yet
             if predicate is None or predicate(run):
                 if run.run_pk != self.current_run_pk():
                     self.select_run(run.run_pk)

@@ -8,7 +8,7 @@ Built for a 10,000-run queue: ``data()`` reads the row object on demand (no per-
 from __future__ import annotations
 
 import gc
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import IntEnum
 from typing import Any, Final
 
@@ -20,6 +20,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFont
 
+from reviewer.listing.rows import RunValues
 from ui.theme import plain_tooltip
 
 RunRowRole: Final = Qt.ItemDataRole.UserRole + 1
@@ -28,6 +29,8 @@ SortRole: Final = Qt.ItemDataRole.UserRole + 2
 """Returns a raw, sortable value (float, str, int) or None; None always sorts last."""
 ShortTextRole: Final = Qt.ItemDataRole.UserRole + 3
 """A cell's short form ("Subm."), drawn when its whole text does not fit the column."""
+AcceptRole: Final = Qt.ItemDataRole.UserRole + 4
+""""1" when the filter proxy keeps the row (:meth:`RunQueueModel.accepts`), else "0"."""
 
 # A run under correction is rated: its submitted or signed rating stands until the
 # correction is submitted. It is also still to do, like every unfinished draft.
@@ -104,6 +107,15 @@ _RATING_ORDER: Final = {
 }
 
 
+#: A row of the first screen not read yet (:meth:`RunQueueModel.set_first_rows`): shown
+#: blank, it matches no filter, sorts last and is never a run to open.
+PENDING: Final = RunValues(
+    run_pk=-1, run_id=None, path="", version=0, superseded_by_version=False,
+    scenario_id=None, model=None, status="", reason=None, scalar=None, coverage=None,
+    end_state=None, unsafe=None, rating_state="",
+)  # fmt: skip
+
+
 def short_run_id(run_id: str) -> str:
     """The benchmark's ``YYYYMMDDTHHMMSSZ-xxxxxx`` run id, shortened for a narrow column."""
     stamp, _, suffix = run_id.partition("-")
@@ -141,6 +153,8 @@ class RunQueueModel(QAbstractTableModel):
         self._rated = 0
         self._sort: tuple[int, Qt.SortOrder] = (-1, Qt.SortOrder.AscendingOrder)
         self._hidden: frozenset[int] = frozenset()  # runs whose scorer is hidden (blind)
+        #: Whether the filter keeps a row (its AcceptRole); the filter proxy sets it.
+        self.accepts: Callable[[Any], bool] = lambda _row: True
 
     # ---- Qt model API -------------------------------------------------------------------
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
@@ -155,6 +169,10 @@ class RunQueueModel(QAbstractTableModel):
         if not index.isValid():
             return None
         row = self._rows[index.row()]
+        if role == AcceptRole:
+            return "1" if self.accepts(row) else "0"
+        if row is PENDING:
+            return None  # a row of the first screen not read yet: blank
         column = index.column()
         hidden = column in (Column.SCORE, Column.SAFETY) and row.run_pk in self._hidden
         if hidden:
@@ -212,6 +230,17 @@ class RunQueueModel(QAbstractTableModel):
         # that lands while a run is scored on a pool thread doubles or triples that time.
         # Frozen objects are still freed by reference counting when the rows are replaced.
         gc.freeze()
+
+    def set_first_rows(self, rows: Sequence[Any], *, total: int, rated: int) -> None:
+        """Show the head of a list of ``total`` rows, ``rated`` of them rated, before the
+        rest is read (the first screen: :func:`ui.app.first_screen`). The rows below are
+        blank (:data:`PENDING`) until :meth:`set_rows` brings the whole list, right after
+        the first paint: the scroll bar and the counts are already those of the whole."""
+        self.beginResetModel()
+        self._rows = [*rows, *[PENDING] * max(total - len(rows), 0)]
+        self._index = {row.run_pk: i for i, row in enumerate(rows)}
+        self._rated = rated
+        self.endResetModel()
 
     def holds(self, rows: Sequence[Any]) -> bool:
         """True when the model shows exactly ``rows``, in this order (a cheap test: the
@@ -280,6 +309,20 @@ class RunQueueModel(QAbstractTableModel):
         )
         return present + missing
 
+    def display_texts(self, column: int, rows: int) -> set[str | None]:
+        """What ``column`` displays in the first ``rows`` rows (their DisplayRole, as
+        :meth:`data` says it), for measuring the columns without a call per cell."""
+        hidden = self._hidden if column in (Column.SCORE, Column.SAFETY) else frozenset()
+        texts: set[str | None] = set()
+        for row in self._rows[:rows]:
+            if row is PENDING:
+                texts.add(None)
+            elif row.run_pk in hidden:
+                texts.add(_hidden_cell(column, Qt.ItemDataRole.DisplayRole))
+            else:
+                texts.add(_display(row, column))
+        return texts
+
     def row_of(self, run_pk: int) -> int | None:
         return self._index.get(run_pk)
 
@@ -296,6 +339,8 @@ class RunQueueModel(QAbstractTableModel):
     def sort_value(self, row: int, column: int) -> Any:
         """The raw value a sort compares; None for "no value" (sorted last by the proxy)."""
         run = self._rows[row]
+        if run is PENDING:
+            return None
         if column == Column.RATING:
             return _RATING_ORDER.get(run.rating_state, len(_RATING_ORDER))
         if column == Column.SAFETY:

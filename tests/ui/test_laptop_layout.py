@@ -179,3 +179,14 @@ def test_every_title_of_the_metric_table_reads_whole(qtbot, demo_app, width, hei
         header.count() - 1
     )
     assert right <= table.viewport().width()
+
+
+def test_a_queue_title_cut_to_fit_ends_with_an_ellipsis(qtbot, demo_app):
+    # At 1280×720 "Scenario" read "Scenaric": a header's default is to cut dead, and it
+    # measured the bold titles with a plain font. Now it elides, measuring what it draws.
+    from PySide6.QtGui import QFont
+
+    window = _rated_window_at(qtbot, demo_app, 1280, 720)
+    header = window.queue.view.horizontalHeader()
+    assert header.textElideMode() == Qt.TextElideMode.ElideRight
+    assert header.font().weight() >= QFont.Weight.DemiBold  # what the sections are drawn in

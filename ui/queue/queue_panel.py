@@ -108,6 +108,7 @@ class QueuePanel(QWidget):
         header.setMinimumSectionSize(MIN_ELASTIC)
         # Left-aligned: a cut header keeps its first letters ("Scena…", never "cenari").
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)  # a header's default: cut dead
         # Each column is cut where it loses least: see ui.queue.queue_columns.
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.setItemDelegate(ElidingDelegate(self.view))

@@ -29,12 +29,14 @@ def initial_size(available: QSize) -> QSize:
     return QSize(width, height)
 
 
-def first_start_size(window: QMainWindow) -> None:
-    """Size ``window`` for a first start on its screen; on a laptop, maximized, so the
-    window manager fits its frame in (a client area of the whole screen once pushed the
-    status bar below a 768-px screen's edge)."""
+def first_start_size(window: QMainWindow, preferred: QSize | None = None) -> None:
+    """Size ``window`` for a first start on its screen (no more than ``preferred``, when
+    given); on a laptop, maximized, so the window manager fits its frame in (a client area
+    of the whole screen once pushed the status bar below a 768-px screen's edge)."""
     available = window.screen().availableGeometry().size()
     size = initial_size(available)
+    if preferred is not None:
+        size = size.boundedTo(preferred)
     window.resize(size)
     if size == available:
         window.setWindowState(window.windowState() | Qt.WindowState.WindowMaximized)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QApplication,
     QComboBox,
     QLabel,
     QMainWindow,
@@ -22,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from reviewer.results.charts import CHARTS
 from reviewer.results.data import ResultsData
-from ui.layout_state import initial_size
+from ui.layout_state import first_start_size
 from ui.results.chart_canvas import ChartCanvas
 from ui.results.raters_tab import RatersTab
 from ui.results.results_loader import ResultsLoader
@@ -49,10 +48,12 @@ class ResultsWindow(QMainWindow):
         super().__init__(parent, Qt.WindowType.Window)
         self.setWindowTitle("a320-review — results")
         # 1400 × 900 where the screen has room; never more than the screen (at 1366 × 768 a
-        # fixed size put the charts' axes below its edge).
-        screen = (parent.screen() if parent is not None else None) or QApplication.primaryScreen()
-        room = initial_size(screen.availableGeometry().size()) if screen else PREFERRED
-        self.resize(PREFERRED.boundedTo(room))
+        # fixed size put the charts' axes below its edge), and on a laptop maximized: a
+        # client area of the whole screen put the status bar below its edge, the frame
+        # above it.
+        if parent is not None:
+            self.setScreen(parent.screen())
+        first_start_size(self, PREFERRED)
         self.loader = loader
         self.data: ResultsData | None = None
         self._stale = True

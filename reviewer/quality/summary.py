@@ -158,8 +158,8 @@ def summarize(
     differences = report.run_differences(kept)
     for row in report.drift_rows(kept, differences=differences):
         name = row["rater"]
-        points = [DriftPoint(position=p, days=d, difference=x)
-                  for p, d, x in report.drift_points(kept, name, differences=differences)]  # fmt: skip
+        drifted = report.drift_points(kept, name, differences=differences)
+        points = [DriftPoint(position=p, days=d, difference=x) for p, d, x in drifted]
         fields = {k: v for k, v in row.items() if k not in ("rater", "n_runs", "flagged")}
         lines.append(
             RaterLine(

@@ -1,6 +1,7 @@
 """The results as a person waits for them, whole processes from process start.
 
     python bench/bench_report.py [--pairs 3] [--updates 9] [--db bench/out/results.db]
+    python bench/bench_report.py --only report [--pairs 3]   # (b), (c), (d) alone
 
 On bench_results.py's database (10,000 runs, 30,000 ratings, built once) and a small one
 (30 runs, 84 ratings: 28 runs rated by three raters, built once), each measure paired with
@@ -142,12 +143,35 @@ def databases(large: Path) -> Path:
     return small
 
 
+def _updates(tmp: Path, args: argparse.Namespace) -> Paired:
+    """(e): submits on a copy of the large database, each update paired with a re-read."""
+    copy = tmp / "update.db"
+    shutil.copyfile(args.db, copy)
+    done = subprocess.run(
+        [sys.executable, "-c", UPDATE, str(copy), str(args.updates)],
+        capture_output=True, text=True, check=False, env=ENV,
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise SystemExit(f"bench: the update measure failed:\n{done.stderr[-2000:]}")
+    update = Paired([], [])
+    for line in done.stdout.split("\n"):
+        if line.strip():
+            again, updated = map(float, line.split())
+            update.a.append(again)
+            update.b.append(updated)
+    return update
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=3, help="A B pairs (default 3)")
     parser.add_argument("--updates", type=int, default=9, help="submits timed in (e)")
     parser.add_argument("--db", type=Path, default=Path("bench/out/results.db"))
-    parser.add_argument("--only", choices=("dashboard",), help="only (a) and (e)")
+    parser.add_argument(
+        "--only",
+        choices=("dashboard", "report"),
+        help="dashboard: only (a) and (e); report: only (b), (c) and (d)",
+    )
     args = parser.parse_args()
     small = databases(args.db)
     from ui.results.results_loader import WINDOW_RESAMPLES
@@ -155,8 +179,9 @@ def main() -> None:
     py, floor = sys.executable, [sys.executable, "-c", "pass"]
     point, filled = Paired([], []), Paired([], [])
     results: dict[str, tuple[str, Paired]] = {}
+    dashboard = args.only != "report"
     with tempfile.TemporaryDirectory() as tmp:
-        for i in range(args.pairs):
+        for i in range(args.pairs if dashboard else 0):
             base = whole(floor, "floor")
             shown, full = until_printed([py, "-c", POINT, str(args.db), str(WINDOW_RESAMPLES)])
             point.a.append(base)
@@ -165,8 +190,9 @@ def main() -> None:
             filled.b.append(full)
             print(f"bench: (a) pair {i + 1}: floor {base:.3f} s, point values {shown:.3f} s, "
                   f"intervals {full:.3f} s", file=sys.stderr)  # fmt: skip
-        results["a"] = ("(a) the dashboard's data: point values shown", point)
-        results["a2"] = ("(a) … then the bootstrap intervals filled in", filled)
+        if dashboard:
+            results["a"] = ("(a) the dashboard's data: point values shown", point)
+            results["a2"] = ("(a) … then the bootstrap intervals filled in", filled)
         report = [py, "-m", "reviewer", "report", "--out"]
         if args.only == "dashboard":
             report = []  # (b)-(d) left out
@@ -187,20 +213,7 @@ def main() -> None:
                 print(f"bench: {key} pair {i + 1}: floor {pair.a[-1]:.3f} s, "
                       f"B {pair.b[-1]:.3f} s", file=sys.stderr)  # fmt: skip
             results[key] = (label, pair)
-        copy = Path(tmp) / "update.db"
-        shutil.copyfile(args.db, copy)
-        done = subprocess.run(
-            [py, "-c", UPDATE, str(copy), str(args.updates)],
-            capture_output=True, text=True, check=False, env=ENV,
-        )  # fmt: skip
-        if done.returncode != 0:
-            raise SystemExit(f"bench: the update measure failed:\n{done.stderr[-2000:]}")
-        update = Paired([], [])
-        for line in done.stdout.split("\n"):
-            if line.strip():
-                again, updated = map(float, line.split())
-                update.a.append(again)
-                update.b.append(updated)
+        update = _updates(Path(tmp), args) if dashboard else None
     print(f"\n{args.pairs} pairs A B A B, {os.cpu_count()} CPUs, Python "
           f"{sys.version.split()[0]}, load average {os.getloadavg()[0]:.1f} at the end; "
           f"databases {args.db.name} (10,000 runs, 30,000 ratings) and {small.name} (30 runs, "
@@ -211,11 +224,12 @@ def main() -> None:
         target = verdict(key, pair.b)
         cpu = f"{statistics.median(CPU[key]):.2f}" if key in CPU else "(as above)"
         print(f"| {label} | {pair.seconds('b')} | {pair.ratio()} | {cpu} | {target} |")
-    print(
-        f"| (e) the dashboard's update after one submit (in process, {len(update.b)} submits) "
-        f"| {spread(update.b, ' s', 3)} | {update.ratio()} of reading everything again "
-        f"({spread(update.a, ' s', 3)}) | — | {verdict('e', update.b)} |"
-    )
+    if update is not None:
+        print(
+            f"| (e) the dashboard's update after one submit (in process, {len(update.b)} "
+            f"submits) | {spread(update.b, ' s', 3)} | {update.ratio()} of reading everything "
+            f"again ({spread(update.a, ' s', 3)}) | — | {verdict('e', update.b)} |"
+        )
     print(f"\nThe floor's CPU: {statistics.median(CPU['floor']) * 1000:.0f} ms at the median.")
     floor_median = statistics.median(v for _, p in results.values() for v in p.a)
     print(f"\nThe floor took {floor_median * 1000:.0f} ms at the median.")

@@ -31,7 +31,12 @@ __all__ = [
 
 def unit_coincidences(units: Units) -> np.ndarray:
     """One flattened ``V×V`` coincidence matrix per pairable unit: shape ``(U, V·V)``."""
-    counts = units.pairable().counts.astype(np.float64)
+    return _coincidences(units.pairable().counts)
+
+
+def _coincidences(value_counts: np.ndarray) -> np.ndarray:
+    """The flattened coincidence matrix of each row of value counts (each ≥ 2 values)."""
+    counts = value_counts.astype(np.float64)
     m = counts.sum(axis=1)
     outer = counts[:, :, None] * counts[:, None, :]
     # A value is never paired with itself: remove n_uc from the diagonal.
@@ -53,18 +58,30 @@ def bootstrap_alpha(
 ) -> np.ndarray:
     """Alpha of ``resamples`` bootstrap samples of the pairable units (NaN where undefined).
 
-    Each sample draws as many units as there are, with replacement; the draw counts of all
-    samples come from one multinomial call, and their coincidence matrices from one product.
+    Each sample draws as many units as there are, with replacement. A unit enters alpha
+    only through its value counts, and units with the same counts are interchangeable: so
+    a sample is summed up by how many of its draws fall on each distinct count vector (a
+    pattern), which is multinomial with the patterns' shares as probabilities, exactly as
+    the counts of the units drawn would sum to. With four values and a few raters there
+    are some tens of patterns, not thousands of units: one small multinomial call and one
+    small product for all samples (drawing per unit cost 0.6 s per metric at 10,000 units
+    and 1,000 resamples, the same distribution; the draws, so the replicates, differ).
     """
-    per_unit = unit_coincidences(units)
-    n_units, v = len(per_unit), len(units.domain)
+    pairable = units.pairable().counts
+    n_units, v = len(pairable), len(units.domain)
     if n_units == 0 or resamples <= 0:
         return np.full(max(resamples, 0), np.nan)
-    weights = rng.multinomial(n_units, np.full(n_units, 1.0 / n_units), size=resamples)
-    # As floats: an integer matrix times a float one skips BLAS (six times slower here).
-    weights = weights.astype(np.float64)
-    o = (weights @ per_unit).reshape(resamples, v, v)
+    patterns, sizes = _patterns(pairable)
+    weights = rng.multinomial(n_units, sizes / n_units, size=resamples)
+    # As floats: an integer matrix times a float one skips BLAS.
+    o = (weights.astype(np.float64) @ _coincidences(patterns)).reshape(resamples, v, v)
     return alphas_from_coincidences(o, np.asarray(units.domain, float), level)
+
+
+def _patterns(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``counts`` (sorted) and how many units have each."""
+    patterns, sizes = np.unique(counts, axis=0, return_counts=True)
+    return patterns, sizes.astype(np.float64)
 
 
 def percentile_interval(values: np.ndarray, *, level: float = 0.95) -> tuple[float, float] | None:

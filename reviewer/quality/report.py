@@ -120,13 +120,24 @@ def bias_rows(
     return rows
 
 
-def drift_rows(scores: Sequence[Score]) -> list[dict[str, Any]]:
+def run_differences(scores: Sequence[Score]) -> dict[str, dict[int, float]]:
+    """:func:`_run_differences`, for a caller that asks :func:`drift_rows` and
+    :func:`drift_points` about the same scores: computed once, handed to each (it is most
+    of their cost, and the same for every rater)."""
+    return _run_differences(scores)
+
+
+def drift_rows(
+    scores: Sequence[Score], *, differences: Mapping[str, dict[int, float]] | None = None
+) -> list[dict[str, Any]]:
     """Each rater's per-run difference from the others (their scores corrected for their own
     bias and drift: :func:`_run_differences`), regressed on queue position and on days since
     the rater's first submit within each study (:mod:`reviewer.quality.drift`: a day slope
-    needs a study spanning a day, else NaN); flagged when either slope's interval excludes 0."""
+    needs a study spanning a day, else NaN); flagged when either slope's interval excludes 0.
+    ``differences``: :func:`run_differences` of ``scores``, when the caller has it."""
     rows = []
-    differences = _run_differences(scores)
+    if differences is None:
+        differences = _run_differences(scores)
     for rater in raters(scores):
         diffs = differences.get(rater, {})
         mine = {s.run_pk: s for s in scores if s.rater == rater}
@@ -188,11 +199,18 @@ def accuracy_against(
     return rows
 
 
-def drift_points(scores: Sequence[Score], rater: str) -> list[tuple[int | None, float, float]]:
+def drift_points(
+    scores: Sequence[Score],
+    rater: str,
+    *,
+    differences: Mapping[str, dict[int, float]] | None = None,
+) -> list[tuple[int | None, float, float]]:
     """What :func:`drift_rows` regresses for ``rater``: per run, ``(queue position, days since
     their first submit, difference from the others' corrected scores)``, in queue order (NaN days
-    where a rating has no submit time)."""
-    diffs = _run_differences(scores).get(rater, {})
+    where a rating has no submit time). ``differences``: as :func:`drift_rows` takes it."""
+    if differences is None:
+        differences = _run_differences(scores)
+    diffs = differences.get(rater, {})
     mine = {s.run_pk: s for s in scores if s.rater == rater}
     times = [t for r in diffs if (t := mine[r].submitted_at) is not None]
     start = min(times, default=None)

@@ -154,10 +154,12 @@ def summarize(
     bias = [BiasCell(**row) for row in report.bias_rows(kept)]
     pooled = {c.rater: c for c in bias if c.metric == ALL}
     lines = []
-    for row in report.drift_rows(kept):
+    # Every rater's differences from the others, once: drift's rows and points read them.
+    differences = report.run_differences(kept)
+    for row in report.drift_rows(kept, differences=differences):
         name = row["rater"]
-        points = [DriftPoint(position=p, days=d, difference=x)
-                  for p, d, x in report.drift_points(kept, name)]  # fmt: skip
+        drifted = report.drift_points(kept, name, differences=differences)
+        points = [DriftPoint(position=p, days=d, difference=x) for p, d, x in drifted]
         fields = {k: v for k, v in row.items() if k not in ("rater", "n_runs", "flagged")}
         lines.append(
             RaterLine(

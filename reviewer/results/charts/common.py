@@ -41,6 +41,18 @@ UNSAFE_COLOUR = "#D55E00"  # vermillion, with its own marker: never colour alone
 GREY = "#666666"
 
 
+#: Beyond this many points in a figure, its scatters are drawn as pictures in a PDF
+#: (``rasterized``): as vectors, each point is a command the PDF writer formats in Python
+#: (10,000 points cost about a second per chart) and a viewer redraws. The window's canvas
+#: and PNG pictures are pictures anyway; an SVG (the HTML of small selections) stays vector.
+DENSE_POINTS = 2000
+
+
+def dense(n: int) -> bool:
+    """Whether a figure of ``n`` points has its scatters rasterized (:data:`DENSE_POINTS`)."""
+    return n > DENSE_POINTS
+
+
 def colour(i: int) -> str:
     """The ``i``-th palette colour (cycling)."""
     return OKABE_ITO[i % len(OKABE_ITO)]

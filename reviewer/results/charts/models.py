@@ -11,6 +11,7 @@ from reviewer.results.charts.common import (
     Links,
     Region,
     colour,
+    dense,
     say_empty,
     short,
     titled,
@@ -35,6 +36,7 @@ def draw_models(fig: Figure, data: ResultsData) -> Links:
     ax, side = fig.subplots(1, 2, width_ratios=(3, 1.4))
     rng = np.random.default_rng(0)  # the same jitter every draw: points do not dance
     names = list(groups)
+    raster = dense(len(data.runs))
     for i, (model, runs) in enumerate(groups.items()):
         safe = [r for r in runs if r.scored and not r.unsafe and r.scalar is not None]
         unsafe = [r for r in runs if r.unsafe]
@@ -52,13 +54,21 @@ def draw_models(fig: Figure, data: ResultsData) -> Links:
             )
             xs = i + rng.uniform(-0.18, 0.18, len(values))
             points = ax.scatter(
-                xs, values, s=14, color=colour(i), alpha=0.55, edgecolors="none", picker=True
+                xs,
+                values,
+                s=14,
+                color=colour(i),
+                alpha=0.55,
+                edgecolors="none",
+                picker=True,
+                rasterized=raster,
             )
             links.points.append((points, [r.run_pk for r in safe]))
         if unsafe:
             ys = [r.scalar if r.scalar is not None else 0.0 for r in unsafe]
             xs = i + 0.38 + rng.uniform(-0.04, 0.04, len(unsafe))
-            marks = ax.scatter(xs, ys, s=36, marker="X", color=UNSAFE_COLOUR, picker=True)
+            marks = ax.scatter(xs, ys, s=36, marker="X", color=UNSAFE_COLOUR, picker=True,
+                               rasterized=raster)  # fmt: skip
             links.points.append((marks, [r.run_pk for r in unsafe]))
             ax.annotate(
                 f"unsafe {len(unsafe)}",

@@ -21,6 +21,7 @@ from reviewer.results.charts.common import (
     UNSAFE_COLOUR,
     Links,
     colour,
+    dense,
     say_empty,
     short,
     titled,
@@ -128,7 +129,8 @@ def _draw_drift(ax: Axes, line: RaterLine) -> None:
     tint = MARK if line.drifting else colour(0)
     xs = np.array([x for x, _ in pts])
     ys = np.array([d for _, d in pts])
-    ax.scatter(xs, ys, s=10, color=tint, alpha=0.6, marker="D" if line.drifting else "o")
+    ax.scatter(xs, ys, s=10, color=tint, alpha=0.6, marker="D" if line.drifting else "o",
+               rasterized=dense(len(xs)))  # fmt: skip
     if math.isfinite(slope):
         intercept = ys.mean() - slope * xs.mean()
         ends = np.array([xs.min(), xs.max()])

@@ -47,7 +47,12 @@ def model_rate_estimates(runs: Sequence[RunPoint]) -> tuple[Estimate, Estimate]:
 
 def consensus_by_model(data: ResultsData) -> dict[str, dict[str, tuple[float, int]]]:
     """``{model: {metric_id: (mean consensus 0–3, runs)}}`` over the runs with a consensus;
-    a rated model without any has an empty row."""
+    a rated model without any has an empty row. Computed once per data: the Humans chart
+    and its table both show it (a pass over every record and consensus value, each)."""
+    return data.once("consensus_by_model", _consensus_by_model)
+
+
+def _consensus_by_model(data: ResultsData) -> dict[str, dict[str, tuple[float, int]]]:
     model_of = {str(r.run_pk): r.model or "?" for r in data.runs}
     sums: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for (run_key, metric_id), value in data.consensus.items():

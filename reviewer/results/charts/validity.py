@@ -6,7 +6,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from reviewer.results.charts.common import GREY, Links, colour, say_empty, short, titled
+from reviewer.results.charts.common import GREY, Links, colour, dense, say_empty, short, titled
 from reviewer.results.data import ResultsData
 
 TITLE = "Validity: human consensus against the scorer"
@@ -39,7 +39,8 @@ def draw_validity(fig: Figure, data: ResultsData) -> Links:
             pks, xs, ys = zip(*pairs, strict=True)
             xj = np.asarray(xs) + rng.uniform(-0.08, 0.08, len(xs))
             yj = np.asarray(ys) + rng.uniform(-0.12, 0.12, len(ys))
-            points = ax.scatter(xj, yj, s=16, alpha=0.5, color=colour(j), picker=True)
+            points = ax.scatter(xj, yj, s=16, alpha=0.5, color=colour(j), picker=True,
+                                rasterized=dense(len(xs)))  # fmt: skip
             links.points.append((points, list(pks)))
         ax.plot([0, 3], [0, 3], color=GREY, lw=0.8, ls=":")
         ax.set_xlim(-0.3, 3.3)

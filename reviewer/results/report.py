@@ -75,28 +75,55 @@ def _judges(data: ResultsData) -> str:
     return ", ".join(data.judges) + " (automatic; not counted as raters)"
 
 
+#: Inches of the landscape page, and the title page's facts: from 70 % of its height down
+#: to a bottom margin, in lines of 1.25 times the font and a gap of 0.6 between facts.
+_PAGE = (11.0, 8.5)
+_FACTS_ROOM = 0.66
+_LEADING, _GAP = 1.25, 0.6
+
+
 def _title_page(data: ResultsData) -> Figure:
-    fig = Figure(figsize=(11, 8.5))
+    fig = Figure(figsize=_PAGE)
     fig.text(0.08, 0.85, TITLE, fontsize=26, fontweight="bold")
     shows = "Models, the leaderboard, the scorer's vector, the human ratings, agreement, validity"
     fig.text(0.08, 0.80, shows)
+    wrapped = [(label, textwrap.wrap(value, 80) or [""]) for label, value in facts(data)]
+    lines = sum(len(v) for _, v in wrapped)
+
+    def height(size: float) -> float:  # as a fraction of the page
+        return (lines * _LEADING + len(wrapped) * _GAP) * size / 72 / _PAGE[1]
+
+    # 11 points, smaller where the facts would run off the page (the last one once did:
+    # a long database path, judges, open disputes).
+    size = 11.0
+    while size > 6 and height(size) > _FACTS_ROOM:
+        size -= 0.5
+    line, gap = (k * size / 72 / _PAGE[1] for k in (_LEADING, _GAP))
     y = 0.70
-    for label, value in facts(data):
-        lines = textwrap.wrap(value, 80) or [""]
-        fig.text(0.08, y, label, fontsize=11, fontweight="bold", va="top")
-        fig.text(0.27, y, "\n".join(lines), fontsize=11, va="top")
-        y -= 0.035 * len(lines) + 0.015
+    for label, value in wrapped:
+        fig.text(0.08, y, label, fontsize=size, fontweight="bold", va="top")
+        fig.text(0.27, y, "\n".join(value), fontsize=size, va="top", linespacing=_LEADING)
+        y -= line * len(value) + gap
     return fig
+
+
+#: A table's title: its font, and the characters of it a line of the page holds (bold
+#: characters at about 0.62 em, over the page's width less the margins).
+_TITLE_SIZE = 11.0
+_TITLE_CHARS = int(9.6 * 72 / (0.62 * _TITLE_SIZE))
 
 
 def _table_page(tables: list[Table]) -> Figure:
     """The tables of one chart group, stacked on one page."""
-    fig = Figure(figsize=(11, 8.5))
-    heights = [len(t.rows) + 3 for t in tables]  # header, title and a margin per table
+    fig = Figure(figsize=_PAGE)
+    titles = [textwrap.wrap(t.title, _TITLE_CHARS) for t in tables]
+    # header, title lines and a margin per table
+    heights = [len(t.rows) + len(lines) + 2 for t, lines in zip(tables, titles, strict=True)]
+    fig.subplots_adjust(left=0.06, right=0.96)  # the title starts where the page does
     axes = fig.subplots(len(tables), 1, height_ratios=heights, squeeze=False)[:, 0]
-    for ax, table in zip(axes, tables, strict=True):
+    for ax, table, lines in zip(axes, tables, titles, strict=True):
         ax.set_axis_off()
-        ax.set_title("\n".join(textwrap.wrap(table.title, 110)), loc="left", fontweight="bold")
+        ax.set_title("\n".join(lines), loc="left", fontweight="bold", fontsize=_TITLE_SIZE)
         if not table.rows:
             ax.text(0.5, 0.5, "Nothing to tabulate yet.", ha="center", color="#666666")
             continue

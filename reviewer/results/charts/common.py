@@ -110,7 +110,10 @@ def say_empty(fig: Figure, title: str, why: str) -> Links:
     """Draw a chart that says why there is nothing to show, instead of an empty axes."""
     ax = fig.add_subplot()
     ax.set_axis_off()
-    ax.set_title(title, loc="left", fontweight="bold")
+    # Wrapped to the figure (the Raters tab's canvas is half a laptop's width: the title
+    # ran past its edge), at the 11 bold characters an inch :func:`titled` counts.
+    width = max(20, int(fig.get_figwidth() * 0.9 * 11 * 10 / 12))
+    ax.set_title("\n".join(textwrap.wrap(title, width)), loc="left", fontweight="bold")
     ax.text(0.5, 0.5, why, ha="center", va="center", fontsize=12, color=GREY, wrap=True)
     return Links()
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 from matplotlib.figure import Figure
 
@@ -90,9 +92,14 @@ def draw_models(fig: Figure, data: ResultsData) -> Links:
     n_safe = sum(1 for r in data.runs if r.scored and not r.unsafe and r.scalar is not None)
     n_unsafe = sum(r.unsafe for r in data.runs)
     titled(ax, f"{TITLE}; ✕ = unsafe ({n_unsafe}), apart", n_safe)
-    ax.text(0, -0.3, JITTER_NOTE, transform=ax.transAxes, fontsize=7, color=GREY)
-    # The definition under the chart, in the dashboard and the report alike.
-    fig.text(0.01, 0.005, "✕ " + UNSAFE_MEANING, fontsize=7, color=GREY, va="bottom")
+    # Under the axis title, in the dashboard and the report alike: how the points are
+    # placed and what ✕ means. Anchored to the x label, inside the layout, so the two never
+    # overlap each other or the label (a figure text at the bottom and an axes text at a
+    # fixed fraction met on a short figure).
+    notes = [*textwrap.wrap(JITTER_NOTE, 110), *textwrap.wrap("✕ " + UNSAFE_MEANING, 110)]
+    ax.annotate("\n".join(notes), xy=(0, 0), xycoords=("axes fraction", ax.xaxis.label),
+                xytext=(0, -4), textcoords="offset points", va="top", fontsize=7,
+                color=GREY, annotation_clip=False)  # fmt: skip
     ax.grid(axis="y", alpha=0.3)
 
     rows = np.arange(len(names))

@@ -201,3 +201,65 @@ def test_many_runs_embed_png_instead_of_megabytes_of_svg(
     assert code == 0, err
     page = out.read_text(encoding="utf-8")
     assert page.count('src="data:image/png;base64,') == 7 and "image/svg" not in page
+
+
+def _outside(fig) -> tuple[float, float, float, float] | None:
+    """The bounds of what ``fig`` draws when they run past the page, else None."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig.draw_without_rendering()
+    drawn = fig.get_tightbbox(FigureCanvasAgg(fig).get_renderer())  # inches
+    width, height = fig.get_size_inches()
+    inside = drawn.x0 >= -0.01 and drawn.y0 >= -0.01
+    inside = inside and drawn.x1 <= width + 0.01 and drawn.y1 <= height + 0.01
+    return None if inside else tuple(drawn.bounds)
+
+
+def _overlapping(fig) -> list[tuple[str, str]]:
+    """Pairs of texts of ``fig`` (tick labels aside) drawn on top of each other."""
+    from matplotlib.text import Text
+
+    fig.draw_without_rendering()
+    ticks = {id(t) for ax in fig.axes for t in ax.get_xticklabels() + ax.get_yticklabels()}
+    texts = [t for t in fig.findobj(Text)
+             if t.get_visible() and t.get_text().strip() and id(t) not in ticks]  # fmt: skip
+    boxes = [(t.get_text()[:40], t.get_window_extent()) for t in texts]
+    return [(a, b) for i, (a, box) in enumerate(boxes) for b, other in boxes[i + 1 :]
+            if box.overlaps(other)]  # fmt: skip
+
+
+def test_no_text_of_any_pdf_page_runs_off_the_page(rated_db: Path) -> None:
+    """Found by looking at the pages of a 10,000-run report: the title page's last fact
+    below the page's edge, a table title past its right edge, the Models notes on top of
+    each other. A long database path and many judges make the title page long."""
+    from reviewer.results import report
+    from reviewer.results.charts import new_figure
+    from reviewer.results.source import gather
+
+    with ReviewStore.open(rated_db, create=False, readonly=True) as store:
+        data = gather(store, resamples=20)
+    meta = data.meta.model_copy(update={"database": "/very/long/path" * 14})
+    data = data.model_copy(update={"meta": meta, "judges": [f"judge-{n}" for n in range(30)]})
+    assert _outside(report._title_page(data)) is None
+    for chart in report.PAGES:
+        fig = new_figure(11, 8.5)
+        chart.draw(fig, data)
+        assert _outside(fig) is None, chart.key
+        assert _outside(report._table_page(report._tables(chart.key, data))) is None, chart.key
+        if chart.key == "models":  # its notes, under a short figure's axis too
+            assert _overlapping(fig) == []
+            short_fig = new_figure(12.8, 5.8)
+            chart.draw(short_fig, data)
+            assert _overlapping(short_fig) == []
+
+
+def test_a_chart_with_nothing_to_show_keeps_its_title_on_a_small_canvas() -> None:
+    # The Raters tab's canvas on a 1280 × 720 screen, about 7.6 × 2.7 inches: the Raters
+    # chart's long title ran past its right edge when there was no bias to show.
+    from reviewer.results.charts import new_figure
+    from reviewer.results.charts.common import say_empty
+    from reviewer.results.charts.raters import TITLE
+
+    fig = new_figure(7.6, 2.7)
+    say_empty(fig, TITLE, "Bias needs two raters scoring the same run: no run has that yet.")
+    assert _outside(fig) is None

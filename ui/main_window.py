@@ -10,18 +10,16 @@ review state of its own and never calls the store directly.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QCloseEvent, QShowEvent
-from PySide6.QtWidgets import QFrame, QMainWindow, QScrollArea, QSplitter
+from PySide6.QtWidgets import QApplication, QFrame, QMainWindow, QScrollArea, QSplitter, QWidget
 
 from ui.layout_state import WindowLayout, first_start_size, keep_panes, share_width
 from ui.queue.queue_panel import QueuePanel
-from ui.rating.rubric_form import RubricForm
 from ui.run.import_problems import ImportProblemsDock
-from ui.run.run_view import RunView
-from ui.run.scorecard_panel import ScorecardPanel
 from ui.window.early_keys import EarlyKeys
 from ui.window.frames import ask_note, confirm, titled
 from ui.window.menus import WindowIntents, WindowMenus
@@ -33,10 +31,15 @@ if TYPE_CHECKING:
     from reviewer.store import Rating
     from ui.controller import ReviewController
     from ui.opened_run import OpenedRun
+    from ui.rating.rubric_form import RubricForm
     from ui.window.identity import WindowAction
 
 #: What the status bar says while the first screen waits for the review database.
 OPENING = "Opening the review database…"
+#: The rating pane's width on the first screen, before the form is built (:meth:`MainWindow.
+#: build_panes`): about the form's own, so the panes do not move when it comes. Only the
+#: first paint of a first start uses it; the form's real width shares the room after.
+RATING_WIDTH_GUESS = 496
 
 
 class MainWindow(QMainWindow):
@@ -53,7 +56,9 @@ class MainWindow(QMainWindow):
     ) -> None:
         """The panes, menus and status bar; with ``controller``, the parts around it too
         (:meth:`attach`). Without, the first screen: ``rater``'s window, its queue filled
-        by :meth:`QueuePanel.set_rows`, attached once the store is open (ui.app)."""
+        by :meth:`QueuePanel.set_rows`, blank panes where the run view and the rating form
+        go (:meth:`build_panes`, right after the first paint), attached once the store is
+        open (ui.app)."""
         super().__init__()
         #: (parent, title, text) -> bool; a dialog by default, replaced by tests.
         self.confirm = confirm
@@ -62,24 +67,32 @@ class MainWindow(QMainWindow):
         self._attached = False
 
         self.queue = QueuePanel()
-        self.scorecard = ScorecardPanel()
-        self.run_view = RunView(under_procedure=titled("ScoreCard", self.scorecard))
-        self.rubric = RubricForm()
         main = QSplitter(Qt.Orientation.Horizontal)
         main.addWidget(self.queue)
-        main.addWidget(self.run_view)
         # The rating pane scrolls vertically rather than set the window's minimum height:
         # on a 1280×720 screen the submit button is a scroll away, never off-screen.
         rating = QScrollArea()
-        self._rating_box = titled("Rating", self.rubric)
-        rating.setWidget(self._rating_box)
         rating.setWidgetResizable(True)
         rating.setFrameShape(QFrame.Shape.NoFrame)
         rating.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.rating_scroll = rating
-        main.addWidget(rating)
-        main.setStretchFactor(1, 1)
         self.splitter = main
+        self._panes_built = False
+        #: The splitter's sizes at the first show, before the saved layout (first screen).
+        self._first_share: list[int] = []
+        if controller is not None:
+            self._build_panes()
+        else:
+            # The first screen: no run is open, so the run view and the rating form (and
+            # their modules) come right after the first paint (build_panes); meanwhile
+            # blank panes of their size keep the splitter's share.
+            main.addWidget(QWidget())
+            blank = QWidget()
+            blank.setMinimumWidth(RATING_WIDTH_GUESS - 8)  # (titled's margins: 4 + 4)
+            self._rating_box = titled("Rating", blank)
+            rating.setWidget(self._rating_box)
+            main.addWidget(rating)
+        main.setStretchFactor(1, 1)
         self.layout_state = WindowLayout()
         self._sized = False
         self.setCentralWidget(main)
@@ -91,8 +104,8 @@ class MainWindow(QMainWindow):
         # The menus and their keys from the start; a window-wide intent waits for attach().
         self.menus = WindowMenus(
             self,
-            self.rubric,
-            self.run_view,
+            _RatingKeysOf(self),
+            _RunStepsOf(self),
             self.queue,
             WindowIntents(
                 import_files=self._when_ready(lambda: self.importing.import_files()),
@@ -117,6 +130,71 @@ class MainWindow(QMainWindow):
             self.early_keys = EarlyKeys(self)
             self.status.say(OPENING)
 
+    def _build_panes(self) -> None:
+        """The run view, the ScoreCard and the rating form, in the splitter's middle and
+        right; once (the first screen has blank panes there until :meth:`build_panes`)."""
+        from ui.rating.rubric_form import RubricForm
+        from ui.run.run_view import RunView
+        from ui.run.scorecard_panel import ScorecardPanel
+
+        self._panes_built = True
+        self.scorecard = ScorecardPanel()
+        self.run_view = RunView(under_procedure=titled("ScoreCard", self.scorecard))
+        self.rubric = RubricForm()
+        self._rating_box = titled("Rating", self.rubric)
+        main = self.splitter
+        if main.count() < 2:
+            main.addWidget(self.run_view)
+            self.rating_scroll.setWidget(self._rating_box)
+            main.addWidget(self.rating_scroll)
+            return
+        blank = main.replaceWidget(1, self.run_view)
+        if blank is not None:
+            blank.deleteLater()
+        main.setStretchFactor(1, 1)  # (it is the pane's size policy: the new pane's now)
+        if self._first_share:
+            # Laid out once at the width the window's first show gave the middle (before
+            # the saved layout), as when it is built with the window: a table's stretching
+            # column keeps the width it was last given room for (the timeline's scroll bar
+            # would differ on a narrow run view). The splitter's own sizes are left alone:
+            # the queue, moved and drawn over, kept a corner pixel a shade darker.
+            self.run_view.resize(self._first_share[1], self.run_view.height())
+        self.rating_scroll.setWidget(self._rating_box)  # (the blank one goes with it)
+        self._tab_order_as_built()
+
+    def _tab_order_as_built(self) -> None:
+        """Tab goes through the queue, the run view, the rating pane, then the rest, as in
+        a window built whole: panes built later join the focus chain at its end."""
+        panes = (self.queue, self.run_view, self.rating_scroll)
+
+        def pane_of(widget: QWidget) -> int:
+            return next(
+                (i for i, p in enumerate(panes) if p is widget or p.isAncestorOf(widget)),
+                len(panes),
+            )
+
+        chain: list[QWidget] = []
+        widget = self.nextInFocusChain()
+        while widget is not None and widget is not self:
+            if widget.focusPolicy() != Qt.FocusPolicy.NoFocus:
+                chain.append(widget)
+            widget = widget.nextInFocusChain()
+        ordered = sorted(chain, key=pane_of)  # (stable: each pane's own order stays)
+        for first, second in pairwise(ordered):
+            QWidget.setTabOrder(first, second)
+
+    def build_panes(self) -> None:
+        """The first screen's run view and rating form, in place of its blank panes, and
+        the room shared again as at the window's first show (the saved layout restored):
+        right after the first paint, before any input is handled (:meth:`attach` calls it
+        too). Once; later calls do nothing."""
+        if self._panes_built:
+            return
+        self._build_panes()
+        if self._sized:
+            QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+            self._size_panes()
+
     def attach(
         self,
         controller: ReviewController,
@@ -134,6 +212,7 @@ class MainWindow(QMainWindow):
         from ui.window.importing import ImportFlow
         from ui.window.studies import StudyWiring
 
+        self.build_panes()
         self.controller = c = controller
         self._show_rater(c.rater)
         self.identity = RaterIdentity(
@@ -179,6 +258,11 @@ class MainWindow(QMainWindow):
             c.run_failed.connect(self.early_keys.release)
         if self.statusBar().currentMessage() == OPENING:
             self.statusBar().clearMessage()
+
+    @property
+    def panes_built(self) -> bool:
+        """The run view and the rating form are there (:meth:`build_panes`)."""
+        return self._panes_built
 
     @property
     def attached(self) -> bool:
@@ -364,17 +448,23 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._sized:
             self._sized = True
-            # Never narrower than the form: the scroll area scrolls up and down only.
-            inner = self._rating_box.minimumSizeHint().width()
-            bar = self.rating_scroll.verticalScrollBar().sizeHint().width()
-            self.rating_scroll.setMinimumWidth(inner + bar)
-            if not self.layout_state.restore_splitters(self):
-                self._share_width()
+            self._first_share = self.splitter.sizes() if not self._panes_built else []
+            self._size_panes()
+
+    def _size_panes(self) -> None:
+        """The rating pane's least width, and the saved layout or a first start's share."""
+        # Never narrower than the form: the scroll area scrolls up and down only.
+        inner = self._rating_box.minimumSizeHint().width()
+        bar = self.rating_scroll.verticalScrollBar().sizeHint().width()
+        self.rating_scroll.setMinimumWidth(inner + bar)
+        if not self.layout_state.restore_splitters(self):
+            self._share_width()
 
     def reset_layout(self) -> None:
         """Share the room among the panes as on a first start (View → Reset layout)."""
         self._share_width()
-        self.run_view.reset_layout()
+        if self._panes_built:
+            self.run_view.reset_layout()
 
     def _share_width(self) -> None:
         keep_panes(self.splitter)
@@ -389,7 +479,58 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         """Flush a pending comment edit before the window goes: no typed word is lost.
         A running import stops after its current file (what it stored stays)."""
-        self.rubric.flush()
+        if self._panes_built:
+            self.rubric.flush()
         self._cancel_import()
         self.layout_state.save(self)
         super().closeEvent(event)
+
+
+class _RatingKeysOf:
+    """The Rating menu's keys, for ``window``'s rating form once it is built (before, the
+    first screen's :class:`~ui.window.early_keys.EarlyKeys` keeps them for the first run)."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self._window = window
+
+    def _form(self) -> RubricForm | None:
+        return self._window.rubric if self._window.panes_built else None
+
+    def score_current(self, score: int) -> None:
+        if form := self._form():
+            form.score_current(score)
+
+    def set_current_outcome(self, outcome: str) -> None:
+        if form := self._form():
+            form.set_current_outcome(outcome)
+
+    def next_metric(self) -> None:
+        if form := self._form():
+            form.next_metric()
+
+    def prev_metric(self) -> None:
+        if form := self._form():
+            form.prev_metric()
+
+    def focus_comment(self) -> None:
+        if form := self._form():
+            form.focus_comment()
+
+    def request_cite(self) -> None:
+        if form := self._form():
+            form.request_cite()
+
+
+class _RunStepsOf:
+    """The Navigate menu's steps, for ``window``'s run view once it is built."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self._window = window
+
+    def step(self, delta: int) -> None:
+        if self._window.panes_built:
+            self._window.run_view.step(delta)
+
+    def step_turn(self, delta: int) -> None:
+        if self._window.panes_built:
+            self._window.run_view.step_turn(delta)

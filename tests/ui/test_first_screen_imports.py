@@ -51,6 +51,18 @@ AFTER_FIRST_PAINT = (
     "sqlite_utils",
     "scoring",
     "yaml",
+    # No run is open on the first screen: the run view, the ScoreCard and the rating form
+    # are built right after the first paint (ui.main_window.MainWindow.build_panes).
+    "ui.run.run_view",
+    "ui.run.scorecard_panel",
+    "ui.run.timeline_model",
+    "ui.run.procedure_model",
+    "ui.run.run_tables",
+    "ui.run.event_details",
+    "ui.run.score_strip",
+    "ui.run.legend_bar",
+    "ui.rating",
+    "reviewer.event_text",
 )
 
 _FIRST_SCREEN = """

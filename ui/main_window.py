@@ -10,7 +10,6 @@ review state of its own and never calls the store directly.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt
@@ -23,15 +22,14 @@ from ui.run.import_problems import ImportProblemsDock
 from ui.window.early_keys import EarlyKeys
 from ui.window.frames import ask_note, confirm, titled
 from ui.window.menus import WindowIntents, WindowMenus
+from ui.window.pane_forwarders import RatingKeysOf, RunStepsOf, tab_order_as_built
 from ui.window.status import WindowStatus
 
 if TYPE_CHECKING:
     # The first screen is built before the store is imported (ui.app): the controller, the
     # store's types and the parts around them come with attach().
-    from reviewer.store import Rating
     from ui.controller import ReviewController
     from ui.opened_run import OpenedRun
-    from ui.rating.rubric_form import RubricForm
     from ui.window.identity import WindowAction
 
 #: What the status bar says while the first screen waits for the review database.
@@ -104,8 +102,8 @@ class MainWindow(QMainWindow):
         # The menus and their keys from the start; a window-wide intent waits for attach().
         self.menus = WindowMenus(
             self,
-            _RatingKeysOf(self),
-            _RunStepsOf(self),
+            RatingKeysOf(self),
+            RunStepsOf(self),
             self.queue,
             WindowIntents(
                 import_files=self._when_ready(lambda: self.importing.import_files()),
@@ -160,28 +158,7 @@ class MainWindow(QMainWindow):
             # the queue, moved and drawn over, kept a corner pixel a shade darker.
             self.run_view.resize(self._first_share[1], self.run_view.height())
         self.rating_scroll.setWidget(self._rating_box)  # (the blank one goes with it)
-        self._tab_order_as_built()
-
-    def _tab_order_as_built(self) -> None:
-        """Tab goes through the queue, the run view, the rating pane, then the rest, as in
-        a window built whole: panes built later join the focus chain at its end."""
-        panes = (self.queue, self.run_view, self.rating_scroll)
-
-        def pane_of(widget: QWidget) -> int:
-            return next(
-                (i for i, p in enumerate(panes) if p is widget or p.isAncestorOf(widget)),
-                len(panes),
-            )
-
-        chain: list[QWidget] = []
-        widget = self.nextInFocusChain()
-        while widget is not None and widget is not self:
-            if widget.focusPolicy() != Qt.FocusPolicy.NoFocus:
-                chain.append(widget)
-            widget = widget.nextInFocusChain()
-        ordered = sorted(chain, key=pane_of)  # (stable: each pane's own order stays)
-        for first, second in pairwise(ordered):
-            QWidget.setTabOrder(first, second)
+        tab_order_as_built(self, (self.queue, self.run_view, self.rating_scroll))
 
     def build_panes(self) -> None:
         """The first screen's run view and rating form, in place of its blank panes, and
@@ -287,24 +264,24 @@ class MainWindow(QMainWindow):
     # -- construction --------------------------------------------------------------------
     def _connect(self) -> None:
         c = self.controller
+        from ui.window.rating_flow import RatingFlow
+
+        self.rating_flow = RatingFlow(
+            self, self, controller=c, rubric=self.rubric, run_view=self.run_view,
+            queue=self.queue, status=self.status, studies=self.studies,
+        )  # fmt: skip
         # A comment still in its debounce belongs to the run it was typed for: send it first.
         self.queue.run_selected.connect(lambda _pk: self.rubric.flush())
         self.queue.run_selected.connect(c.open_run)
         self.rubric.item_edited.connect(c.save_item)
         self.rubric.overall_comment_edited.connect(c.save_overall_comment)
-        self.rubric.submit_requested.connect(self.submit_and_next)
         self.queue.filter_finished.connect(self.rubric.focus_metrics)
         # Evidence: the form asks, the run view knows the selection, the controller writes.
-        self.rubric.cite_requested.connect(self._cite)
         self.rubric.evidence_show_requested.connect(self.run_view.show_citation)
         self.rubric.evidence_remove_requested.connect(c.evidence.uncite)
-        self.rubric.evidence_note_requested.connect(self._edit_note)
         c.run_loading.connect(self._run_loading)
         c.run_opened.connect(self._show_run)
         c.run_failed.connect(self._show_failure)
-        c.rating_saved.connect(self._rating_saved)
-        c.rating_changed.connect(self._rating_changed)
-        c.rating_submitted.connect(self._rating_changed)
         c.rating_refused.connect(self.status.say)
         c.message_posted.connect(self.status.say)
         c.rater_changed.connect(self._show_rater)
@@ -335,8 +312,8 @@ class MainWindow(QMainWindow):
         self.studies.show_phase(opened)
         # A new run starts with the keys on the metric list: whatever had the focus (a
         # comment of the last run, the filter), the next key rates, it never types.
-        self._show_correction(opened.rating)
-        self._show_evidence()
+        self.rating_flow.show_correction(opened.rating)
+        self.rating_flow.show_evidence()
         self.rubric.focus_metrics()
 
     def _show_failure(self, run_pk: int, message: str) -> None:
@@ -346,102 +323,18 @@ class MainWindow(QMainWindow):
         self.rubric.set_citations(())
         self.status.say(message)
 
-    def _rating_saved(self, rating: Rating) -> None:
-        from ui.opened_run import is_empty
-
-        self.rubric.mark_saved(rating)
-        self._show_evidence()
-        # An emptied draft is not a draft: the queue lists the run as still to rate.
-        state = "unrated" if is_empty(rating) else rating.status
-        self.queue.update_rating_state(rating.run_pk, state)
-
-    def _rating_changed(self, rating: Rating | None) -> None:
-        opened = self.controller.current
-        self.rubric.set_rating(rating, self.controller.items(), bool(opened and opened.editable))
-        self._show_correction(rating)
-        self._show_evidence()
-        if opened is not None:
-            self.studies.show_phase(opened)  # a submit lets the rater see the others' ratings
-        if rating is not None:
-            self.queue.update_rating_state(rating.run_pk, rating.status)
-
-    def _show_evidence(self) -> None:
-        """Push the current rating's cited steps to the form (chips) and the run view."""
-        opened, cited = self.controller.current, self.controller.evidence.citations()
-        titles = {m.id: m.title for m in opened.rubric.metrics} if opened else {}
-        self.rubric.set_citations(cited)
-        self.run_view.set_cited(cited, titles)
-
-    def _cite(self, metric_id: str) -> None:
-        target = self.run_view.citable_target()
-        if target is None:
-            self.status.say(
-                "E cites a step: first select an event in the timeline or a required action "
-                "in the ground truth (setup, final, optional and forbidden rows are not cited)."
-            )
-            return
-        self.controller.evidence.toggle(metric_id, *target)
-
-    def _edit_note(self, metric_id: str, kind: str, ref: int) -> None:
-        cited = [c for c in self.controller.evidence.citations() if c.key == (metric_id, kind, ref)]
-        if cited:
-            note = self.ask_note(self, cited[0].label, cited[0].note)
-            if note is not None:
-                self.controller.evidence.set_note(metric_id, kind, ref, note)
-
-    # -- intents -------------------------------------------------------------------------
+    # -- intents (the menus' and the tests'; the rating flow does them) --------------------
     def submit_and_next(self) -> None:
         """Submit the rating; on success, open the next run still to rate."""
-        self.rubric.flush()
-        if self.controller.submit():
-            self.status.say("Rating submitted.")
-            if self.queue.select_next_unrated() is None:
-                self.status.say("Rating submitted. Every run in the queue is rated.")
+        self.rating_flow.submit_and_next()
 
     def correct(self) -> None:
-        """Ctrl+E: after a confirmation, start a correction and give the keys to the list."""
-        rating = self.controller.rating
-        if rating is None or rating.status == "draft":
-            self.status.say("Correct: only a submitted or signed rating can be corrected.")
-            return
-        text = (
-            f"Correct your {rating.status} rating of this run?\n\nA new draft starts from it "
-            f"and supersedes it once submitted. The {rating.status} rating stays on record."
-        )
-        if not self.confirm(self, "Correct rating", text):
-            return
-        self.controller.correct()
-        self.rubric.focus_metrics()
+        """Ctrl+E: after a confirmation, start a correction."""
+        self.rating_flow.correct()
 
     def show_history(self) -> None:
         """Ctrl+H: every version of the open run's rating, read-only."""
-        opened = self.controller.current
-        if opened is None:
-            return
-        versions = self.controller.rating_history()
-        if not versions:
-            self.status.say("History: this run has no rating yet.")
-            return
-        from ui.rating.history_dialog import HistoryDialog
-
-        HistoryDialog(self, opened.rubric, versions).open()
-
-    def _show_correction(self, rating: Rating | None) -> None:
-        """The banner of a correction: what it corrects, and what stays valid meanwhile."""
-        old = self.controller.corrected_rating(rating)
-        if old is None:
-            self.rubric.set_banner(None)
-            return
-        when = (old.signed_at or old.submitted_at or old.updated_at).astimezone()
-        stays = (
-            "the signed sheet stays valid until this correction is signed"
-            if old.status == "signed"
-            else "it stays the decision on record until this correction is submitted"
-        )
-        self.rubric.set_banner(
-            f"Correcting the {old.status} rating of {when:%Y-%m-%d %H:%M}; {stays}. "
-            "Earlier versions: Rating → History (Ctrl+H)."
-        )
+        self.rating_flow.show_history()
 
     def showEvent(self, event: QShowEvent) -> None:
         """Share the width once the window knows its real size: the run view gets most."""
@@ -484,53 +377,3 @@ class MainWindow(QMainWindow):
         self._cancel_import()
         self.layout_state.save(self)
         super().closeEvent(event)
-
-
-class _RatingKeysOf:
-    """The Rating menu's keys, for ``window``'s rating form once it is built (before, the
-    first screen's :class:`~ui.window.early_keys.EarlyKeys` keeps them for the first run)."""
-
-    def __init__(self, window: MainWindow) -> None:
-        self._window = window
-
-    def _form(self) -> RubricForm | None:
-        return self._window.rubric if self._window.panes_built else None
-
-    def score_current(self, score: int) -> None:
-        if form := self._form():
-            form.score_current(score)
-
-    def set_current_outcome(self, outcome: str) -> None:
-        if form := self._form():
-            form.set_current_outcome(outcome)
-
-    def next_metric(self) -> None:
-        if form := self._form():
-            form.next_metric()
-
-    def prev_metric(self) -> None:
-        if form := self._form():
-            form.prev_metric()
-
-    def focus_comment(self) -> None:
-        if form := self._form():
-            form.focus_comment()
-
-    def request_cite(self) -> None:
-        if form := self._form():
-            form.request_cite()
-
-
-class _RunStepsOf:
-    """The Navigate menu's steps, for ``window``'s run view once it is built."""
-
-    def __init__(self, window: MainWindow) -> None:
-        self._window = window
-
-    def step(self, delta: int) -> None:
-        if self._window.panes_built:
-            self._window.run_view.step(delta)
-
-    def step_turn(self, delta: int) -> None:
-        if self._window.panes_built:
-            self._window.run_view.step_turn(delta)

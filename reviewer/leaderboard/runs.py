@@ -8,7 +8,8 @@ which stand above the leaderboard and draw its board.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -18,7 +19,7 @@ from reviewer.studies.facade import StudiesStore
 # The newest version of each file only: an older version's numbers were replaced by a
 # re-import and would count the same run twice.
 #: What the report reads of each run (its newest version).
-_RUNS = (
+RUN_COLUMNS = (
     "run_pk", "run_id", "scenario_id", "model", "status", "scalar", "coverage", "order",
     "end_state", "all_passed", "safety_dangerous", "safety_anti_procedure", "extraneous",
     "unsafe", "scorer_version",
@@ -53,10 +54,19 @@ class RunPoint(BaseModel):
 
 def read_runs(store: CoreStore, scenarios: Sequence[str] = ()) -> tuple[list[RunPoint], set[str]]:
     """The newest run versions (of ``scenarios`` when given) and their scorer versions."""
+    return runs_of(store.run_table(RUN_COLUMNS, newest_only=True), scenarios)
+
+
+def runs_of(
+    rows: Iterable[Sequence[Any]], scenarios: Sequence[str] = ()
+) -> tuple[list[RunPoint], set[str]]:
+    """:func:`read_runs` of rows of :data:`RUN_COLUMNS` (the newest versions, by
+    ``run_pk``) already read: the dashboard reads the runs table once for these and for
+    validity's :class:`~reviewer.agreement.records.RunInfo`."""
     wanted = set(scenarios)
     runs: list[RunPoint] = []
     versions: set[str] = set()
-    for row in store.run_table(_RUNS, newest_only=True):
+    for row in rows:
         (pk, run_id, scenario, model, status, scalar, cov, order, end, passed, *rest) = row
         dangerous, anti, extraneous, unsafe, scorer_version = rest
         if wanted and scenario not in wanted:

@@ -26,6 +26,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -42,11 +43,18 @@ from reviewer.agreement.report import (
     with_interval,
 )
 from reviewer.agreement.running import AgreementTally
-from reviewer.agreement.source import UnknownStudyError, consensus_rules, item_columns, run_infos
+from reviewer.agreement.source import RUN_COLUMNS as INFO_COLUMNS
+from reviewer.agreement.source import (
+    UnknownStudyError,
+    consensus_rules,
+    item_columns,
+    run_infos_of,
+)
 from reviewer.agreement.unit_consensus import UnitConsensus, unit_consensus
 from reviewer.agreement.validity import rubric_validity
 from reviewer.agreement.validity_table import ValidityTable
-from reviewer.leaderboard.runs import all_scenarios, read_runs, study_runs
+from reviewer.leaderboard.runs import RUN_COLUMNS as POINT_COLUMNS
+from reviewer.leaderboard.runs import RunPoint, all_scenarios, runs_of, study_runs
 from reviewer.leaderboard.values import scorer_values_of
 from reviewer.results import derived
 from reviewer.results.data import MetricInfo, ResultsData, ResultsMeta
@@ -81,7 +89,7 @@ class LiveResults:
         viewer: str | None,
     ) -> None:
         self.study, self.scenarios, self.viewer = study, list(scenarios), viewer
-        runs, versions = read_runs(store, scenarios)
+        infos, (runs, versions) = _read_runs(store, scenarios)
         raw = item_columns(store)
         if study is not None and study not in raw.known_studies():
             raise UnknownStudyError(
@@ -102,9 +110,7 @@ class LiveResults:
         self.runs, self.versions = runs, versions
         self.keys = {str(r.run_pk) for r in runs}
         self.rubric: Rubric = store.rubric()
-        self.run_infos: dict[str, RunInfo] = {
-            k: v for k, v in run_infos(store).items() if k in self.keys
-        }
+        self.run_infos: dict[str, RunInfo] = {k: v for k, v in infos.items() if k in self.keys}
         self.database = str(store.path.resolve())
         self.all_scenarios = all_scenarios(store)
         self.judges = sorted(r.name for r in store.raters() if r.kind == "judge")
@@ -306,6 +312,21 @@ def with_intervals(
         ]
         update["agreement"] = data.agreement.model_copy(update={"metrics": rows})
     return data.model_copy(update=update) if update else data
+
+
+def _read_runs(
+    store: AdjudicationStore, scenarios: Sequence[str]
+) -> tuple[dict[str, RunInfo], tuple[list[RunPoint], set[str]]]:
+    """The newest run versions as validity's :class:`RunInfo` (by key) and as the charts'
+    :class:`RunPoint` (of ``scenarios``) with their scorer versions, from one read of the
+    runs table (:func:`~reviewer.agreement.source.run_infos` and
+    :func:`~reviewer.leaderboard.runs.read_runs` read it once each). Validity reads the
+    infos of the selected runs only, all of them newest versions."""
+    names = tuple(dict.fromkeys((*POINT_COLUMNS, *INFO_COLUMNS)))
+    rows = store.run_table(names, newest_only=True)
+    as_points = itemgetter(*(names.index(c) for c in POINT_COLUMNS))
+    as_infos = itemgetter(*(names.index(c) for c in INFO_COLUMNS))
+    return run_infos_of(map(as_infos, rows)), runs_of(map(as_points, rows), scenarios)
 
 
 def _raters_per_run(items: ItemColumns) -> dict[str, int]:

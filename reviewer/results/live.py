@@ -222,8 +222,8 @@ class LiveResults:
             if self.auto is None:
                 self.auto = counterpart_table(self.run_infos, declared)
             if self.table is None:
-                human = {k: self.human[k] for k in sorted(self.human, key=_run_order)}
-                rows = sorted(self.keys, key=_run_order)
+                human = {k: self.human[k] for k in _in_run_order(self.human)}
+                rows = _in_run_order(self.keys)
                 self.table = ValidityTable.of_units(
                     self.units, human, self.run_infos, declared, self.auto, rows=rows
                 )
@@ -268,7 +268,7 @@ class LiveResults:
         }
         known: dict[str, object] = {
             "outcome_rates": derived.rates_of(counts),
-            "rater_spread": {k: self.spread[k] for k in sorted(self.spread, key=_run_order)},
+            "rater_spread": {k: self.spread[k] for k in _in_run_order(self.spread)},
         }
         if self.counterparts is not None:
             known["counterparts"] = self.counterparts
@@ -390,6 +390,13 @@ def _fewer_collections() -> Iterator[None]:
 _gc_lock = threading.Lock()
 _readers = 0
 _thresholds: tuple[int, int, int] = gc.get_threshold()
+
+
+def _in_run_order(keys: Iterable[str]) -> list[str]:
+    """``keys`` sorted by :func:`_run_order`: by ``int`` when every key is digits (a run's
+    ``run_pk`` as text), as :func:`_run_order` reads them, without a Python call per key."""
+    keys = list(keys)
+    return sorted(keys, key=int if all(map(str.isdigit, keys)) else _run_order)
 
 
 def _run_order(key: str) -> int:

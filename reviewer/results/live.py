@@ -50,7 +50,7 @@ from reviewer.agreement.source import (
     item_columns,
     run_infos_of,
 )
-from reviewer.agreement.unit_consensus import UnitConsensus, unit_consensus
+from reviewer.agreement.unit_consensus import unit_consensus
 from reviewer.agreement.validity import rubric_validity
 from reviewer.agreement.validity_table import ValidityTable
 from reviewer.leaderboard.runs import RUN_COLUMNS as POINT_COLUMNS
@@ -176,8 +176,8 @@ class LiveResults:
         thresholds, decided = consensus_rules(store, self.study, run_pk)
         units = unit_consensus(new, thresholds, decided)
         ustart, uend = np.searchsorted(self.units.run, [run_pk, run_pk + 1]).tolist()
-        was = _units_slice(self.units, ustart, uend).consensus()
-        self.units = _spliced(self.units, run_pk, units)
+        was = self.units.part(ustart, uend).consensus()
+        self.units = self.units.with_run(run_pk, units)
         part, kept = units.consensus(), self._consensus
         if kept is not None and (list(was.scores), list(was.open)) == (
             list(part.scores),
@@ -339,30 +339,6 @@ def _raters_per_run(items: ItemColumns) -> dict[str, int]:
     pairs = np.unique(items.run * width + items.rater)  # each (run, rater) once
     runs, counts = np.unique(pairs // width, return_counts=True)
     return dict(zip([str(pk) for pk in runs.tolist()], counts.tolist(), strict=True))
-
-
-def _units_slice(units: UnitConsensus, start: int, end: int) -> UnitConsensus:
-    """Units ``start:end``."""
-    arrays = ("run", "metric", "value", "open", "median", "adjudicated")
-    return UnitConsensus(
-        **{name: getattr(units, name)[start:end] for name in arrays}, metrics=units.metrics
-    )
-
-
-def _spliced(units: UnitConsensus, run_pk: int, new: UnitConsensus) -> UnitConsensus:
-    """``units`` with run ``run_pk``'s units replaced by ``new`` (coded with names that
-    extend those of ``units``)."""
-    start, end = np.searchsorted(units.run, [run_pk, run_pk + 1]).tolist()
-    arrays = ("run", "metric", "value", "open", "median", "adjudicated")
-    return UnitConsensus(
-        **{
-            name: np.concatenate(
-                [getattr(units, name)[:start], getattr(new, name), getattr(units, name)[end:]]
-            )
-            for name in arrays
-        },
-        metrics=new.metrics if len(new.metrics) >= len(units.metrics) else units.metrics,
-    )
 
 
 @contextmanager

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from reviewer.adjudication.facade import AdjudicationStore
 from reviewer.adjudication.model import ReportedValue
@@ -25,12 +26,17 @@ from scoring.scorecard import VECTOR_FIELDS
 
 #: The ScoreCard fields a metric's counterpart may name (the vector but extraneous).
 _AUTOMATIC = tuple(f for f in VECTOR_FIELDS if f != "extraneous")
-_RUN_COLUMNS = ("run_pk", "run_id", "scenario_id", "model", "scalar", *_AUTOMATIC)
+#: What validity reads of each run, in this order.
+RUN_COLUMNS = ("run_pk", "run_id", "scenario_id", "model", "scalar", *_AUTOMATIC)
 
 
 def run_infos(store: CoreStore) -> dict[str, RunInfo]:
     """Every stored run by key (its ``run_pk`` as text), with what validity needs."""
-    rows = store.run_table(_RUN_COLUMNS)
+    return run_infos_of(store.run_table(RUN_COLUMNS))
+
+
+def run_infos_of(rows: Iterable[Sequence[Any]]) -> dict[str, RunInfo]:
+    """:func:`run_infos` of rows of :data:`RUN_COLUMNS` already read."""
     out: dict[str, RunInfo] = {}
     for pk, run_id, scenario, model, scalar, *vector in rows:
         auto = dict(zip(_AUTOMATIC, vector, strict=True))

@@ -26,6 +26,7 @@ from reviewer.agreement.items import ItemColumns
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]
+_ARRAYS = ("run", "metric", "value", "open", "median", "adjudicated")
 #: ``(run_pk, metric_id)`` decided by an adjudication in force: its outcome and score.
 Decided = Mapping[tuple[int, str], tuple[str, int | None]]
 
@@ -46,6 +47,26 @@ class UnitConsensus:
 
     def __len__(self) -> int:
         return len(self.run)
+
+    def part(self, start: int, end: int) -> UnitConsensus:
+        """Units ``start:end``."""
+        return UnitConsensus(
+            **{name: getattr(self, name)[start:end] for name in _ARRAYS}, metrics=self.metrics
+        )
+
+    def with_run(self, run_pk: int, new: UnitConsensus) -> UnitConsensus:
+        """These units (in run order) with run ``run_pk``'s replaced by ``new`` (coded with
+        names that extend these units' names)."""
+        start, end = np.searchsorted(self.run, [run_pk, run_pk + 1]).tolist()
+        return UnitConsensus(
+            **{
+                name: np.concatenate(
+                    [getattr(self, name)[:start], getattr(new, name), getattr(self, name)[end:]]
+                )
+                for name in _ARRAYS
+            },
+            metrics=new.metrics if len(new.metrics) >= len(self.metrics) else self.metrics,
+        )
 
     def consensus(self) -> Consensus:
         """The units as a :class:`Consensus`, keys ``(run_pk as text, metric_id)``."""

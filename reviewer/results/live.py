@@ -26,6 +26,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -42,11 +43,18 @@ from reviewer.agreement.report import (
     with_interval,
 )
 from reviewer.agreement.running import AgreementTally
-from reviewer.agreement.source import UnknownStudyError, consensus_rules, item_columns, run_infos
-from reviewer.agreement.unit_consensus import UnitConsensus, unit_consensus
+from reviewer.agreement.source import RUN_COLUMNS as INFO_COLUMNS
+from reviewer.agreement.source import (
+    UnknownStudyError,
+    consensus_rules,
+    item_columns,
+    run_infos_of,
+)
+from reviewer.agreement.unit_consensus import unit_consensus
 from reviewer.agreement.validity import rubric_validity
 from reviewer.agreement.validity_table import ValidityTable
-from reviewer.leaderboard.runs import all_scenarios, read_runs, study_runs
+from reviewer.leaderboard.runs import RUN_COLUMNS as POINT_COLUMNS
+from reviewer.leaderboard.runs import RunPoint, all_scenarios, runs_of, study_runs
 from reviewer.leaderboard.values import scorer_values_of
 from reviewer.results import derived
 from reviewer.results.data import MetricInfo, ResultsData, ResultsMeta
@@ -81,7 +89,7 @@ class LiveResults:
         viewer: str | None,
     ) -> None:
         self.study, self.scenarios, self.viewer = study, list(scenarios), viewer
-        runs, versions = read_runs(store, scenarios)
+        infos, (runs, versions) = _read_runs(store, scenarios)
         raw = item_columns(store)
         if study is not None and study not in raw.known_studies():
             raise UnknownStudyError(
@@ -102,9 +110,7 @@ class LiveResults:
         self.runs, self.versions = runs, versions
         self.keys = {str(r.run_pk) for r in runs}
         self.rubric: Rubric = store.rubric()
-        self.run_infos: dict[str, RunInfo] = {
-            k: v for k, v in run_infos(store).items() if k in self.keys
-        }
+        self.run_infos: dict[str, RunInfo] = {k: v for k, v in infos.items() if k in self.keys}
         self.database = str(store.path.resolve())
         self.all_scenarios = all_scenarios(store)
         self.judges = sorted(r.name for r in store.raters() if r.kind == "judge")
@@ -170,8 +176,8 @@ class LiveResults:
         thresholds, decided = consensus_rules(store, self.study, run_pk)
         units = unit_consensus(new, thresholds, decided)
         ustart, uend = np.searchsorted(self.units.run, [run_pk, run_pk + 1]).tolist()
-        was = _units_slice(self.units, ustart, uend).consensus()
-        self.units = _spliced(self.units, run_pk, units)
+        was = self.units.part(ustart, uend).consensus()
+        self.units = self.units.with_run(run_pk, units)
         part, kept = units.consensus(), self._consensus
         if kept is not None and (list(was.scores), list(was.open)) == (
             list(part.scores),
@@ -198,6 +204,10 @@ class LiveResults:
     def data(self) -> ResultsData:
         """The point figures as they stand (no bootstrap interval yet). Runs in ``run_pk``
         order, so a figure summed in order is the same whichever runs were updated."""
+        with _fewer_collections():  # the first: validity's table, 100,000 consensus entries
+            return self._data()
+
+    def _data(self) -> ResultsData:
         items = self.items
         if self._consensus is None:
             self._consensus = self.units.consensus()
@@ -212,8 +222,8 @@ class LiveResults:
             if self.auto is None:
                 self.auto = counterpart_table(self.run_infos, declared)
             if self.table is None:
-                human = {k: self.human[k] for k in sorted(self.human, key=_run_order)}
-                rows = sorted(self.keys, key=_run_order)
+                human = {k: self.human[k] for k in _in_run_order(self.human)}
+                rows = _in_run_order(self.keys)
                 self.table = ValidityTable.of_units(
                     self.units, human, self.run_infos, declared, self.auto, rows=rows
                 )
@@ -258,7 +268,7 @@ class LiveResults:
         }
         known: dict[str, object] = {
             "outcome_rates": derived.rates_of(counts),
-            "rater_spread": {k: self.spread[k] for k in sorted(self.spread, key=_run_order)},
+            "rater_spread": {k: self.spread[k] for k in _in_run_order(self.spread)},
         }
         if self.counterparts is not None:
             known["counterparts"] = self.counterparts
@@ -308,36 +318,27 @@ def with_intervals(
     return data.model_copy(update=update) if update else data
 
 
+def _read_runs(
+    store: AdjudicationStore, scenarios: Sequence[str]
+) -> tuple[dict[str, RunInfo], tuple[list[RunPoint], set[str]]]:
+    """The newest run versions as validity's :class:`RunInfo` (by key) and as the charts'
+    :class:`RunPoint` (of ``scenarios``) with their scorer versions, from one read of the
+    runs table (:func:`~reviewer.agreement.source.run_infos` and
+    :func:`~reviewer.leaderboard.runs.read_runs` read it once each). Validity reads the
+    infos of the selected runs only, all of them newest versions."""
+    names = tuple(dict.fromkeys((*POINT_COLUMNS, *INFO_COLUMNS)))
+    rows = store.run_table(names, newest_only=True)
+    as_points = itemgetter(*(names.index(c) for c in POINT_COLUMNS))
+    as_infos = itemgetter(*(names.index(c) for c in INFO_COLUMNS))
+    return run_infos_of(map(as_infos, rows)), runs_of(map(as_points, rows), scenarios)
+
+
 def _raters_per_run(items: ItemColumns) -> dict[str, int]:
     """``{run_key: raters}`` of the runs with items."""
     width = max(len(items.raters), 1)
     pairs = np.unique(items.run * width + items.rater)  # each (run, rater) once
     runs, counts = np.unique(pairs // width, return_counts=True)
     return dict(zip([str(pk) for pk in runs.tolist()], counts.tolist(), strict=True))
-
-
-def _units_slice(units: UnitConsensus, start: int, end: int) -> UnitConsensus:
-    """Units ``start:end``."""
-    arrays = ("run", "metric", "value", "open", "median", "adjudicated")
-    return UnitConsensus(
-        **{name: getattr(units, name)[start:end] for name in arrays}, metrics=units.metrics
-    )
-
-
-def _spliced(units: UnitConsensus, run_pk: int, new: UnitConsensus) -> UnitConsensus:
-    """``units`` with run ``run_pk``'s units replaced by ``new`` (coded with names that
-    extend those of ``units``)."""
-    start, end = np.searchsorted(units.run, [run_pk, run_pk + 1]).tolist()
-    arrays = ("run", "metric", "value", "open", "median", "adjudicated")
-    return UnitConsensus(
-        **{
-            name: np.concatenate(
-                [getattr(units, name)[:start], getattr(new, name), getattr(units, name)[end:]]
-            )
-            for name in arrays
-        },
-        metrics=new.metrics if len(new.metrics) >= len(units.metrics) else units.metrics,
-    )
 
 
 @contextmanager
@@ -365,6 +366,13 @@ def _fewer_collections() -> Iterator[None]:
 _gc_lock = threading.Lock()
 _readers = 0
 _thresholds: tuple[int, int, int] = gc.get_threshold()
+
+
+def _in_run_order(keys: Iterable[str]) -> list[str]:
+    """``keys`` sorted by :func:`_run_order`: by ``int`` when every key is digits (a run's
+    ``run_pk`` as text), as :func:`_run_order` reads them, without a Python call per key."""
+    keys = list(keys)
+    return sorted(keys, key=int if all(map(str.isdigit, keys)) else _run_order)
 
 
 def _run_order(key: str) -> int:

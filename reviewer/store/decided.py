@@ -14,7 +14,7 @@ and most never read a column.
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from reviewer.rubric import OUTCOMES
 from reviewer.store.connection import read_transaction
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     Ints = npt.NDArray[np.int64]
+    #: The items' metrics (names), and each item's rating and packed fields.
+    Found = tuple[tuple[str, ...], Ints, Ints]
 
 #: The live non-draft ratings (as :func:`reviewer.store.ratings.latest_decisions`).
 _LIVE = """g.status <> 'draft' AND NOT EXISTS (SELECT 1 FROM ratings s
@@ -48,6 +50,71 @@ _SMALL = (
     f" + ({_CODE.format('i.blind_outcome')} ELSE -1 END) + 1) * 8"
     " + coalesce(i.blind_score, -1) + 1"
 )
+
+
+def _by_distinct(
+    conn: sqlite3.Connection, params: tuple[int, ...], of_run: str, top: int, pack: bool
+) -> Found:
+    """Every metric an item names (a run's: a submit re-reads one run, not the table), in
+    the order a scan meets them, then the items: each one's rating and its packed
+    metric and small fields."""
+    import numpy as np
+
+    named = f"SELECT DISTINCT i.metric_id {_ITEMS}{of_run}"
+    metrics = tuple(m for (m,) in conn.execute(named, params))
+    metric = "CASE i.metric_id " + " ".join(f"WHEN ? THEN {k}" for k in range(len(metrics)))
+    small = f"({metric} END) * {1 << _SMALL_BITS} + {_SMALL}"
+    shift = _SMALL_BITS + max(1, len(metrics).bit_length())
+    if not metrics:  # no item at all
+        rating = item = np.zeros(0, dtype=np.int64)
+    elif pack and top.bit_length() + shift <= 62:
+        sql = f"SELECT group_concat(i.rating_pk * {1 << shift} + {small}) {_ITEMS}"
+        text = conn.execute(sql + of_run, (*metrics, *params)).fetchone()[0]
+        packed = (
+            np.fromstring(text, dtype=np.int64, sep=",") if text else np.zeros(0, dtype=np.int64)
+        )
+        rating, item = packed >> shift, packed & ((1 << shift) - 1)
+    else:
+        rows = conn.execute(f"SELECT i.rating_pk, {small} {_ITEMS}" + of_run,
+                            (*metrics, *params)).fetchall()  # fmt: skip
+        pairs = np.array(rows, dtype=np.int64).reshape(-1, 2)
+        rating, item = pairs[:, 0], pairs[:, 1]
+    return metrics, rating, item
+
+
+def _by_rubrics(
+    conn: sqlite3.Connection, rubrics: RubricRegistry, rated: list[Any], top: int
+) -> Found | None:
+    """:func:`_by_distinct` of every item in one pass over them: their metrics coded by the
+    live ratings' rubrics, then renumbered in the order the items meet them, which is the
+    order of the ``DISTINCT`` scan (a second pass over 210,000 items, a tenth of the
+    read); ``None`` (read them that way) when an item names a metric of none of these
+    rubrics (an older rating's, say) or the codes do not fit."""
+    import numpy as np
+
+    pks = sorted({row[3] for row in rated})
+    known = tuple(dict.fromkeys(m for pk in pks for m in rubrics.get(pk).metric_ids))
+    other = len(known)  # the code of an item whose metric is not known
+    shift = _SMALL_BITS + max(1, other.bit_length())
+    if not known or top.bit_length() + shift > 62:
+        return None
+    metric = "CASE i.metric_id " + " ".join(f"WHEN ? THEN {k}" for k in range(other))
+    small = f"({metric} ELSE {other} END) * {1 << _SMALL_BITS} + {_SMALL}"
+    sql = f"SELECT group_concat(i.rating_pk * {1 << shift} + {small}) {_ITEMS}"
+    text = conn.execute(sql, known).fetchone()[0]
+    if not text:  # no item at all
+        return (), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    packed = np.fromstring(text, dtype=np.int64, sep=",")
+    rating, item = packed >> shift, packed & ((1 << shift) - 1)
+    code = item >> _SMALL_BITS
+    if (code == other).any():
+        return None
+    present, first = np.unique(code, return_index=True)
+    met = present[np.argsort(first)]  # the codes in the order the items meet them
+    recode = np.zeros(other, dtype=np.int64)
+    recode[met] = np.arange(len(met))
+    item = (recode[code] << _SMALL_BITS) | (item & ((1 << _SMALL_BITS) - 1))
+    return tuple(known[c] for c in met.tolist()), rating, item
 
 
 class DecidedColumns(NamedTuple):
@@ -91,29 +158,11 @@ def decided_columns(
         rated = conn.execute(_RATINGS + where + " ORDER BY g.rating_pk", params).fetchall()
         rater_rows = conn.execute("SELECT rater_pk, name, kind FROM raters").fetchall()
         study_rows = conn.execute("SELECT study_pk, name FROM studies").fetchall()
-        # Every metric an item names (a run's: a submit re-reads one run, not the table).
-        named = f"SELECT DISTINCT i.metric_id {_ITEMS}{of_run}"
-        metrics = tuple(m for (m,) in conn.execute(named, params))
-        metric = "CASE i.metric_id " + " ".join(f"WHEN ? THEN {k}" for k in range(len(metrics)))
-        small = f"({metric} END) * {1 << _SMALL_BITS} + {_SMALL}"
-        top = conn.execute("SELECT coalesce(max(rating_pk), 0) FROM ratings").fetchone()[0]
-        shift = _SMALL_BITS + max(1, len(metrics).bit_length())
-        if not metrics:  # no item at all
-            rating = item = np.zeros(0, dtype=np.int64)
-        elif pack and int(top).bit_length() + shift <= 62:
-            sql = f"SELECT group_concat(i.rating_pk * {1 << shift} + {small}) {_ITEMS}"
-            text = conn.execute(sql + of_run, (*metrics, *params)).fetchone()[0]
-            packed = (
-                np.fromstring(text, dtype=np.int64, sep=",")
-                if text
-                else np.zeros(0, dtype=np.int64)
-            )
-            rating, item = packed >> shift, packed & ((1 << shift) - 1)
-        else:
-            rows = conn.execute(f"SELECT i.rating_pk, {small} {_ITEMS}" + of_run,
-                                (*metrics, *params)).fetchall()  # fmt: skip
-            pairs = np.array(rows, dtype=np.int64).reshape(-1, 2)
-            rating, item = pairs[:, 0], pairs[:, 1]
+        top = int(conn.execute("SELECT coalesce(max(rating_pk), 0) FROM ratings").fetchone()[0])
+        found = _by_rubrics(conn, rubrics, rated, top) if pack and run_pk is None else None
+        if found is None:
+            found = _by_distinct(conn, params, of_run, top, pack)
+    metrics, rating, item = found
     ratings = np.array(rated, dtype=np.int64).reshape(-1, 6)
     # Each item's rating row (both in rating_pk order); the items of no live rating go.
     row = np.minimum(np.searchsorted(ratings[:, 0], rating), max(len(ratings) - 1, 0))

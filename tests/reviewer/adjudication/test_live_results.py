@@ -230,6 +230,48 @@ def test_the_decided_columns_are_the_decided_items(team, rate_run, fill_rating) 
                 )
             ]  # fmt: skip
             assert got == [tuple(r) for r in rows if run_pk is None or r.run_pk == run_pk]
+    assert_one_reading(team)
+
+
+def assert_one_reading(store: ReviewStore) -> None:
+    """The whole table's columns read in one pass (metrics named by the rubrics, ``pack``)
+    equal those read with a ``DISTINCT`` pass first (``pack=False``): the same metric
+    names in the same order (the ``DISTINCT`` scan's), the same codes and values."""
+    one, two = store.decided_columns(), store.decided_columns(pack=False)
+    scan = store._db.conn.execute(
+        "SELECT DISTINCT metric_id FROM rating_items WHERE outcome IS NOT NULL"
+    ).fetchall()
+    assert one.metrics == two.metrics == tuple(m for (m,) in scan)
+    for a, b in zip(one, two, strict=True):
+        assert a.tolist() == b.tolist() if hasattr(a, "tolist") else a == b
+
+
+def test_the_metrics_come_in_the_order_the_items_meet_them(
+    store, make_card, rate_run, fill_rating
+) -> None:
+    """A draft's one item (its metric not the rubric's first) comes first in the table,
+    then a rating of every metric: the one-pass reading names the metrics in the order the
+    items meet them, as the ``DISTINCT`` scan does. Then that item names a metric of no
+    rubric (an older rubric's, say): the one-pass reading falls back to the ``DISTINCT``
+    pass, with the same result."""
+    store.add_scorecards([make_card(n) for n in range(3)])
+    assert_one_reading(store)  # no item at all
+    last = store.rubric().metric_ids[-1]
+    draft = store.start_rating(1, "eve")
+    store.save_item(draft.rating_pk, last, outcome="applicable", score=1, comment="",
+                    expected_version=draft.version)  # fmt: skip
+    assert_one_reading(store)
+    rate_run(store, 2, "ann", fill_rating, {"safety": ("applicable", 0)})
+    rate_run(store, 2, "bob", fill_rating, {"safety": ("applicable", 2)})
+    assert_one_reading(store)
+    metrics = store.decided_columns().metrics
+    assert metrics[0] == last and list(metrics[1:]) == list(store.rubric().metric_ids[:-1])
+    store._db.conn.execute(
+        "UPDATE rating_items SET metric_id = 'retired' WHERE rating_pk = ? AND metric_id = ?",
+        (draft.rating_pk, last),
+    )
+    assert store.decided_columns().metrics[0] == "retired"  # a draft's item: not counted
+    assert_one_reading(store)
 
 
 def test_a_runs_records_are_read_without_building_them_all(team) -> None:

@@ -165,3 +165,17 @@ def test_rows_replaced_one_by_one_equal_a_table_built_afresh(seed: int) -> None:
     report = validity_report([], runs, COUNTERPARTS, table=table)
     assert through_table(report) == plain(after, runs, auto, order=table.keys)
     assert not math.isnan(sum(d.difference for d in report.disagreements))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_each_rows_counterpart_is_its_runs_value_or_nan(seed: int) -> None:
+    """The scorer's column of every metric, those with a counterpart and those without
+    (``verification``; looked up or not), row by row as the mapping has it."""
+    consensus, runs, auto = world(seed)
+    table = ValidityTable.of(consensus, human_scores(consensus.scores), runs, METRICS, auto)
+    assert set(table.metrics) == set(METRICS) and "verification" not in COUNTERPARTS
+    for m in METRICS:
+        plain_auto = [auto.get((k, m), math.nan) for k in table.keys]
+        assert [repr(v) for v in table.auto[m].tolist()] == [repr(v) for v in plain_auto]
+    table.set_run("9999", Consensus({("9999", "safety"): 2.0}, {}, frozenset()), 2 / 3)
+    assert math.isnan(table.auto["verification"][-1])

@@ -36,3 +36,19 @@ def test_the_thresholds_come_back_when_reading_fails() -> None:
     except OSError:
         pass
     assert gc.get_threshold() == before
+
+
+def test_the_run_order_sorts_as_run_order_keys_do() -> None:
+    """``_in_run_order`` (``int`` as the key when every key is digits) equals sorting by
+    ``_run_order``, with keys that are not digits too (they sort as 0, stably)."""
+    import random
+
+    rnd = random.Random(5)
+    for _ in range(50):
+        keys = [str(rnd.randint(1, 10_000)) for _ in range(rnd.randint(0, 40))]
+        if rnd.random() < 0.4:
+            keys += rnd.sample(["", "x", "-3", "12a", " 7"], rnd.randint(1, 3))
+        rnd.shuffle(keys)
+        assert live._in_run_order(keys) == sorted(keys, key=live._run_order)
+        once = dict.fromkeys(keys)  # a dict of figures by run, as the callers pass
+        assert live._in_run_order(once) == sorted(once, key=live._run_order)

@@ -159,7 +159,8 @@ class ResultsWindow(QMainWindow):
         # The study chosen above the queue, in the title: the line below is full at 1280 px.
         self.setWindowTitle("a320-review — results" + (f" — study {m.study}" if m.study else ""))
         self.status.setText(
-            f"  {m.n_runs} runs · {m.n_ratings} ratings by {m.n_raters} raters · "
+            f"  {_counted(m.n_runs, 'run')} · {_counted(m.n_ratings, 'rating')} by "
+            f"{_counted(m.n_raters, 'rater')} · "
             f"rubric {m.rubric} · scorer {', '.join(m.scorer_versions) or '—'}{pending}"
         )
         self.left_out.setText(m.left_out_note or "")
@@ -210,3 +211,8 @@ class ResultsWindow(QMainWindow):
         self.close()
         if owner is not None:
             owner.window().close()
+
+
+def _counted(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless one ("1 rating by 1 rater")."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")

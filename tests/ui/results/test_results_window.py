@@ -272,3 +272,12 @@ def test_the_status_line_shows_whole_on_a_laptop(qtbot, rated_app: App, width, h
     assert status.fontMetrics().horizontalAdvance(status.text()) <= status.width() or (
         status.wordWrap() and status.heightForWidth(status.width()) <= status.height()
     )
+
+
+def test_the_status_line_counts_in_words_that_agree(qtbot, demo_app: App) -> None:
+    # One submitted rating read "1 ratings by 1 raters".
+    from ui.results.results_window import _counted
+
+    assert [_counted(n, "rater") for n in (0, 1, 2)] == ["0 raters", "1 rater", "2 raters"]
+    results = _open_dashboard(qtbot, demo_app)
+    assert "0 ratings by 0 raters · " in results.status.text()

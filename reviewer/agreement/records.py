@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
+from reviewer.prevalidated import prevalidated
 from reviewer.rubric import OUTCOMES, Outcome
 
 Phase = Literal["blind", "final"]
@@ -74,20 +75,12 @@ class RatingRecord(BaseModel):
         constraints: an outcome of the three, a score 0–3 only when applicable), built
         without validating again: the dashboard reads 200,000 of them, and validation was
         most of the time. ``fields`` names every field."""
-        record = cls.__new__(cls)
-        object.__setattr__(record, "__dict__", fields)
-        object.__setattr__(record, "__pydantic_fields_set__", set(_ALL_FIELDS))
-        object.__setattr__(record, "__pydantic_extra__", None)
-        object.__setattr__(record, "__pydantic_private__", None)
-        return record
+        return prevalidated(cls, fields)
 
     @property
     def has_blind(self) -> bool:
         """Whether this record carries a blind-phase value."""
         return self.blind_outcome is not None
-
-
-_ALL_FIELDS = frozenset(RatingRecord.model_fields)
 
 
 class RunInfo(BaseModel):
@@ -112,15 +105,7 @@ class RunInfo(BaseModel):
         """A run of values the store's schema has already typed (REAL columns hold floats),
         built without validating again, as :meth:`RatingRecord.from_store`: the dashboard
         reads 10,000 of them. ``fields`` names every field."""
-        info = cls.__new__(cls)
-        object.__setattr__(info, "__dict__", fields)
-        object.__setattr__(info, "__pydantic_fields_set__", set(_RUN_FIELDS))
-        object.__setattr__(info, "__pydantic_extra__", None)
-        object.__setattr__(info, "__pydantic_private__", None)
-        return info
-
-
-_RUN_FIELDS = frozenset(RunInfo.model_fields)
+        return prevalidated(cls, fields)
 
 
 def select(

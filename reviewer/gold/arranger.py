@@ -22,16 +22,18 @@ from reviewer.gold.seeding import seed_gold
 from reviewer.store import audit
 from reviewer.store.connection import utcnow
 from reviewer.studies.assign import draw
-from reviewer.studies.model import Assignment, Study, StudySpec
+from reviewer.studies.model import Assignment, StudySpec
 
 
 @dataclass
-class GoldArranger:
-    """Seeds a new study's gold into its queues (a
-    :class:`~reviewer.studies.storage.QueueArranger`) and records which runs are gold."""
+class _GoldPlacement:
+    """What both arrangers place: the study's plan, its gold and its qualification set, and
+    the runs each rater rated already (never given to them as gold)."""
 
     plan: GoldPlan
+    #: The study (a :class:`~reviewer.studies.model.Study` once it is stored).
     spec: StudySpec
+    #: The owner's references that may be seeded as gold (the qualification set left out).
     gold: dict[str, GoldReference]
     qualification: dict[str, GoldReference]
     #: Per rater, the runs they rated already (one live rating per run and rater).
@@ -40,6 +42,12 @@ class GoldArranger:
 
     def excluded(self) -> frozenset[str]:
         return frozenset(self.gold) | frozenset(self.qualification)
+
+
+@dataclass
+class GoldArranger(_GoldPlacement):
+    """Seeds a new study's gold into its queues (a
+    :class:`~reviewer.studies.storage.QueueArranger`) and records which runs are gold."""
 
     def arrange(
         self, conn: sqlite3.Connection, study_pk: int, new: list[Assignment]
@@ -74,26 +82,13 @@ class GoldArranger:
 
 
 @dataclass
-class GoldExtension:
+class GoldExtension(_GoldPlacement):
     """Keeps a study's gold as it grows: seeds gold at the plan's fraction into the
     assignments of runs added later (a :class:`~reviewer.studies.storage.QueueArranger`),
     and gives raters added later the qualification set first (a
     :class:`~reviewer.studies.storage.RaterArranger`). Without it a rater added to a study
     that requires qualification had no qualification run and could never rate.
     """
-
-    study: Study
-    plan: GoldPlan
-    #: The owner's references that may be seeded as gold (the qualification set left out).
-    gold: dict[str, GoldReference]
-    #: The study's qualification set (its runs are in the study already).
-    qualification: dict[str, GoldReference]
-    #: Per rater, the runs they rated already (one live rating per run and rater).
-    rated: dict[str, set[str]] = field(default_factory=dict)
-    seeded: list[Assignment] = field(default_factory=list)
-
-    def excluded(self) -> frozenset[str]:
-        return frozenset(self.gold) | frozenset(self.qualification)
 
     def arrange(
         self, conn: sqlite3.Connection, study_pk: int, new: list[Assignment]
@@ -117,8 +112,8 @@ class GoldExtension:
             new,
             sorted(self.gold),
             fraction=self.plan.fraction,
-            seed=self.study.seed,
-            reveal_first=self.study.reveal_first,
+            seed=self.spec.seed,
+            reveal_first=self.spec.reveal_first,
             unavailable=unavailable,
             used=used,
         )
@@ -132,11 +127,11 @@ class GoldExtension:
         ]
         storage.insert_study_gold(conn, study_pk, rows)
         gold_set = hashlib.sha256(",".join(sorted(placed)).encode())
-        details = {"study": self.study.name, "extension": "add_runs",
+        details = {"study": self.spec.name, "extension": "add_runs",
                    "gold_assignments": sum(a.run_sha256 in placed for a in out),
                    "gold_runs": len(rows), "fraction": self.plan.fraction,
                    "gold_sha256": gold_set.hexdigest()}  # fmt: skip
-        audit.append(conn, [("gold_seed", self.study.owner, details)], at=utcnow())
+        audit.append(conn, [("gold_seed", self.spec.owner, details)], at=utcnow())
         self.seeded = out
         return out
 
@@ -145,7 +140,7 @@ class GoldExtension:
     ) -> list[Assignment]:
         if not self.qualification:
             return []
-        seed = self.study.seed
+        seed = self.spec.seed
         order = sorted(self.qualification, key=lambda r: (draw(seed, "qualify", r), r))
         return [
             Assignment(run_sha256=sha, rater=rater, position=p, reveal_first=False)

@@ -190,9 +190,7 @@ def _extension(store: GoldStore, name: str, *, raters: Sequence[str]) -> GoldExt
         except GoldError:
             continue  # not this study's gold (a rater's sheet, another key or rubric)
         pool.setdefault(sha, ref)
-    return GoldExtension(
-        study=study, plan=plan, gold=pool, qualification=qualification, rated=rated
-    )
+    return GoldExtension(spec=study, plan=plan, gold=pool, qualification=qualification, rated=rated)
 
 
 def check_study_gold(store: GoldStore, study: Study) -> list[StudyGoldCheck]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from reviewer.prevalidated import prevalidated
 from reviewer.store.core import CoreStore
 from reviewer.studies.facade import StudiesStore
 
@@ -52,20 +53,12 @@ class RunPoint(BaseModel):
         INTEGER ones ints; :func:`runs_of` makes the booleans and the counts), built
         without validating again, as :meth:`~reviewer.agreement.records.RunInfo.from_store`:
         the dashboard reads 10,000 of them. ``fields`` names every field, in their order."""
-        point = cls.__new__(cls)
-        object.__setattr__(point, "__dict__", fields)
-        object.__setattr__(point, "__pydantic_fields_set__", set(_POINT_FIELDS))
-        object.__setattr__(point, "__pydantic_extra__", None)
-        object.__setattr__(point, "__pydantic_private__", None)
-        return point
+        return prevalidated(cls, fields)
 
     @property
     def scored(self) -> bool:
         """Scored normally (provider errors are left out of the means, as in the spec)."""
         return self.status == "scored"
-
-
-_POINT_FIELDS = frozenset(RunPoint.model_fields)
 
 
 def read_runs(store: CoreStore, scenarios: Sequence[str] = ()) -> tuple[list[RunPoint], set[str]]:

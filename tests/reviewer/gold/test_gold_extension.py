@@ -33,17 +33,23 @@ def _runs(ns: range, folder: Path) -> list[str]:
     return ["--runs", str(path)]
 
 
-@pytest.fixture
-def grown_db(gold_db: Path, tmp_path: Path, make_run, gold) -> Path:
-    """``gold_db`` with 16 more runs imported (14-29) and olga's references of 26-29."""
-    paths = [make_run(tmp_path / "more", n) for n in range(14, 30)]
+def _grow(db: Path, folder: Path, make_run, gold, **reference) -> Path:
+    """``db`` with 16 more runs imported (14-29) and olga's references of 26-29 (made with
+    ``reference``'s keywords: ``rater="ref"`` for a reference made of ref's sheet)."""
+    paths = [make_run(folder / "more", n) for n in range(14, 30)]
     olga = keys.load_key("olga")
-    with ReviewStore.open(gold_db) as store:
+    with ReviewStore.open(db) as store:
         store.import_paths(paths)
         pks = {r.run_id: r.run_pk for r in store.list_runs()}
         for run_id in _ids(range(26, 30)):
-            gold.add_reference(store, pks[run_id], olga)
-    return gold_db
+            gold.add_reference(store, pks[run_id], olga, **reference)
+    return db
+
+
+@pytest.fixture
+def grown_db(gold_db: Path, tmp_path: Path, make_run, gold) -> Path:
+    """:func:`_grow` of ``gold_db``, the references olga's own consensus."""
+    return _grow(gold_db, tmp_path, make_run, gold)
 
 
 def _queue(store: ReviewStore, rater: str) -> list[str]:
@@ -146,13 +152,8 @@ def test_the_source_of_a_gold_reference_cannot_join_the_study(
 ) -> None:
     # References of runs 26-29 made from ref's signed sheets: once seeded as the study's gold,
     # ref may not rate in it (their rating would be scored against itself).
-    paths = [make_run(tmp_path / "more", n) for n in range(14, 30)]
-    olga = keys.load_key("olga")
+    _grow(gold_db, tmp_path, make_run, gold, rater="ref")
     with ReviewStore.open(gold_db) as store:
-        store.import_paths(paths)
-        pks = {r.run_id: r.run_pk for r in store.list_runs()}
-        for run_id in _ids(range(26, 30)):
-            gold.add_reference(store, pks[run_id], olga, rater="ref")
         service.add_runs(store, "g", Selection(run_ids=_ids(range(14, 30))))
         sources = {g.reference.payload.source.rater for g in store.study_gold("g")}
         assert "ref" in sources

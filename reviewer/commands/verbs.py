@@ -16,7 +16,12 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TextIO, TypeAlias
+
+#: ``typing`` is a twentieth of ``--help``'s start-up and only the checkers need it here
+#: (annotations are strings: ``from __future__ import annotations``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TextIO, TypeAlias
 
 GuiRunner = Callable[[argparse.Namespace], int]
 #: A verb's handler (``set_defaults(run=...)``): the parsed arguments in, the exit code out.

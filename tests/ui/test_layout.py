@@ -209,3 +209,36 @@ def test_the_import_problems_dock_is_as_tall_as_its_lines(qtbot):
     assert three > 2 * one - 2 * dock.view.frameWidth() - 1
     assert many == three  # beyond MAX_LINES_SHOWN it scrolls
     assert MAX_LINES_SHOWN == 3
+
+
+def test_at_1280_by_720_the_check_shows_no_outcome_whole_and_the_columns_hold_still(
+    qtbot, demo_app
+):
+    # Found in screenshots: every unrated metric's Check read "no outco…", and the first
+    # "Not applicable" widened Outcome after the columns were shared, narrowing the rest.
+    from ui.rating.rubric_model import Column as RubricColumn
+
+    window = _shown_at(qtbot, demo_app, 1280, 720)
+    first = demo_app.controller.store.list_runs()[0].run_pk
+    with qtbot.waitSignal(demo_app.controller.run_opened, timeout=10_000):
+        demo_app.controller.open_run(first)
+    table = window.rubric.table
+    qtbot.waitUntil(lambda: table.model().rowCount() > 0)
+    columns = range(table.model().columnCount())
+    before = [table.columnWidth(c) for c in columns]
+    # Nothing rated: every Check says "no outcome"; Qt's own measure of the column.
+    assert table.columnWidth(RubricColumn.CHECK) >= table.sizeHintForColumn(RubricColumn.CHECK)
+    window.rubric.focus_metrics()
+    window.rubric.set_current_outcome("not_applicable")
+    qtbot.waitUntil(
+        lambda: (
+            table.model().problems() != []
+            and "Not applicable"
+            in [
+                table.model().index(r, RubricColumn.OUTCOME).data()
+                for r in range(table.model().rowCount())
+            ]
+        )
+    )
+    assert table.columnWidth(RubricColumn.OUTCOME) >= table.sizeHintForColumn(RubricColumn.OUTCOME)
+    assert [table.columnWidth(c) for c in columns] == before

@@ -6,11 +6,17 @@ as tall as its rows, which says which metric is current and where a run starts.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+import math
 
-from ui.rating.rubric_model import Column, RubricModel
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetricsF, QResizeEvent
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView, QWidget
+
+from ui.rating.rubric_model import OUTCOME_LABELS, Column, RubricModel
+
+#: What the Check of every metric not yet rated says (``reviewer.rubric``'s first problem):
+#: the shortest to-do, which the column always shows whole (at 1280×720 it read "no outco…").
+NO_OUTCOME = "no outcome"
 
 
 class MetricTable(QTableView):
@@ -30,8 +36,10 @@ class MetricTable(QTableView):
         self.verticalHeader().setDefaultSectionSize(row_height)
         header = self.horizontalHeader()
         header.setHighlightSections(False)
-        for column in (Column.OUTCOME, Column.SCORE):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(Column.SCORE, QHeaderView.ResizeMode.ResizeToContents)
+        # As wide as its widest label from the start: grown to contents, the first "Not
+        # applicable" took its width from the comment and the check after they were shared.
+        header.setSectionResizeMode(Column.OUTCOME, QHeaderView.ResizeMode.Fixed)
         # The metric's name as wide as it needs, short of leaving the comment and the check
         # less than their titles (:meth:`_share`); a name cut short keeps its tooltip.
         header.setSectionResizeMode(Column.METRIC, QHeaderView.ResizeMode.Fixed)
@@ -70,15 +78,30 @@ class MetricTable(QTableView):
 
     def _share(self) -> None:
         # The stretched comment and check columns may not shrink below their titles (at
-        # 1280×720 "Comment" read "ommen"): the metric's name gives way first.
+        # 1280×720 "Comment" read "ommen"), nor the check below "no outcome" (it read
+        # "no outco…"): the metric's name gives way first.
         header = self.horizontalHeader()
+        outcome = max(
+            header.sectionSizeFromContents(Column.OUTCOME).width(),
+            *(self.cell_width(label) for label in OUTCOME_LABELS.values()),
+        )
+        header.resizeSection(Column.OUTCOME, outcome)
         titles = max(
-            header.sectionSizeFromContents(c).width() for c in (Column.COMMENT, Column.CHECK)
+            self.cell_width(NO_OUTCOME),
+            *(header.sectionSizeFromContents(c).width() for c in (Column.COMMENT, Column.CHECK)),
         )
         wanted = max(
             self.sizeHintForColumn(Column.METRIC),
             header.sectionSizeFromContents(Column.METRIC).width(),
         )
-        others = header.sectionSize(Column.OUTCOME) + header.sectionSize(Column.SCORE)
+        others = outcome + header.sectionSize(Column.SCORE)
         room = self.viewport().width() - others - 2 * titles
         header.resizeSection(Column.METRIC, max(titles, min(wanted, room)))
+
+    def cell_width(self, text: str) -> int:
+        """The width a cell needs to show ``text`` whole, as ``sizeHintForColumn`` counts it:
+        the style's text margin each side, and the grid line."""
+        margin = self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self)
+        grid = 1 if self.showGrid() else 0
+        text_width = math.ceil(QFontMetricsF(self.font()).horizontalAdvance(text))
+        return text_width + 2 * (margin + 1) + grid

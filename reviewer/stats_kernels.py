@@ -126,8 +126,8 @@ def normal_cdf(x: float) -> float:
 
 def slope_stderr(x: Sequence[float], y: Sequence[float]) -> tuple[float, float]:
     """The least-squares slope of ``y`` on ``x`` and its standard error (``linregress``'s
-    ``slope`` and ``stderr``), ``x`` with two distinct values or more.
-    ``y`` constant gives the slope 0 and a NaN error, as SciPy does."""
+    ``slope`` and ``stderr``), ``x`` with two distinct values or more. ``y`` constant gives
+    the slope 0 and a NaN error, and a NaN in either gives NaN for both, as SciPy does."""
     xs, ys = np.asarray(x), np.asarray(y)
     ssxm, ssxym, _, ssym = np.cov(xs, ys, bias=True).flat
     if ssxm == 0.0 or ssym == 0.0:
@@ -148,8 +148,8 @@ def welch_interval(
     a: Sequence[float], b: Sequence[float], *, level: float = 0.95
 ) -> tuple[float, float]:
     """The ``level`` confidence interval of ``mean(a) − mean(b)`` by Welch's t
-    (``ttest_ind(a, b, equal_var=False).confidence_interval(level)``): two values or more in
-    each sample, not both constant."""
+    (``ttest_ind(a, b, equal_var=False).confidence_interval(level)``), two values or more in
+    each sample (both constant: the difference of the means at both ends, as SciPy gives)."""
     xa, xb = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     n1, n2 = len(xa), len(xb)
     # SciPy's variance: the mean squared deviation, times n / (n - 1).

@@ -19,13 +19,13 @@ The mean revision cannot say this: it averages only revised items.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 from reviewer.agreement.anchoring_pull import PULL_METHOD, pull
 from reviewer.agreement.records import Output, RatingRecord
+from reviewer.stats_kernels import welch_interval
 
 
 class AnchoringRow(Output):
@@ -72,14 +72,10 @@ def _welch(a: list[float], b: list[float]) -> tuple[float | None, float | None, 
     a, b = _settled(a), _settled(b)
     if np.var(a) == 0 and np.var(b) == 0:
         return None, None, "no interval: the distances do not vary in either arm"
-    from scipy import stats  # only for blind studies: not on every dashboard's start
-
-    with warnings.catch_warnings():
-        # One arm that does not vary has a variance of exactly 0, which Welch's interval
-        # takes as it is; scipy still warns that its moments lost precision (they did not).
-        warnings.filterwarnings("ignore", "Precision loss occurred", RuntimeWarning)
-        ci = stats.ttest_ind(a, b, equal_var=False).confidence_interval(0.95)
-    return float(ci.low), float(ci.high), None
+    # One arm that does not vary has a variance of exactly 0, which Welch's interval takes
+    # as it is (scipy.stats warned that its moments lost precision: they did not).
+    low, high = welch_interval(a, b, level=0.95)
+    return low, high, None
 
 
 def _settled(values: list[float]) -> list[float]:

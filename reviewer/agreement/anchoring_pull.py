@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from reviewer.agreement.records import RatingRecord
+from reviewer.stats_kernels import t_quantile
 
 PULL_METHOD = (
     "slope of revision on distance to the scorer, through 0; t interval, variance clustered "
@@ -81,8 +82,6 @@ def two_way_interval(
     d: np.ndarray, r: np.ndarray, rater_codes: np.ndarray, run_codes: np.ndarray
 ) -> tuple[float, float] | None:
     """The 95% interval of the slope, clustered by rater and by run (see the module)."""
-    from scipy import stats
-
     sxx = float(d @ d)
     if sxx <= 0:
         return None
@@ -101,7 +100,7 @@ def two_way_interval(
     if variance <= 0:  # the difference can fall below 0 in small samples: take the larger
         variance = max(part(rater_codes, True), part(run_codes, True))
     groups = min(int(rater_codes.max()) + 1, n_runs)
-    half = float(stats.t.ppf(0.975, groups - 1)) * variance**0.5
+    half = t_quantile(0.975, groups - 1) * variance**0.5
     return beta - half, beta + half
 
 

@@ -7,8 +7,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations
 
-import numpy as np
-
 from reviewer.intervals import wilson
 from reviewer.leaderboard import stats
 from reviewer.leaderboard.values import RunValue, ViewValues
@@ -228,7 +226,7 @@ def agreement(
     ra, rb = stats.bootstrap_columns(cells, resamples=resamples, seed=seed)
     tau = stats.kendall_tau(ra.point(), rb.point())
     sa, sb = ra.scores(), rb.scores()
-    taus = np.array([stats.kendall_tau(x, y) for x, y in zip(sa, sb, strict=True)])
+    taus = stats.kendall_taus(sa, sb)
     low, high = stats.percentile_interval(taus)
     pa, pb = ra.point(), rb.point()
     found: list[Driver] = []

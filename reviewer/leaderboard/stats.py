@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
+
+from reviewer.stats_kernels import kendall_tau_rows, min_ranks, normal_cdf, t_quantile
 
 Cells = Mapping[tuple[str, str], Sequence[float]]
 """``{(scenario, model): per-run values}``."""
@@ -216,7 +217,7 @@ def percentile_interval(
         return math.nan, math.nan
     tail = (1 - level) / 2
     if clusters is not None and clusters >= 2:
-        tail = float(stats.norm.cdf(-stats.t.ppf(1 - tail, clusters - 1)))
+        tail = normal_cdf(-t_quantile(1 - tail, clusters - 1))
     low, high = np.quantile(finite, [tail, 1 - tail])
     return max(float(low), bounds[0]), min(float(high), bounds[1])
 
@@ -226,10 +227,7 @@ def rank_intervals(scores: NDArray[np.float64], *, level: float = 0.95) -> list[
 
     Ties share the better rank; a model missing from a replicate is left out of it.
     """
-    ranks = np.full(scores.shape, np.nan)
-    for b, row in enumerate(scores):
-        ok = np.isfinite(row)
-        ranks[b, ok] = stats.rankdata(-row[ok], method="min")
+    ranks = min_ranks(-scores)
     out = []
     tail = (1 - level) / 2
     for m in range(scores.shape[1]):
@@ -245,22 +243,23 @@ def rank_intervals(scores: NDArray[np.float64], *, level: float = 0.95) -> list[
 
 def point_ranks(point: NDArray[np.float64]) -> list[int]:
     """Ranks of the observed scores (1 = best; ties share the better rank)."""
-    ok = np.isfinite(point)
-    ranks = np.zeros(point.shape, dtype=int)
-    ranks[ok] = stats.rankdata(-point[ok], method="min").astype(int)
-    return [int(r) for r in ranks]
+    ranks = min_ranks(-np.asarray(point, dtype=float)[None, :])[0]
+    return [int(r) if np.isfinite(r) else 0 for r in ranks]
 
 
 def kendall_tau(
     x: Sequence[float] | NDArray[np.float64], y: Sequence[float] | NDArray[np.float64]
 ) -> float:
-    """Kendall's tau-b of two score lists over the same models (NaN below 2 models)."""
+    """Kendall's tau-b of two score lists over the same models, those finite in both (NaN
+    below 2 models, or when either list is constant)."""
     xs, ys = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    ok = np.isfinite(xs) & np.isfinite(ys)
-    if ok.sum() < 2:
-        return math.nan
-    tau = stats.kendalltau(xs[ok], ys[ok]).statistic
-    return float(tau) if np.isfinite(tau) else math.nan
+    return float(kendall_tau_rows(xs[None], ys[None])[0])
+
+
+def kendall_taus(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.float64]:
+    """:func:`kendall_tau` of each row of ``x`` (replicates × models) with the same row of
+    ``y``, all at once."""
+    return kendall_tau_rows(x, y)
 
 
 def _nanmean(a: NDArray[np.float64], axis: int) -> NDArray[np.float64]:

@@ -30,10 +30,10 @@ from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 import numpy as np
-from scipy import stats
 
 from reviewer.quality.panel import Cell, Columns, Design, centre, columns, nullity, solve
 from reviewer.quality.stats import Estimate
+from reviewer.stats_kernels import t_quantile
 
 __all__ = ["Cell", "Columns", "corrected_differences", "panel_biases", "rater_biases"]
 
@@ -83,7 +83,7 @@ class _Fit:
             mine = drawn[:, r][np.isfinite(drawn[:, r])]
             low = high = math.nan
             if m >= 2 and len(mine) >= max(20, resamples // 2):
-                half = float(stats.t.ppf(0.975, m - 1) * np.std(mine, ddof=1))
+                half = float(t_quantile(0.975, m - 1) * np.std(mine, ddof=1))
                 low, high = value - half, value + half
             out[name] = Estimate(value, low, high, m)
         return out

@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from reviewer import intervals
+from reviewer.stats_kernels import slope_stderr, t_quantile
 
 SCORES = (0, 1, 2, 3)
 
@@ -58,7 +58,7 @@ def mean_t(values: Sequence[float]) -> Estimate:
     mean = float(np.mean(values))
     if n == 1:
         return Estimate(mean, math.nan, math.nan, 1)
-    half = float(stats.t.ppf(0.975, n - 1) * np.std(values, ddof=1) / math.sqrt(n))
+    half = float(t_quantile(0.975, n - 1) * np.std(values, ddof=1) / math.sqrt(n))
     return Estimate(mean, mean - half, mean + half, n)
 
 
@@ -131,9 +131,8 @@ def slope(x: Sequence[float], y: Sequence[float]) -> Estimate:
     n = len(x)
     if n < 3 or len(set(x)) < 2:
         return Estimate(math.nan, math.nan, math.nan, n)
-    result = stats.linregress(x, y)
-    half = float(stats.t.ppf(0.975, n - 2) * result.stderr)
-    value = float(result.slope)
+    value, stderr = slope_stderr(x, y)
+    half = t_quantile(0.975, n - 2) * stderr
     return Estimate(value, value - half, value + half, n)
 
 
@@ -161,5 +160,5 @@ def within_slope(x: Sequence[float], y: Sequence[float], groups: Sequence[object
     value = float(np.sum(xd[keep] * yd[keep]) / sxx)
     residual = yd[keep] - value * xd[keep]
     se = math.sqrt(float(np.sum(residual**2)) / df / sxx)
-    half = float(stats.t.ppf(0.975, df) * se)
+    half = t_quantile(0.975, df) * se
     return Estimate(value, value - half, value + half, n)

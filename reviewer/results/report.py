@@ -228,16 +228,32 @@ _DPI = 110
 
 def _embedded(fig: Figure, title: str, *, vector: bool) -> str:
     """The figure as an ``<img>`` with its picture inline (nothing to fetch)."""
-    buffer = io.BytesIO()
-    canvas: type[FigureCanvasBase]
     if vector:
-        from matplotlib.backends.backend_svg import FigureCanvasSVG as canvas
+        picture = _svg(fig)
     else:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg as canvas
-    _laid_out(fig, canvas, _DPI).savefig(buffer, format="svg" if vector else "png", dpi=_DPI)
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        buffer = io.BytesIO()
+        _laid_out(fig, FigureCanvasAgg, _DPI).savefig(buffer, format="png", dpi=_DPI)
+        picture = buffer.getvalue()
     mime = "image/svg+xml" if vector else "image/png"
-    data = base64.b64encode(buffer.getvalue()).decode("ascii")
+    data = base64.b64encode(picture).decode("ascii")
     return f'<img alt="{html.escape(title)}" src="data:{mime};base64,{data}">'
+
+
+def _svg(fig: Figure) -> bytes:
+    """The figure as SVG with its text as text (``svg.fonttype`` "none"), not every glyph
+    as a path: a third faster to write, smaller, and searchable in the browser, which draws
+    it in DejaVu Sans, matplotlib's font (Verdana, Arial... where it lacks it). Its spaces
+    are kept as written (``xml:space``): SVG would drop a leading one (the count beside a
+    bar, " 12") and fold two into one (a title's "  (n = 30)")."""
+    from matplotlib import rc_context
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+
+    buffer = io.BytesIO()
+    with rc_context({"svg.fonttype": "none"}):
+        _laid_out(fig, FigureCanvasSVG, _DPI).savefig(buffer, format="svg", dpi=_DPI)
+    return buffer.getvalue().replace(b"<svg ", b'<svg xml:space="preserve" ', 1)
 
 
 def write_html(data: ResultsData, out: BinaryIO, progress: Progress) -> int:

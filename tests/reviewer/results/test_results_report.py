@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import base64
 import csv
 import re
 import subprocess
 import sys
 import zlib
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -90,6 +92,14 @@ def test_the_html_page_is_self_contained_and_escapes_names(
     assert "&lt;b&gt;odd &amp; model&lt;/b&gt;" in page and "<b>odd" not in page
     for expected in (*MODELS, "Application of procedures", "Krippendorff", "27 by 3 raters"):
         assert expected in page, expected
+    # The charts' text is text (svg.fonttype "none"): well-formed XML, the name as the store
+    # holds it, and spaces as placed ("  (n = 10)"; SVG would fold them but for xml:space).
+    svgs = [ElementTree.fromstring(base64.b64decode(b))
+            for b in re.findall(r'data:image/svg\+xml;base64,([^"]+)', page)]  # fmt: skip
+    texts = [t.text or "" for svg in svgs for t in svg.iter("{http://www.w3.org/2000/svg}text")]
+    assert all(svg.get("{http://www.w3.org/XML/1998/namespace}space") == "preserve"
+               for svg in svgs)  # fmt: skip
+    assert "<b>odd & model</b>" in texts and any("  (n = 10)" in t for t in texts)
 
 
 def test_a_study_report_covers_the_study_runs_only(

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import base64
 import csv
 import re
 import subprocess
 import sys
 import zlib
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -90,6 +92,14 @@ def test_the_html_page_is_self_contained_and_escapes_names(
     assert "&lt;b&gt;odd &amp; model&lt;/b&gt;" in page and "<b>odd" not in page
     for expected in (*MODELS, "Application of procedures", "Krippendorff", "27 by 3 raters"):
         assert expected in page, expected
+    # The charts' text is text (svg.fonttype "none"): well-formed XML, the name as the store
+    # holds it, and spaces as placed ("  (n = 10)"; SVG would fold them but for xml:space).
+    svgs = [ElementTree.fromstring(base64.b64decode(b))
+            for b in re.findall(r'data:image/svg\+xml;base64,([^"]+)', page)]  # fmt: skip
+    texts = [t.text or "" for svg in svgs for t in svg.iter("{http://www.w3.org/2000/svg}text")]
+    assert all(svg.get("{http://www.w3.org/XML/1998/namespace}space") == "preserve"
+               for svg in svgs)  # fmt: skip
+    assert "<b>odd & model</b>" in texts and any("  (n = 10)" in t for t in texts)
 
 
 def test_a_study_report_covers_the_study_runs_only(
@@ -263,3 +273,40 @@ def test_a_chart_with_nothing_to_show_keeps_its_title_on_a_small_canvas() -> Non
     fig = new_figure(7.6, 2.7)
     say_empty(fig, TITLE, "Bias needs two raters scoring the same run: no run has that yet.")
     assert _outside(fig) is None
+
+
+def test_a_chart_laid_out_once_is_saved_as_savefig_would(rated_db: Path) -> None:
+    """The report lays its charts out once and saves them without a layout engine (one
+    draw, not two): the bytes are those of a plain ``savefig`` of the same figure."""
+    import io
+
+    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.backends.backend_pdf import FigureCanvasPdf
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+
+    from reviewer.results import report
+    from reviewer.results.charts import new_figure
+    from reviewer.results.source import gather
+
+    with ReviewStore.open(rated_db, create=False, readonly=True) as store:
+        data = gather(store, resamples=20)
+
+    def saved(fig, fmt: str, dpi: float | None) -> bytes:
+        out = io.BytesIO()
+        undated = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(fmt)
+        fig.savefig(out, format=fmt, metadata=undated, **({} if dpi is None else {"dpi": dpi}))
+        return out.getvalue()
+
+    formats = [("svg", FigureCanvasSVG, 110), ("pdf", FigureCanvasPdf, None)]
+    with matplotlib.rc_context({"svg.hashsalt": "same ids"}):
+        for chart in report.PAGES:
+            # and PNG (the HTML of many runs) for the chart with a picture in it: the heatmap
+            png = [("png", FigureCanvasAgg, 110)] if chart.key == "humans" else []
+            for fmt, canvas, dpi in [*formats, *png]:
+                plain, once = new_figure(11, 8.5), new_figure(11, 8.5)
+                chart.draw(plain, data)
+                chart.draw(once, data)
+                report._laid_out(once, canvas, dpi)
+                assert once.get_layout_engine() is None
+                assert saved(once, fmt, dpi) == saved(plain, fmt, dpi), (chart.key, fmt)

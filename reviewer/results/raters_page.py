@@ -14,7 +14,8 @@ from matplotlib.figure import Figure
 
 from reviewer.quality.summary import ALL, QualitySummary
 from reviewer.results.charts import Chart, Links
-from reviewer.results.charts.raters import draw_raters, shown
+from reviewer.results.charts.common import shown
+from reviewer.results.charts.raters import draw_raters
 from reviewer.results.data import ResultsData
 from reviewer.results.tables import Table
 

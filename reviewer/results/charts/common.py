@@ -7,6 +7,7 @@ state), so the window's canvas and the report's pages use the same builders.
 from __future__ import annotations
 
 import textwrap
+import unicodedata
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -140,6 +141,22 @@ def titled(ax: Axes, title: str, n: int | str) -> None:
     ax.set_title("\n".join(lines), loc="left", fontsize=10, fontweight="bold")
 
 
+def shown(name: str) -> str:
+    """A model, rater or metric name with its control, format and line-break characters written
+    as escapes (``\\r``, ``\\x01``): the store refuses them in a rater name, a page built
+    from other data must not draw or print them raw."""
+    return "".join(
+        c
+        if unicodedata.category(c) not in ("Cc", "Cf", "Zl", "Zp", "Cs")
+        else repr(c)[1:-1]
+        if c.isascii()
+        else f"\\u{ord(c):04x}"
+        for c in name
+    )
+
+
 def short(name: str, width: int = 18) -> str:
-    """A model or metric name that fits under a tick."""
+    """A model or metric name that fits under a tick, its control characters as escapes
+    (:func:`shown`: a model named with a control character made an SVG no browser draws)."""
+    name = shown(name)
     return name if len(name) <= width else name[: width - 1] + "…"

@@ -9,7 +9,6 @@ with a diamond and say why in words: never colour alone.
 from __future__ import annotations
 
 import math
-import unicodedata
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -24,6 +23,7 @@ from reviewer.results.charts.common import (
     dense,
     say_empty,
     short,
+    shown,
     titled,
 )
 
@@ -31,20 +31,6 @@ TITLE = "Raters: difference from the panel's consensus of the same runs (all met
 #: Drift panels drawn; beyond, the marked raters first, then the busiest.
 PANELS = 6
 MARK = UNSAFE_COLOUR
-
-
-def shown(name: str) -> str:
-    """A rater or metric name with its control, format and line-break characters written
-    as escapes (``\\r``, ``\\x01``): the store refuses them in a rater name, a page built
-    from other data must not draw or print them raw."""
-    return "".join(
-        c
-        if unicodedata.category(c) not in ("Cc", "Cf", "Zl", "Zp", "Cs")
-        else repr(c)[1:-1]
-        if c.isascii()
-        else f"\\u{ord(c):04x}"
-        for c in name
-    )
 
 
 def draw_raters(fig: Figure, summary: QualitySummary | None) -> Links:

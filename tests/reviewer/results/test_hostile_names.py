@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import base64
 import csv
 import io
+import re
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -22,6 +25,8 @@ HOSTILE = (
     "نموذج عربي",  # right to left
     "model 🚀✈️",
     "$x^2$ and \\frac{1}{2}",
+    "ctl\x01\r\x7f\u2028name",  # control and line-break characters: not XML, not drawable
+    "<b>html</b> & 'quotes\"",
 )
 
 
@@ -73,4 +78,13 @@ def test_the_report_renders_hostile_names_in_pdf_and_html(hostile) -> None:
     assert write_pdf(hostile, io.BytesIO(), quiet) == 1 + 2 * len(PAGES)
     out = io.BytesIO()
     write_html(hostile, out, quiet)
-    assert "$$$$$$" in out.getvalue().decode("utf-8")
+    page = out.getvalue().decode("utf-8")
+    assert "$$$$$$" in page
+    # Every chart is a picture a browser can draw: its SVG is well-formed XML (a control
+    # character in a model name once made it not), and the name reads with escapes.
+    svgs = re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', page)
+    assert len(svgs) == len(PAGES)
+    texts = "".join(
+        t for svg in svgs for t in ElementTree.fromstring(base64.b64decode(svg)).itertext()
+    )
+    assert "ctl\\x01\\r\\x7f\\u2028name"[:17] in texts

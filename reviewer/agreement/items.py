@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from reviewer.agreement.alpha import SCORE_DOMAIN, Units
 from reviewer.agreement.records import Columns, RatingRecord
 from reviewer.rubric import OUTCOMES
 
@@ -130,6 +131,34 @@ class ItemColumns:
             outcome=self.outcome,
             score=self.score,
         )
+
+    def score_units(self, metric: str, domain: Sequence[float] = SCORE_DOMAIN) -> Units:
+        """The scores of ``metric`` by run, as
+        :func:`reviewer.agreement.report.score_units` counts the records of that metric
+        (every run with an item of it a unit, keyed ``str(run_pk)``, sorted by key; a
+        missing score counts nothing), without building a record."""
+        width = len(domain)
+        code = self.metrics.index(metric) if metric in self.metrics else -2
+        mine = self.metric == code
+        run, score = self.run[mine], self.score[mine]
+        runs, row = np.unique(run, return_inverse=True)
+        keys = [str(pk) for pk in runs.tolist()]
+        order = sorted(range(len(keys)), key=keys.__getitem__)  # as the records' units
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order), dtype=np.int64)
+        scored = score >= 0
+        column = np.full(int(score.max(initial=0)) + 1, -1, dtype=np.int64)
+        for i, value in enumerate(domain):
+            if float(value).is_integer() and 0 <= value < len(column):
+                column[int(value)] = i
+        values = score[scored]
+        at = column[values]
+        if (at < 0).any():
+            bad = int(values[at < 0][0])
+            raise ValueError(f"value {bad!r} is outside the domain {tuple(domain)}")
+        cells = rank[row.reshape(-1)[scored]] * width + at
+        counts = np.bincount(cells, minlength=len(keys) * width).reshape(-1, width)
+        return Units(keys=tuple(keys[i] for i in order), domain=tuple(domain), counts=counts)
 
     def records(self) -> list[RatingRecord]:
         """The items as records, in order (fields as

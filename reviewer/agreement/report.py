@@ -104,7 +104,7 @@ def pair_shares(units: Units) -> tuple[float | None, float | None]:
 
 def metric_interval(
     metric_id: str,
-    records: Sequence[RatingRecord],
+    records: Sequence[RatingRecord] | Units,
     estimate: float | None,
     *,
     domain: Sequence[float] = SCORE_DOMAIN,
@@ -112,10 +112,12 @@ def metric_interval(
     resamples: int = 1000,
 ) -> tuple[float, float] | None:
     """The BCa bootstrap interval of one metric's ordinal alpha (``estimate``), or ``None``
-    (alpha undefined, no resamples, or an interval that cannot be formed)."""
+    (alpha undefined, no resamples, or an interval that cannot be formed). ``records``: the
+    metric's records, or their :func:`score_units` already counted (from the items' columns:
+    :meth:`reviewer.agreement.items.ItemColumns.score_units`, no record built)."""
     if estimate is None or resamples <= 0:
         return None
-    scores = score_units(records, domain)
+    scores = records if isinstance(records, Units) else score_units(records, domain)
     # One stream per (seed, metric): a metric's interval does not depend on which other
     # metrics are in the report or on their order.
     rng = np.random.default_rng([seed, zlib.crc32(metric_id.encode())])

@@ -12,9 +12,9 @@ from reviewer.studies.facade import StudiesStore
 class QualityStore(StudiesStore):
     """The human raters' scores, on the store."""
 
-    def human_scores(
+    def human_score_parts(
         self, *, study: str | None = None, blind: bool = False
-    ) -> list[tuple[Any, ...]]:
-        """``(run_pk, run_id, rater, metric, score, position, submitted_at)`` of every human
-        score (see :func:`reviewer.quality.storage.human_scores`)."""
-        return storage.human_scores(self._db.conn, study=study, blind=blind)
+    ) -> tuple[list[tuple[Any, ...]], list[tuple[str, str]]]:
+        """The live human ratings and each metric's scores, packed (see
+        :func:`reviewer.quality.storage.human_score_parts`)."""
+        return storage.human_score_parts(self._db.conn, study=study, blind=blind)

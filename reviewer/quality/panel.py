@@ -78,9 +78,13 @@ class Design:
         self.k = k = len(data.raters)
         # Only items at least two raters scored say anything about the raters.
         _, items, counts = np.unique(data.item, return_inverse=True, return_counts=True)
-        kept = data.where(counts[items] >= 2)
+        items = items.reshape(-1)
+        keep = counts[items] >= 2
+        kept = data.where(keep)
         self.n = n = len(kept.score)
-        _, self.item_idx = np.unique(kept.item, return_inverse=True)
+        # The kept items numbered in order (as np.unique of the kept items would).
+        renumber = np.cumsum(counts >= 2) - 1
+        self.item_idx = renumber[items[keep]]
         runs, self.run_idx = np.unique(kept.run, return_inverse=True)
         self.runs = runs
         self.rater_idx, self.y = kept.rater, kept.score
@@ -93,7 +97,8 @@ class Design:
         # Centring within items removes the item effects (the columns' item means).
         n_items = int(self.item_idx.max()) + 1 if n else 0
         sums = np.zeros((n_items, p))
-        np.add.at(sums, self.item_idx, features)
+        for a in range(p):  # each column summed in the scores' order, as np.add.at sums
+            sums[:, a] = np.bincount(self.item_idx, features[:, a], n_items)
         m = np.bincount(self.item_idx, minlength=n_items).astype(float)
         centred = features - sums[self.item_idx] / np.maximum(m, 1)[self.item_idx, None]
         # Per run, the Gram matrix's entries one pair of columns at a time (an outer product

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from reviewer.quality.facade import QualityStore
-from reviewer.quality.report import raters
-from reviewer.quality.source import Score
+from reviewer.quality.report import raters, scores_of
+from reviewer.quality.source import Score, ScoreColumns
 
 
 @dataclass(frozen=True)
@@ -35,19 +35,21 @@ class Reference:
         return f"{self.kind} {self.name}" if self.kind == "rater" else self.name
 
 
-def rater_reference(scores: Sequence[Score], name: str) -> Reference | None:
+def rater_reference(scores: Sequence[Score] | ScoreColumns, name: str) -> Reference | None:
     """``name``'s own scores as the reference (``None`` when they scored nothing here)."""
-    mine = {(s.run_pk, s.metric): s.score for s in scores if s.rater == name}
+    mine = scores_of(scores, name)
     return Reference("rater", name, mine, skip=name) if mine else None
 
 
-def reference_choices(scores: Sequence[Score]) -> list[str]:
+def reference_choices(scores: Sequence[Score] | ScoreColumns) -> list[str]:
     """The names :func:`load_reference` accepts for these scores (the dashboard's list):
     every rater who scored something."""
     return raters(scores)
 
 
-def load_reference(store: QualityStore, name: str, scores: Sequence[Score]) -> Reference | None:
+def load_reference(
+    store: QualityStore, name: str, scores: Sequence[Score] | ScoreColumns
+) -> Reference | None:
     """The reference called ``name`` for ``scores`` (read from ``store`` where it is not one
     of them), ``None`` when there is none of that name. Today only raters: ``name`` is a
     rater whose scores are among ``scores`` (so runs the viewer may not see stay out)."""

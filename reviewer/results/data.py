@@ -12,6 +12,7 @@ from datetime import datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from reviewer.agreement.consensus import Consensus, build_consensus
@@ -109,6 +110,20 @@ class ResultsData(_Frozen):
         """The rating items of the selected runs (``records`` given, or built from
         :attr:`items` the first time one asks: the point values never do)."""
         return [] if self.items is None else self.items.records()
+
+    @property
+    def n_records(self) -> int:
+        """``len(self.records)``, without building the records when they are not built."""
+        if "records" in self.__dict__ or self.items is None:
+            return len(self.records)
+        return len(self.items)
+
+    def rated_runs(self) -> set[str]:
+        """The run keys of the records (``{r.run_key for r in self.records}``), without
+        building the records when they are not built."""
+        if "records" in self.__dict__ or self.items is None:
+            return {r.run_key for r in self.records}
+        return {str(pk) for pk in np.unique(self.items.run).tolist()}
 
     def records_of(self, run_key: str) -> list[RatingRecord]:
         """The records of one run, in order (without building every record)."""

@@ -297,15 +297,20 @@ def with_intervals(
     if leaderboard is not None:
         update["leaderboard"] = leaderboard
     if data.agreement is not None and resamples > 0:
+        items = data.items
         by_metric: dict[str, list[RatingRecord]] = defaultdict(list)
-        for r in data.records:
-            by_metric[r.metric_id].append(r)
+        if items is None or "records" in data.__dict__:  # the records are there: read them
+            items = None
+            for r in data.records:
+                by_metric[r.metric_id].append(r)
         rows = [
             with_interval(
                 row,
                 metric_interval(
                     row.metric_id,
-                    by_metric[row.metric_id],
+                    # The same units counted from the columns: no record built for them.
+                    by_metric[row.metric_id] if items is None
+                    else items.score_units(row.metric_id),
                     row.alpha_ordinal,
                     seed=seed,
                     resamples=resamples,
@@ -313,7 +318,7 @@ def with_intervals(
                 resamples,
             )
             for row in data.agreement.metrics
-        ]
+        ]  # fmt: skip
         update["agreement"] = data.agreement.model_copy(update={"metrics": rows})
     return data.model_copy(update=update) if update else data
 

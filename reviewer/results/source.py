@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from reviewer.adjudication.facade import AdjudicationStore
 from reviewer.results.data import ResultsData
-from reviewer.results.live import LiveResults
+from reviewer.results.live import LiveResults, _fewer_collections
 
 #: ``progress(step, steps, text)``; the report prints it on stderr, the window in a bar.
 Progress = Callable[[int, int, str], None]
@@ -42,11 +42,14 @@ def gather(
     ``study`` is passed to :func:`~reviewer.agreement.source.load_inputs`, which raises
     :class:`~reviewer.agreement.source.UnknownStudyError` for a study it does not know.
     """
-    progress(0, 3, "reading runs and ratings")
-    live = LiveResults(store, study=study, scenarios=scenarios, viewer=viewer)
-    progress(1, 3, "agreement and validity")
-    data = live.data()
-    progress(2, 3, "bootstrap intervals")
-    data = live.with_intervals(data, seed=seed, resamples=resamples)
-    progress(3, 3, "done")
+    # The collector's young generation large throughout (the reading and the point values
+    # make it so for themselves; the leaderboard's and the intervals' objects too).
+    with _fewer_collections():
+        progress(0, 3, "reading runs and ratings")
+        live = LiveResults(store, study=study, scenarios=scenarios, viewer=viewer)
+        progress(1, 3, "agreement and validity")
+        data = live.data()
+        progress(2, 3, "bootstrap intervals")
+        data = live.with_intervals(data, seed=seed, resamples=resamples)
+        progress(3, 3, "done")
     return data

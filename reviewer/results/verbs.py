@@ -131,7 +131,7 @@ def run_report(args: argparse.Namespace) -> int:
         raise UsageError(f"--reference: {args.reference!r} has no scores here")
     if data.meta.left_out_note:
         print(f"report: {data.meta.left_out_note}", file=sys.stderr)
-    if not data.records:
+    if not data.n_records:
         print(
             "report: no submitted or signed ratings yet: the rating charts say so", file=sys.stderr
         )

@@ -17,7 +17,7 @@ TITLE = "The humans: mean consensus score (0–3) per metric and model"
 def draw_humans(fig: Figure, data: ResultsData) -> Links:
     """A model × metric heatmap of the mean consensus with the values written in (click a
     cell to list that model's runs), and the Not applicable / Not observed rates."""
-    if not data.records:
+    if not data.n_records:
         return say_empty(fig, TITLE, "No submitted ratings in this selection yet.")
     table = consensus_by_model(data)
     metrics = [m for m in data.metrics if any(m.id in row for row in table.values())]
@@ -70,7 +70,7 @@ def draw_humans(fig: Figure, data: ResultsData) -> Links:
         fig.colorbar(
             image, ax=ax, label="mean consensus (adjudicated, else agreed median)", shrink=0.8
         )
-        n_runs = len({r.run_key for r in data.records})
+        n_runs = len(data.rated_runs())
         left_out = data.full_consensus.open_count()
         titled(ax, f"{TITLE}; open disputes left out: {left_out}", f"{n_runs} runs")
     else:
@@ -102,5 +102,5 @@ def draw_humans(fig: Figure, data: ResultsData) -> Links:
     side.set_ylabel("rubric metric")
     side.yaxis.set_label_position("right")  # on the left it would meet the colour bar's label
     side.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12))
-    titled(side, "N/A and N/O rates per metric", len(data.records))
+    titled(side, "N/A and N/O rates per metric", data.n_records)
     return links

@@ -60,7 +60,7 @@ def _consensus_by_model(data: ResultsData) -> dict[str, dict[str, tuple[float, i
             sums[model_of[run_key]][metric_id].append(value)
     # Every rated model gets its row: one whose every value is still disputed shows as
     # missing (n/a), never left off.
-    rated = {model_of[r.run_key] for r in data.records if r.run_key in model_of}
+    rated = {model_of[k] for k in data.rated_runs() if k in model_of}
     return {
         model: {m: (math.fsum(v) / len(v), len(v)) for m, v in sums.get(model, {}).items()}
         for model in sorted(set(sums) | rated, key=str.casefold)

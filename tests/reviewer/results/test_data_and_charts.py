@@ -168,3 +168,20 @@ def test_the_validity_chart_shows_anchoring_when_a_blind_study_has_it(data) -> N
     CHART["validity"].draw(plain, data)
     assert "no blind study" in _texts(plain)
     assert not any(t.title.startswith("Anchoring") for t in tables_for("validity", data))
+
+
+def test_the_count_and_runs_of_the_records_without_building_them(rated_db: Path) -> None:
+    """``n_records`` and ``rated_runs`` read the item columns (drawing every chart and table
+    builds no record); they equal what the records themselves give, and, with records
+    given instead of columns, are read from them."""
+    with ReviewStore.open(rated_db, create=False) as store:
+        data = gather(store, resamples=20)
+    for chart in CHARTS:
+        chart.draw(Figure(), data)
+        tables_for(chart.key, data)
+    assert "records" not in data.__dict__  # nothing above built them
+    n, runs = data.n_records, data.rated_runs()
+    assert n == len(data.records) == 27 * 7 and runs == {r.run_key for r in data.records}
+    given = data.model_copy(update={"items": None})
+    given.__dict__["records"] = data.records[:5]
+    assert given.n_records == 5 and given.rated_runs() == {r.run_key for r in data.records[:5]}

@@ -56,7 +56,13 @@ def _texts(values: list[Any]) -> list[str]:
 
 def write_table(rows: Sequence[dict[str, Any]], columns: Sequence[str], out: TextIO) -> None:
     """Write ``rows`` as ``write_rows(rows, columns, "table", out)`` does, faster."""
-    texts = [_texts(values) for values in _columns(rows, columns)]
+    write_columns(_columns(rows, columns), columns, out)
+
+
+def write_columns(values: Sequence[list[Any]], columns: Sequence[str], out: TextIO) -> None:
+    """:func:`write_table` of rows given as columns (``values[i]``: column ``columns[i]``
+    of every row, all of one length)."""
+    texts = [_texts(column) for column in values]
     widths = [max([len(c), *map(len, col)]) for c, col in zip(columns, texts, strict=True)]
     line = "  ".join(f"{{:<{w}}}" for w in widths)
     out.write(line.format(*columns).rstrip() + "\n")

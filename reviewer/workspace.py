@@ -14,9 +14,6 @@ this one, so nothing below imports this module.
 
 from __future__ import annotations
 
-# The store's package first: the features below import sqlite_utils, which the store loads
-# without numpy (reviewer.store.sqlite_import); imported by them first, it would load numpy.
-import reviewer.store  # noqa: F401
 from reviewer.collecting.facade import CollectingStore
 from reviewer.exchange.facade import ExchangeStore
 from reviewer.gold.facade import GoldStore

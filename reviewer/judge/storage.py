@@ -13,14 +13,12 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-import sqlite_utils
-
 from reviewer.evidence import Citation
 from reviewer.exchange.rating_import import StepLookup
 from reviewer.judge.model import JudgeImportReport, JudgeRatingRow
 from reviewer.rubric import RatingItem
 from reviewer.store import audit, ratings
-from reviewer.store.connection import write_transaction
+from reviewer.store.connection import Database, write_transaction
 from reviewer.store.errors import StoreError
 from reviewer.store.models import Rater
 from reviewer.store.rubrics import RubricRegistry
@@ -79,7 +77,7 @@ def judge_rater(conn: sqlite3.Connection, name: str, *, at: str) -> Rater:
 
 
 def import_answers(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     answers: Sequence[JudgeAnswerLike],
     *,

@@ -13,9 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any, Self
 
 from reviewer.evidence import Citation
 from reviewer.listing.rows import RunValues
@@ -33,6 +31,7 @@ from reviewer.store import (
 )
 from reviewer.store import citations as citing
 from reviewer.store.connection import (
+    Database,
     read_transaction,
     refused_as_state_error,
     utcnow,
@@ -50,11 +49,14 @@ from reviewer.store.models import (
 from reviewer.store.rubrics import RubricRegistry
 from scoring import ScoreCard
 
+if TYPE_CHECKING:
+    import sqlite_utils
+
 
 class CoreStore:
     """Runs, raters, ratings, signed sheets and the audit log of one review database."""
 
-    def __init__(self, db: sqlite_utils.Database, path: Path, rubrics: RubricRegistry) -> None:
+    def __init__(self, db: Database, path: Path, rubrics: RubricRegistry) -> None:
         # Use open() (here or on a subclass): it checks the path, migrates, registers the rubric.
         self._db = db
         self.path = path
@@ -102,8 +104,9 @@ class CoreStore:
 
     @property
     def db(self) -> sqlite_utils.Database:
-        """The sqlite-utils handle, for read-only exploration and tests."""
-        return self._db
+        """The sqlite-utils handle, for read-only exploration and tests (made on first use:
+        the store itself reads and writes through the plain connection)."""
+        return self._db.utils
 
     # -- runs ----------------------------------------------------------------------------
 

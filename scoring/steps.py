@@ -19,11 +19,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from scoring.reader import Trajectory
 from scoring.records import Assistant, Event, Nudge, ToolCall
 from scoring.scorecard import RequiredAction, ScoreCard
+
+if TYPE_CHECKING:
+    from scoring.reader import Trajectory
 
 #: Longest label; the rest is cut with an ellipsis (the timeline shows the whole event).
 LABEL_CHARS = 80

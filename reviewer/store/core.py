@@ -22,7 +22,6 @@ from reviewer.rubric import Rubric
 from reviewer.store import (
     audit,
     decided,
-    importer,
     integrity,
     lifecycle,
     opening,
@@ -124,10 +123,14 @@ class CoreStore:
         path)`` is called after each file; ``cancelled()`` is polled before each, and what was
         imported until then stays.
         """
+        from reviewer.store import importer  # the scorer: not for a store opened to read
+
         return importer.import_paths(self._db, paths, progress=progress, cancelled=cancelled)
 
     def add_scorecards(self, cards: Sequence[ScoreCard]) -> ImportReport:
         """Store cards that were scored elsewhere (each needs its ``trajectory_sha256``)."""
+        from reviewer.store import importer
+
         return importer.add_scorecards(self._db, cards)
 
     def count_runs(self) -> int:

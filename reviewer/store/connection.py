@@ -109,6 +109,9 @@ def connect(
         db = Database(conn)
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         conn.execute("PRAGMA foreign_keys = ON")
+        # As sqlite-utils' Database sets it on the connection it is given (it was, on every
+        # store's): a trigger's writes fire triggers again, and REPLACE fires delete triggers.
+        conn.execute("PRAGMA recursive_triggers = ON")
     except BaseException:
         conn.close()
         raise

@@ -13,6 +13,10 @@ from pathlib import Path
 from reviewer.workspace import ReviewStore
 with tempfile.TemporaryDirectory() as tmp, ReviewStore.open(Path(tmp) / "r.db") as store:
     assert "sqlite_utils" not in sys.modules, "opening the store imported sqlite_utils"
+    # The connection is set as sqlite-utils set every store's: triggers fire recursively.
+    conn = store._db.conn
+    assert conn.execute("PRAGMA recursive_triggers").fetchone()[0] == 1
+    assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     store.db.table_names()  # the sqlite-utils handle, made on first use
 import sqlite_utils.db
 assert "numpy" not in sys.modules, "the store imported numpy"

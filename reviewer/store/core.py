@@ -22,7 +22,6 @@ from reviewer.rubric import Rubric
 from reviewer.store import (
     audit,
     decided,
-    integrity,
     lifecycle,
     opening,
     ratings,
@@ -50,6 +49,8 @@ from scoring import ScoreCard
 
 if TYPE_CHECKING:
     import sqlite_utils
+
+    from reviewer.store import integrity
 
 
 class CoreStore:
@@ -399,6 +400,8 @@ class CoreStore:
         """Recompute the audit chain, then check the tables, the signed sheets and the
         witnessed head against it (:mod:`reviewer.store.integrity`), with the features'
         ``checks`` (``ReviewStore.audit_verify`` passes them all)."""
+        from reviewer.store import integrity  # and the witness file: not for reading
+
         with read_transaction(self._db.conn):
             report = audit.verify(self._db.conn)
             if not report.ok:

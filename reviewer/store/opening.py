@@ -11,7 +11,7 @@ import sqlite3
 from pathlib import Path
 
 from reviewer.rubric import Rubric, default_rubric
-from reviewer.store import audit, witness
+from reviewer.store import audit
 from reviewer.store.connection import (
     Database,
     after_commit,
@@ -55,6 +55,8 @@ def open_database(
 
 def _witness_heads(db: Database, path: Path) -> None:
     """Record the audit head outside the database after each commit that moved it."""
+    from reviewer.store import witness  # the user's state folder: a writer's only
+
     last: list[audit.AuditHead] = []
 
     def record() -> None:

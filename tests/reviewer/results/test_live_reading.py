@@ -75,7 +75,8 @@ _NOT_READ = (
     "sqlite_utils", "scoring.reader", "scoring.scorer", "scoring.aggregate", "reviewer.batch",
     "reviewer.store.importer", "reviewer.exchange.rating_import",
     "reviewer.exchange.phase_import", "reviewer.collecting.storage",
-    "reviewer.collecting.adjudications", "scipy", "matplotlib",
+    "reviewer.collecting.adjudications", "reviewer.store.integrity", "reviewer.store.witness",
+    "scoring.records", "scipy", "matplotlib",
     "cryptography",
 )  # fmt: skip
 

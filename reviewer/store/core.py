@@ -1,7 +1,8 @@
 """``CoreStore``: runs, raters, the rating lifecycle, signed sheets and the audit log.
 
 The persistence core every feature builds on. It owns one SQLite connection (per thread: a
-worker thread opens its own store on the same path) and delegates to the modules of this
+worker thread opens its own store on the same path; opening and closing are
+:class:`~reviewer.store.opened.OpenedStore`'s) and delegates to the modules of this
 package. Every write is one transaction; every value it returns is a frozen model, never a
 live row. It knows no feature: each feature's store (``reviewer.studies.facade``,
 ``reviewer.adjudication.facade``, ...) subclasses it, and :mod:`reviewer.workspace`
@@ -12,8 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
 from reviewer.evidence import Citation
 from reviewer.listing.rows import RunValues
@@ -23,13 +23,11 @@ from reviewer.store import (
     audit,
     decided,
     lifecycle,
-    opening,
     ratings,
     runs,
 )
 from reviewer.store import citations as citing
 from reviewer.store.connection import (
-    Database,
     read_transaction,
     refused_as_state_error,
     utcnow,
@@ -44,69 +42,15 @@ from reviewer.store.models import (
     RunRow,
     SheetRow,
 )
-from reviewer.store.rubrics import RubricRegistry
+from reviewer.store.opened import OpenedStore
 from scoring import ScoreCard
 
 if TYPE_CHECKING:
-    import sqlite_utils
-
     from reviewer.store import integrity
 
 
-class CoreStore:
+class CoreStore(OpenedStore):
     """Runs, raters, ratings, signed sheets and the audit log of one review database."""
-
-    def __init__(self, db: Database, path: Path, rubrics: RubricRegistry) -> None:
-        # Use open() (here or on a subclass): it checks the path, migrates, registers the rubric.
-        self._db = db
-        self.path = path
-        self._rubrics = rubrics
-        #: Opened with ``readonly``: SQLite refuses every write on this connection.
-        self.readonly = False
-
-    # -- opening and closing -------------------------------------------------------------
-
-    @classmethod
-    def open(
-        cls,
-        path: Path,
-        *,
-        create: bool = True,
-        rubric: Rubric | None = None,
-        readonly: bool = False,
-    ) -> Self:
-        """Open (or with ``create``, create) the database at ``path``, migrating it forward.
-
-        :class:`StoreError` with a clear message for a newer schema, a read-only or missing
-        path, or a file that is not a review database; the file is left as it was. With
-        ``readonly`` nothing is ever written (SQLite's ``mode=ro``): for the reading verbs,
-        and for a database the user may only read.
-        """
-        path = Path(path).expanduser()
-        db, registry = opening.open_database(
-            path, create=create and not readonly, rubric=rubric, readonly=readonly
-        )
-        store = cls(db, path, registry)
-        store.readonly = readonly
-        return store
-
-    def close(self) -> None:
-        """Close the connection (committed data is already on disk)."""
-        self._db.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType
-    ) -> None:
-        self.close()
-
-    @property
-    def db(self) -> sqlite_utils.Database:
-        """The sqlite-utils handle, for read-only exploration and tests (made on first use:
-        the store itself reads and writes through the plain connection)."""
-        return self._db.utils
 
     # -- runs ----------------------------------------------------------------------------
 

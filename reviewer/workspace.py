@@ -14,16 +14,17 @@ this one, so nothing below imports this module.
 
 from __future__ import annotations
 
-# The store's package first: the features below import sqlite_utils, which the store loads
-# without numpy (reviewer.store.sqlite_import); imported by them first, it would load numpy.
-import reviewer.store  # noqa: F401
+from typing import TYPE_CHECKING
+
 from reviewer.collecting.facade import CollectingStore
 from reviewer.exchange.facade import ExchangeStore
 from reviewer.gold.facade import GoldStore
 from reviewer.judge.facade import JudgeStore
 from reviewer.quality.facade import QualityStore
-from reviewer.store.integrity import Checks
 from reviewer.store.models import AuditReport
+
+if TYPE_CHECKING:
+    from reviewer.store.integrity import Checks
 
 
 def _key_fingerprint(public_key: str) -> str | None:
@@ -44,6 +45,7 @@ def integrity_checks() -> Checks:
     from reviewer.adjudication import integrity as adjudications
     from reviewer.gold import integrity as gold
     from reviewer.sheets import integrity as sheets
+    from reviewer.store.integrity import Checks
     from reviewer.studies import integrity as studies
     from reviewer.studies import sheet_checks
 

@@ -9,11 +9,50 @@ Typical use::
 Nothing here imports Qt, SQLite or the application packages (checked by import-linter).
 """
 
-from scoring.aggregate import GroupRow, aggregate
-from scoring.reader import Trajectory, TrajectoryError, parse_trajectory, read_trajectory
-from scoring.scenario import Scenario
-from scoring.scorecard import VECTOR_FIELDS, CommandVerdict, RequiredAction, ScoreCard
-from scoring.scorer import SCORER_VERSION, score_file, score_trajectory, status_of
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scoring.aggregate import GroupRow, aggregate
+    from scoring.reader import Trajectory, TrajectoryError, parse_trajectory, read_trajectory
+    from scoring.scenario import Scenario
+    from scoring.scorecard import VECTOR_FIELDS, CommandVerdict, RequiredAction, ScoreCard
+    from scoring.scorer import SCORER_VERSION, score_file, score_trajectory, status_of
+
+#: Where each name of the package lives: a module is imported when one of its names is
+#: first used (PEP 562), so a reader of stored ScoreCards (the dashboard, the store opened
+#: to read) loads the ScoreCard's models without the trajectory reader and the scorer.
+_WHERE = {
+    "GroupRow": "aggregate",
+    "aggregate": "aggregate",
+    "Trajectory": "reader",
+    "TrajectoryError": "reader",
+    "parse_trajectory": "reader",
+    "read_trajectory": "reader",
+    "Scenario": "scenario",
+    "VECTOR_FIELDS": "scorecard",
+    "CommandVerdict": "scorecard",
+    "RequiredAction": "scorecard",
+    "ScoreCard": "scorecard",
+    "SCORER_VERSION": "scorer",
+    "score_file": "scorer",
+    "score_trajectory": "scorer",
+    "status_of": "scorer",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'scoring' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"scoring.{module}"), name)
+    globals()[name] = value  # found directly from now on
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "SCORER_VERSION",

@@ -19,11 +19,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from scoring.reader import Trajectory
-from scoring.records import Assistant, Event, Nudge, ToolCall
 from scoring.scorecard import RequiredAction, ScoreCard
+
+if TYPE_CHECKING:
+    from scoring.reader import Trajectory
+    from scoring.records import Event
 
 #: Longest label; the rest is cut with an ellipsis (the timeline shows the whole event).
 LABEL_CHARS = 80
@@ -49,6 +51,10 @@ class StepRef:
 
 def event_step(event: Event, index: int) -> str:
     """The step token of ``event``, the ``index``-th of its trajectory's events."""
+    # The records' classes (msgspec) are loaded by whoever holds an event: a citation
+    # read back from the store (the dashboard, the report) never needs them.
+    from scoring.records import Assistant, Nudge, ToolCall
+
     if isinstance(event, ToolCall):
         return f"{event.step}.{event.call_index}"
     step = getattr(event, "step", None)
@@ -61,6 +67,8 @@ def event_step(event: Event, index: int) -> str:
 
 def event_label(event: Event, index: int) -> str:
     """``<step> <what happened>``, e.g. ``3.0 set_control apu_gen = 0``."""
+    from scoring.records import Assistant, Nudge, ToolCall
+
     step = event_step(event, index)
     if isinstance(event, ToolCall):
         what = f"{event.name} {call_arguments(event.name, event.args)}".rstrip()

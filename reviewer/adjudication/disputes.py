@@ -14,12 +14,10 @@ import statistics
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
-import sqlite_utils
-
 from reviewer.adjudication import rule
 from reviewer.adjudication.model import Adjudication, MetricDispute, RatedValue, ReportedValue
 from reviewer.store import audit, ratings
-from reviewer.store.connection import write_transaction
+from reviewer.store.connection import Database, write_transaction
 from reviewer.store.errors import NotFoundError
 
 _IN_FORCE = """
@@ -223,7 +221,7 @@ def threshold(conn: sqlite3.Connection, study: str) -> int:
     return int(row[0])
 
 
-def set_threshold(db: sqlite_utils.Database, study: str, threshold: int, *, at: str) -> None:
+def set_threshold(db: Database, study: str, threshold: int, *, at: str) -> None:
     """Set the study's threshold (checked by the caller; audited)."""
     with write_transaction(db):
         cursor = db.conn.execute(

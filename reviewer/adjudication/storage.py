@@ -14,11 +14,9 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import sqlite_utils
-
 from reviewer.adjudication.model import Adjudication, AdjudicationItem
 from reviewer.store import audit, ratings
-from reviewer.store.connection import read_transaction, write_transaction
+from reviewer.store.connection import Database, read_transaction, write_transaction
 from reviewer.store.errors import (
     ConflictError,
     NotFoundError,
@@ -171,7 +169,7 @@ def refusal(conn: sqlite3.Connection, run_pk: int, adjudicator: str) -> str | No
 
 
 def start(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     run_pk: int,
     adjudicator: str,
@@ -208,7 +206,7 @@ def start(
 
 
 def save(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     pk: int,
     item: AdjudicationItem | None,
@@ -293,7 +291,7 @@ def content_sha256(items: Iterable[AdjudicationItem]) -> str:
 
 
 def submit(
-    db: sqlite_utils.Database, pk: int, *, disputed: Sequence[str], expected_version: int, at: str
+    db: Database, pk: int, *, disputed: Sequence[str], expected_version: int, at: str
 ) -> Adjudication:
     """Draft → submitted once every disputed metric is decided with a reason."""
     with write_transaction(db):
@@ -311,7 +309,7 @@ def submit(
         return decided
 
 
-def supersede(db: sqlite_utils.Database, pk: int, adjudicator: str, *, at: str) -> Adjudication:
+def supersede(db: Database, pk: int, adjudicator: str, *, at: str) -> Adjudication:
     """A new draft copying a submitted or signed adjudication, to correct it."""
     with write_transaction(db):
         conn = db.conn
@@ -351,7 +349,7 @@ def insert_items(
 
 
 def mark_signed(
-    db: sqlite_utils.Database, pk: int, *, sheet_id: str, sheet_json: str, sha256: str, at: str
+    db: Database, pk: int, *, sheet_id: str, sheet_json: str, sha256: str, at: str
 ) -> Adjudication:
     """Submitted → signed, keeping the signed sheet verbatim; both immutable afterwards."""
     with write_transaction(db):

@@ -100,24 +100,28 @@ class CoincidenceTally:
         """Add (``sign`` 1) or take out (``sign`` −1) units given by their value counts
         (shape ``(U, V)``, integers); a unit is taken out with the counts it was added with."""
         counts = np.asarray(counts, dtype=np.int64).reshape(-1, len(self.domain))
+        # Every sum below is over units of a function of the unit's counts alone: summed
+        # over the distinct count patterns (tens of them) times their units, it is the
+        # same integer as over the units (tens of thousands on the dashboard).
+        counts, units = patterns(counts)
         m = counts.sum(axis=1)
         # Pairs within each unit: m(m−1)/2 in all, n_c(n_c−1)/2 equal, n_c·n_k one apart.
-        self.all_pairs += sign * int((m * (m - 1) // 2).sum())
-        self.equal_pairs += sign * int((counts * (counts - 1) // 2).sum())
+        self.all_pairs += sign * int(units @ (m * (m - 1) // 2))
+        self.equal_pairs += sign * int(units @ (counts * (counts - 1) // 2).sum(axis=1))
         domain = np.asarray(self.domain, dtype=np.float64)
         near = np.triu(np.abs(domain[:, None] - domain[None, :]) == 1).astype(np.int64)
         # Σ_u Σ_ck n_uc·n_uk·near_ck, in integers (einsum's three-operand loop was a third
         # of the dashboard's tally).
-        self.adjacent_pairs += sign * int(((counts @ near) * counts).sum())
+        self.adjacent_pairs += sign * int(units @ ((counts @ near) * counts).sum(axis=1))
         pairable = m >= 2
-        self.n_units += sign * int(pairable.sum())
-        self.n_pairable += sign * int(m[pairable].sum())
-        self.marginal = self.marginal + sign * counts[pairable].sum(axis=0)
+        self.n_units += sign * int(units[pairable].sum())
+        self.n_pairable += sign * int(units[pairable] @ m[pairable])
+        self.marginal = self.marginal + sign * (units[pairable] @ counts[pairable])
         diagonal = np.arange(len(self.domain))
         for size in np.unique(m[pairable]):
-            group = counts[m == size]
-            numerator = group.T @ group  # Σ_u n_uc·n_uk
-            numerator[diagonal, diagonal] -= group.sum(axis=0)  # a value never pairs itself
+            group, n = counts[m == size], units[m == size]
+            numerator = (group * n[:, None]).T @ group  # Σ_u n_uc·n_uk
+            numerator[diagonal, diagonal] -= n @ group  # a value never pairs itself
             key = int(size)
             total = self.by_size.get(key, 0) + sign * numerator
             if np.any(total):
@@ -159,6 +163,27 @@ class CoincidenceTally:
             return None, None
         equal, near = self.equal_pairs, self.equal_pairs + self.adjacent_pairs
         return equal / self.all_pairs, near / self.all_pairs
+
+
+def patterns(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``counts`` (shape ``(U, V)``, integers ≥ 0), in no set order,
+    and how many units have each: ``(P, V)`` and ``(P,)``."""
+    if not len(counts):
+        return counts, np.zeros(0, np.int64)
+    base = int(counts.max()) + 1
+    width = counts.shape[1]
+    if base**width >= 1 << 62:  # codes would overflow: the rows compared as they are
+        rows, n = np.unique(counts, axis=0, return_counts=True)
+        return rows, n.astype(np.int64)
+    place = base ** np.arange(width, dtype=np.int64)
+    code = counts @ place  # each row as one integer in base ``base``
+    if base**width <= 1 << 16:
+        n = np.bincount(code, minlength=base**width)
+        code = np.flatnonzero(n)
+        n = n[code]
+    else:
+        code, n = np.unique(code, return_counts=True)
+    return (code[:, None] // place) % base, n.astype(np.int64)
 
 
 def unit_counts(units: np.ndarray, values: np.ndarray, n_units: int, width: int) -> np.ndarray:

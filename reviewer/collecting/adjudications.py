@@ -12,14 +12,12 @@ import hashlib
 import sqlite3
 from dataclasses import dataclass, field
 
-import sqlite_utils
-
 from reviewer.adjudication import storage as adjudications
 from reviewer.adjudication.model import AdjudicationItem
 from reviewer.collecting import storage as collecting
 from reviewer.collecting.model import CollectResult
 from reviewer.store import audit
-from reviewer.store.connection import write_transaction
+from reviewer.store.connection import Database, write_transaction
 from reviewer.store.errors import StoreError
 from reviewer.store.rubrics import RubricRegistry
 
@@ -36,7 +34,7 @@ _SUPERSEDES = "json_extract(json_extract(sheet_json, '$.payload'), '$.supersedes
 
 
 def collect(
-    db: sqlite_utils.Database, rubrics: RubricRegistry, sheet: CollectedAdjudication, *, at: str
+    db: Database, rubrics: RubricRegistry, sheet: CollectedAdjudication, *, at: str
 ) -> CollectResult:
     """Store one verified adjudication sheet; refuses (never raises for) one that does not fit."""
     known = {

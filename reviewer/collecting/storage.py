@@ -12,13 +12,11 @@ import hashlib
 import sqlite3
 from dataclasses import dataclass, field
 
-import sqlite_utils
-
 from reviewer.collecting.model import CollectResult
 from reviewer.evidence import Citation
 from reviewer.rubric import RatingItem
 from reviewer.store import audit, ratings
-from reviewer.store.connection import write_transaction
+from reviewer.store.connection import Database, write_transaction
 from reviewer.store.errors import StoreError
 from reviewer.store.models import Rater
 from reviewer.store.rubrics import RubricRegistry
@@ -72,7 +70,7 @@ class Refused(Exception):
 
 
 def collect(
-    db: sqlite_utils.Database, rubrics: RubricRegistry, sheet: CollectedRating, *, at: str
+    db: Database, rubrics: RubricRegistry, sheet: CollectedRating, *, at: str
 ) -> CollectResult:
     """Store one verified sheet; never raises for a sheet that does not fit, refuses it."""
     known = {"source": sheet.source, "sheet_id": sheet.sheet_id, "rater": sheet.rater,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
+from itertools import repeat
 from operator import itemgetter
 from typing import Any, TextIO
 
@@ -56,8 +57,19 @@ def _texts(values: list[Any]) -> list[str]:
 
 def write_table(rows: Sequence[dict[str, Any]], columns: Sequence[str], out: TextIO) -> None:
     """Write ``rows`` as ``write_rows(rows, columns, "table", out)`` does, faster."""
-    texts = [_texts(values) for values in _columns(rows, columns)]
+    write_columns(_columns(rows, columns), columns, out)
+
+
+def write_columns(values: Sequence[list[Any]], columns: Sequence[str], out: TextIO) -> None:
+    """:func:`write_table` of rows given as columns (``values[i]``: column ``columns[i]``
+    of every row, all of one length)."""
+    texts = [_texts(column) for column in values]
     widths = [max([len(c), *map(len, col)]) for c, col in zip(columns, texts, strict=True)]
     line = "  ".join(f"{{:<{w}}}" for w in widths)
     out.write(line.format(*columns).rstrip() + "\n")
-    out.writelines(line.format(*cells).rstrip() + "\n" for cells in zip(*texts, strict=True))
+    if texts and texts[0]:
+        # Each cell padded as ``{:<w}`` pads it (``str.ljust``), the rows joined, all mapped
+        # in C: no Python frame nor format parsing per row (650,000 cells at 50,000 runs).
+        padded = [map(str.ljust, col, repeat(w)) for col, w in zip(texts, widths, strict=True)]
+        lines = map(str.rstrip, map("  ".join, zip(*padded, strict=True)))
+        out.write("\n".join(lines) + "\n")

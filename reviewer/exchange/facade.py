@@ -9,11 +9,16 @@ rows :mod:`reviewer.exchange.export`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from reviewer.exchange import export, longformat, phase_import, rating_import
 from reviewer.store.connection import read_transaction, utcnow
 from reviewer.studies.facade import StudiesStore
+
+if TYPE_CHECKING:
+    from reviewer.exchange import phase_import
+
+# The modules of this feature are imported by the methods that use them: a store opened to
+# read (the dashboard) never reads trajectories nor ratings files, and they load the scorer.
 
 
 class ExchangeStore(StudiesStore):
@@ -24,6 +29,8 @@ class ExchangeStore(StudiesStore):
 
         :class:`RatingsFileError` carries every problem with its line.
         """
+        from reviewer.exchange import longformat, rating_import
+
         rows = longformat.read_long(Path(path), fmt)
         return rating_import.import_long(
             self._db, self._rubrics, rows, rater=rater, source=str(path), at=utcnow()
@@ -41,6 +48,8 @@ class ExchangeStore(StudiesStore):
 
         With ``viewer``, only what that rater may see (see :meth:`may_see_others`).
         """
+        from reviewer.exchange import export, longformat
+
         with read_transaction(self._db.conn):
             rows = list(
                 export.export_rows(self._db.conn, self._rubrics, rater=rater, viewer=viewer)
@@ -61,6 +70,8 @@ class ExchangeStore(StudiesStore):
     ) -> list[int]:
         """``ratings import --phase``: blind ratings, the final ones after the reveal (a
         ``reason`` on each revised metric), or open ratings within a study. All or nothing."""
+        from reviewer.exchange import longformat, phase_import
+
         rows = longformat.read_long(Path(path), fmt)
         return phase_import.import_phase(
             self._db,

@@ -13,14 +13,12 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Literal
 
-import sqlite_utils
-
 from reviewer.evidence import Citation
 from reviewer.exchange import longformat as exchange
 from reviewer.exchange.rating_import import StepLookup, adjudicator_problem
 from reviewer.rubric import RatingItem, Rubric
 from reviewer.store import audit, ratings, runs
-from reviewer.store.connection import write_transaction
+from reviewer.store.connection import Database, write_transaction
 from reviewer.store.errors import RatingsFileError
 from reviewer.store.models import Rater
 from reviewer.store.rubrics import RubricRegistry
@@ -31,7 +29,7 @@ PHASES: tuple[str, ...] = ("open", "blind", "final")
 
 
 def import_phase(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     rows: Sequence[exchange.LongRow],
     *,

@@ -14,13 +14,11 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-import sqlite_utils
-
 from reviewer.evidence import Citation
 from reviewer.exchange import longformat as exchange
 from reviewer.rubric import RatingItem
 from reviewer.store import audit, ratings, runs
-from reviewer.store.connection import write_transaction
+from reviewer.store.connection import Database, write_transaction
 from reviewer.store.errors import RatingsFileError
 from reviewer.store.models import Rater
 from reviewer.store.rubrics import RubricRegistry
@@ -29,7 +27,7 @@ from scoring.steps import StepRef, resolve_step
 
 
 def import_long(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     rows: Sequence[exchange.LongRow],
     *,
@@ -94,7 +92,7 @@ def import_long(
 
 
 def _group_problems(
-    db: sqlite_utils.Database,
+    db: Database,
     metric_ids: Sequence[str],
     run_pk: int,
     group: Sequence[exchange.LongRow],
@@ -139,7 +137,7 @@ def adjudicator_problem(
 
 
 def _write_one(
-    db: sqlite_utils.Database,
+    db: Database,
     run_pk: int,
     group: Sequence[exchange.LongRow],
     cited: dict[int, list[Citation]],
@@ -185,7 +183,7 @@ def _line(error: tuple[int, str]) -> int:
 class StepLookup:
     """Finds the steps rows cite in their runs, reading each run's trajectory at most once."""
 
-    def __init__(self, db: sqlite_utils.Database) -> None:
+    def __init__(self, db: Database) -> None:
         self._db = db
         self._runs: dict[int, tuple[ScoreCard, Trajectory | None, str | None]] = {}
 

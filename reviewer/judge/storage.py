@@ -11,19 +11,19 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Mapping, Sequence
-from typing import Protocol
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Protocol
 
 from reviewer.evidence import Citation
-from reviewer.exchange.rating_import import StepLookup
 from reviewer.judge.model import JudgeImportReport, JudgeRatingRow
 from reviewer.rubric import RatingItem
 from reviewer.store import audit, ratings
-from reviewer.store.connection import write_transaction
+from reviewer.store.connection import Database, write_transaction
 from reviewer.store.errors import StoreError
 from reviewer.store.models import Rater
 from reviewer.store.rubrics import RubricRegistry
+
+if TYPE_CHECKING:
+    from reviewer.exchange.rating_import import StepLookup
 
 
 class _Key(Protocol):
@@ -79,7 +79,7 @@ def judge_rater(conn: sqlite3.Connection, name: str, *, at: str) -> Rater:
 
 
 def import_answers(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     answers: Sequence[JudgeAnswerLike],
     *,
@@ -92,6 +92,9 @@ def import_answers(
     added = superseded = unchanged = 0
     refused: list[tuple[str, str]] = []
     uncited: list[tuple[str, str]] = []
+    # Imported here: it reads trajectories (the scorer), which the judge's reads never do.
+    from reviewer.exchange.rating_import import StepLookup
+
     steps = StepLookup(db)
     with write_transaction(db):
         conn = db.conn

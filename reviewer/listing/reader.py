@@ -19,6 +19,7 @@ from reviewer.listing.rows import RunValues
 from reviewer.listing.run_values import (
     FirstRows,
     list_first_rows,
+    list_run_columns,
     list_run_rows,
     list_run_values,
 )
@@ -42,6 +43,12 @@ def read_run_values(path: Path, *, rater: str | None) -> list[dict[str, Any]]:
     opened read-only (SQLite's ``mode=ro``: nothing is written, nothing migrated) and read
     in one snapshot; :class:`NotReadHere` when the store must open it instead."""
     return _read_only(path, lambda conn: list_run_values(conn, rater=rater))
+
+
+def read_run_columns(path: Path, *, rater: str | None) -> dict[str, list[Any]]:
+    """:func:`read_run_values` as columns, without the paths and reasons
+    (:func:`~reviewer.listing.run_values.list_run_columns`): the ``runs`` table."""
+    return _read_only(path, lambda conn: list_run_columns(conn, rater=rater))
 
 
 def read_run_rows(path: Path, *, rater: str | None) -> list[RunValues]:

@@ -9,8 +9,6 @@ commands open the composed :class:`reviewer.workspace.ReviewStore`::
         rating = store.start_rating(run_pk, "alice")
 """
 
-# First, before any module here imports sqlite_utils: it is loaded without numpy.
-from reviewer.store import sqlite_import as _sqlite_import  # noqa: F401
 from reviewer.store.core import CoreStore
 from reviewer.store.errors import (
     ConflictError,

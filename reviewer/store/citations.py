@@ -9,11 +9,9 @@ event citation's label comes from the caller, which holds the trajectory
 
 from __future__ import annotations
 
-import sqlite_utils
-
 from reviewer.evidence import Citation
 from reviewer.store import lifecycle, ratings, runs
-from reviewer.store.connection import write_transaction
+from reviewer.store.connection import Database, write_transaction
 from reviewer.store.errors import RatingValidationError
 from reviewer.store.models import Rating
 from reviewer.store.rubrics import RubricRegistry
@@ -21,7 +19,7 @@ from scoring.steps import required_ref
 
 
 def cite(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     rating_pk: int,
     citation: Citation,
@@ -36,7 +34,7 @@ def cite(
 
 
 def uncite(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     rating_pk: int,
     metric_id: str,
@@ -58,7 +56,7 @@ def uncite(
 
 
 def toggle(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     rating_pk: int,
     citation: Citation,
@@ -76,7 +74,7 @@ def toggle(
 
 
 def _checked(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     rating_pk: int,
     metric_id: str,
@@ -88,7 +86,7 @@ def _checked(
     return h
 
 
-def _authoritative(db: sqlite_utils.Database, h: ratings.Head, citation: Citation) -> Citation:
+def _authoritative(db: Database, h: ratings.Head, citation: Citation) -> Citation:
     # A ground-truth row is named by the ScoreCard the store holds, not by the caller.
     if citation.kind != "ground_truth":
         return citation
@@ -100,9 +98,7 @@ def _authoritative(db: sqlite_utils.Database, h: ratings.Head, citation: Citatio
     return Citation.of(citation.metric_id, target, citation.note)
 
 
-def _find(
-    db: sqlite_utils.Database, rating_pk: int, metric_id: str, kind: str, ref: int
-) -> Citation | None:
+def _find(db: Database, rating_pk: int, metric_id: str, kind: str, ref: int) -> Citation | None:
     for c in ratings.citations_of(db.conn, [rating_pk]).get(rating_pk, []):
         if c.key == (metric_id, kind, ref):
             return c
@@ -110,7 +106,7 @@ def _find(
 
 
 def _add(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     h: ratings.Head,
     citation: Citation,
@@ -123,7 +119,7 @@ def _add(
 
 
 def _remove(
-    db: sqlite_utils.Database, rubrics: RubricRegistry, h: ratings.Head, old: Citation, *, at: str
+    db: Database, rubrics: RubricRegistry, h: ratings.Head, old: Citation, *, at: str
 ) -> Rating:
     db.conn.execute(
         "DELETE FROM citations WHERE rating_pk = ? AND metric_id = ? AND kind = ? AND ref = ?",
@@ -133,7 +129,7 @@ def _remove(
 
 
 def _done(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     h: ratings.Head,
     action: str,

@@ -17,14 +17,44 @@ import weakref
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-
-import sqlite_utils
+from typing import TYPE_CHECKING
 
 from reviewer.store.errors import DiskFullError, RatingStateError, StoreError
 from scoring.paths import shown
 
+if TYPE_CHECKING:
+    import sqlite_utils
+
 #: Seconds a writer waits for another writer before giving up with "database is locked".
 BUSY_TIMEOUT_S = 15.0
+
+
+class Database:
+    """The store's handle on one SQLite connection: ``conn``, which every read and write
+    of the store goes through, and :attr:`utils`, the sqlite-utils handle on the same
+    connection for the few writes made through it, made on first use.
+
+    ``import sqlite_utils`` takes a tenth of a second (click, dateutil, pluggy, ...), and
+    a store opened to read (the dashboard, ``report``, the reading verbs) never writes.
+    """
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self._utils: sqlite_utils.Database | None = None
+
+    @property
+    def utils(self) -> sqlite_utils.Database:
+        """sqlite-utils' ``Database`` over :attr:`conn` (loaded without numpy, see
+        :mod:`reviewer.store.sqlite_import`)."""
+        if self._utils is None:
+            from reviewer.store.sqlite_import import database
+
+            self._utils = database(self.conn)
+        return self._utils
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
 
 
 def utcnow() -> str:
@@ -57,7 +87,7 @@ def check_path(path: Path, *, create: bool, readonly: bool = False) -> None:
 
 def connect(
     path: Path, *, create: bool, readonly: bool = False, immutable: bool = False
-) -> sqlite_utils.Database:
+) -> Database:
     """A configured connection to ``path`` (created when ``create``), schema untouched.
 
     ``readonly`` opens with ``mode=ro``: SQLite itself refuses every write, so a reading
@@ -76,16 +106,19 @@ def connect(
         isolation_level=None,
     )
     try:
-        db = sqlite_utils.Database(conn, execute_plugins=False)
+        db = Database(conn)
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         conn.execute("PRAGMA foreign_keys = ON")
+        # As sqlite-utils' Database sets it on the connection it is given (it was, on every
+        # store's): a trigger's writes fire triggers again, and REPLACE fires delete triggers.
+        conn.execute("PRAGMA recursive_triggers = ON")
     except BaseException:
         conn.close()
         raise
     return db
 
 
-def configure_for_writing(db: sqlite_utils.Database) -> None:
+def configure_for_writing(db: Database) -> None:
     """WAL and full sync; done after the schema version check, which must write nothing."""
     mode = db.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
     if str(mode).lower() != "wal":
@@ -103,19 +136,17 @@ def is_disk_full(exc: BaseException) -> bool:
 
 
 #: Called after each COMMIT of a write transaction on that database handle.
-_AFTER_COMMIT: weakref.WeakKeyDictionary[sqlite_utils.Database, Callable[[], None]] = (
-    weakref.WeakKeyDictionary()
-)
+_AFTER_COMMIT: weakref.WeakKeyDictionary[Database, Callable[[], None]] = weakref.WeakKeyDictionary()
 
 
-def after_commit(db: sqlite_utils.Database, callback: Callable[[], None]) -> None:
+def after_commit(db: Database, callback: Callable[[], None]) -> None:
     """Run ``callback`` after every committed :func:`write_transaction` on ``db`` (the store
     records its audit head outside the database this way)."""
     _AFTER_COMMIT[db] = callback
 
 
 @contextlib.contextmanager
-def write_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+def write_transaction(db: Database) -> Iterator[Database]:
     """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception.
 
     IMMEDIATE takes the write lock up front: a deferred transaction that read first could

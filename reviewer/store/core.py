@@ -1,7 +1,8 @@
 """``CoreStore``: runs, raters, the rating lifecycle, signed sheets and the audit log.
 
 The persistence core every feature builds on. It owns one SQLite connection (per thread: a
-worker thread opens its own store on the same path) and delegates to the modules of this
+worker thread opens its own store on the same path; opening and closing are
+:class:`~reviewer.store.opened.OpenedStore`'s) and delegates to the modules of this
 package. Every write is one transaction; every value it returns is a frozen model, never a
 live row. It knows no feature: each feature's store (``reviewer.studies.facade``,
 ``reviewer.adjudication.facade``, ...) subclasses it, and :mod:`reviewer.workspace`
@@ -12,10 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from reviewer.evidence import Citation
 from reviewer.listing.rows import RunValues
@@ -24,10 +22,7 @@ from reviewer.rubric import Rubric
 from reviewer.store import (
     audit,
     decided,
-    importer,
-    integrity,
     lifecycle,
-    opening,
     ratings,
     runs,
 )
@@ -47,63 +42,15 @@ from reviewer.store.models import (
     RunRow,
     SheetRow,
 )
-from reviewer.store.rubrics import RubricRegistry
+from reviewer.store.opened import OpenedStore
 from scoring import ScoreCard
 
+if TYPE_CHECKING:
+    from reviewer.store import integrity
 
-class CoreStore:
+
+class CoreStore(OpenedStore):
     """Runs, raters, ratings, signed sheets and the audit log of one review database."""
-
-    def __init__(self, db: sqlite_utils.Database, path: Path, rubrics: RubricRegistry) -> None:
-        # Use open() (here or on a subclass): it checks the path, migrates, registers the rubric.
-        self._db = db
-        self.path = path
-        self._rubrics = rubrics
-        #: Opened with ``readonly``: SQLite refuses every write on this connection.
-        self.readonly = False
-
-    # -- opening and closing -------------------------------------------------------------
-
-    @classmethod
-    def open(
-        cls,
-        path: Path,
-        *,
-        create: bool = True,
-        rubric: Rubric | None = None,
-        readonly: bool = False,
-    ) -> Self:
-        """Open (or with ``create``, create) the database at ``path``, migrating it forward.
-
-        :class:`StoreError` with a clear message for a newer schema, a read-only or missing
-        path, or a file that is not a review database; the file is left as it was. With
-        ``readonly`` nothing is ever written (SQLite's ``mode=ro``): for the reading verbs,
-        and for a database the user may only read.
-        """
-        path = Path(path).expanduser()
-        db, registry = opening.open_database(
-            path, create=create and not readonly, rubric=rubric, readonly=readonly
-        )
-        store = cls(db, path, registry)
-        store.readonly = readonly
-        return store
-
-    def close(self) -> None:
-        """Close the connection (committed data is already on disk)."""
-        self._db.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType
-    ) -> None:
-        self.close()
-
-    @property
-    def db(self) -> sqlite_utils.Database:
-        """The sqlite-utils handle, for read-only exploration and tests."""
-        return self._db
 
     # -- runs ----------------------------------------------------------------------------
 
@@ -121,10 +68,14 @@ class CoreStore:
         path)`` is called after each file; ``cancelled()`` is polled before each, and what was
         imported until then stays.
         """
+        from reviewer.store import importer  # the scorer: not for a store opened to read
+
         return importer.import_paths(self._db, paths, progress=progress, cancelled=cancelled)
 
     def add_scorecards(self, cards: Sequence[ScoreCard]) -> ImportReport:
         """Store cards that were scored elsewhere (each needs its ``trajectory_sha256``)."""
+        from reviewer.store import importer
+
         return importer.add_scorecards(self._db, cards)
 
     def count_runs(self) -> int:
@@ -393,6 +344,8 @@ class CoreStore:
         """Recompute the audit chain, then check the tables, the signed sheets and the
         witnessed head against it (:mod:`reviewer.store.integrity`), with the features'
         ``checks`` (``ReviewStore.audit_verify`` passes them all)."""
+        from reviewer.store import integrity  # and the witness file: not for reading
+
         with read_transaction(self._db.conn):
             report = audit.verify(self._db.conn)
             if not report.ok:

@@ -13,10 +13,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import sqlite_utils
-
 from reviewer.store import runs
-from reviewer.store.connection import utcnow, write_transaction
+from reviewer.store.connection import Database, utcnow, write_transaction
 from reviewer.store.models import ImportReport
 from scoring import ScoreCard, score_file
 from scoring.paths import shown
@@ -33,7 +31,7 @@ BATCH_SECONDS = 1.0
 
 
 def import_paths(
-    db: sqlite_utils.Database,
+    db: Database,
     paths: Sequence[Path],
     *,
     progress: Progress | None = None,
@@ -96,7 +94,7 @@ def _score_if_new(
     return runs.prepare(card)
 
 
-def add_scorecards(db: sqlite_utils.Database, cards: Sequence[ScoreCard]) -> ImportReport:
+def add_scorecards(db: Database, cards: Sequence[ScoreCard]) -> ImportReport:
     """Store cards scored elsewhere (tests, benchmarks); unreadable ones are reported."""
     tally = runs.Tally()
     good = []
@@ -110,7 +108,7 @@ def add_scorecards(db: sqlite_utils.Database, cards: Sequence[ScoreCard]) -> Imp
     return tally.report()
 
 
-def _flush(db: sqlite_utils.Database, pending: list[runs.PreparedRun], tally: runs.Tally) -> None:
+def _flush(db: Database, pending: list[runs.PreparedRun], tally: runs.Tally) -> None:
     if not pending:
         return
     with write_transaction(db):

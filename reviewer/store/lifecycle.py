@@ -12,12 +12,10 @@ import json
 import sqlite3
 from typing import Any
 
-import sqlite_utils
-
 from reviewer import evidence
 from reviewer.rubric import RatingItem
 from reviewer.store import audit, ratings
-from reviewer.store.connection import write_transaction
+from reviewer.store.connection import Database, write_transaction
 from reviewer.store.errors import (
     ConflictError,
     NotFoundError,
@@ -40,7 +38,7 @@ def _editable(h: ratings.Head, expected_version: int) -> None:
         )
 
 
-def _bump(db: sqlite_utils.Database, h: ratings.Head, *, at: str, **changes: object) -> None:
+def _bump(db: Database, h: ratings.Head, *, at: str, **changes: object) -> None:
     sets = ", ".join(f"{k} = :{k}" for k in changes)
     cursor = db.conn.execute(
         f"UPDATE ratings SET version = version + 1, updated_at = :at{', ' + sets if sets else ''}"
@@ -51,7 +49,7 @@ def _bump(db: sqlite_utils.Database, h: ratings.Head, *, at: str, **changes: obj
         raise ConflictError(h.rating_pk, h.version, -1)
 
 
-def open_draft(db: sqlite_utils.Database, rating_pk: int, expected_version: int) -> ratings.Head:
+def open_draft(db: Database, rating_pk: int, expected_version: int) -> ratings.Head:
     """The head of the draft a write is about to change, once it may be changed.
 
     Every write to a draft starts here, inside its transaction (:mod:`reviewer.studies.blind`
@@ -63,7 +61,7 @@ def open_draft(db: sqlite_utils.Database, rating_pk: int, expected_version: int)
 
 
 def record(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     h: ratings.Head,
     action: str,
@@ -79,9 +77,7 @@ def record(
     return ratings.load(db.conn, rubrics, h.rating_pk)
 
 
-def start(
-    db: sqlite_utils.Database, rubrics: RubricRegistry, run_pk: int, rater: str, *, at: str
-) -> Rating:
+def start(db: Database, rubrics: RubricRegistry, run_pk: int, rater: str, *, at: str) -> Rating:
     """The rater's live rating of the run, a new draft if there is none."""
     with write_transaction(db):
         if db.conn.execute("SELECT 1 FROM runs WHERE run_pk = ?", (run_pk,)).fetchone() is None:
@@ -99,7 +95,7 @@ def start(
 
 
 def save_item(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     rating_pk: int,
     metric_id: str,
@@ -124,7 +120,7 @@ def save_item(
 
 
 def save_overall_comment(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     rating_pk: int,
     text: str,
@@ -143,7 +139,7 @@ def save_overall_comment(
 
 
 def submit(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     rating_pk: int,
     *,
@@ -170,7 +166,7 @@ def submit(
 
 
 def supersede(
-    db: sqlite_utils.Database, rubrics: RubricRegistry, rating_pk: int, rater: str, *, at: str
+    db: Database, rubrics: RubricRegistry, rating_pk: int, rater: str, *, at: str
 ) -> Rating:
     """A new draft correcting a submitted or signed rating; the old one stays as it was."""
     with write_transaction(db):
@@ -210,7 +206,7 @@ def supersede(
 
 
 def mark_signed(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     rating_pk: int,
     *,
@@ -233,9 +229,9 @@ def mark_signed(
             raise RatingStateError(
                 f"rating {rating_pk} was superseded by rating {h.superseded_by}: sign that one"
             )
-        if db["sheets"].count_where("sheet_id = ?", [sheet_id]):
+        if db.utils["sheets"].count_where("sheet_id = ?", [sheet_id]):
             raise RatingValidationError(f"a sheet with id {sheet_id!r} is already stored")
-        db.table("sheets").insert(
+        db.utils.table("sheets").insert(
             {
                 "sheet_id": sheet_id,
                 "rating_pk": rating_pk,

@@ -10,11 +10,10 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-import sqlite_utils
-
 from reviewer.rubric import Rubric, default_rubric
-from reviewer.store import audit, witness
+from reviewer.store import audit
 from reviewer.store.connection import (
+    Database,
     after_commit,
     check_path,
     configure_for_writing,
@@ -30,7 +29,7 @@ from scoring.paths import shown
 
 def open_database(
     path: Path, *, create: bool, rubric: Rubric | None = None, readonly: bool = False
-) -> tuple[sqlite_utils.Database, RubricRegistry]:
+) -> tuple[Database, RubricRegistry]:
     """A ready connection and its rubric registry; :class:`StoreError` when it cannot be.
 
     ``readonly`` (the reading verbs): opened with SQLite's ``mode=ro``, nothing migrated or
@@ -54,8 +53,10 @@ def open_database(
     return db, registry
 
 
-def _witness_heads(db: sqlite_utils.Database, path: Path) -> None:
+def _witness_heads(db: Database, path: Path) -> None:
     """Record the audit head outside the database after each commit that moved it."""
+    from reviewer.store import witness  # the user's state folder: a writer's only
+
     last: list[audit.AuditHead] = []
 
     def record() -> None:
@@ -67,9 +68,7 @@ def _witness_heads(db: sqlite_utils.Database, path: Path) -> None:
     after_commit(db, record)
 
 
-def _open_readonly(
-    path: Path, rubric: Rubric | None
-) -> tuple[sqlite_utils.Database, RubricRegistry]:
+def _open_readonly(path: Path, rubric: Rubric | None) -> tuple[Database, RubricRegistry]:
     db = None
     try:
         for immutable in (False, True):
@@ -140,9 +139,7 @@ def identify(conn: sqlite3.Connection, path: Path, *, create: bool) -> int:
     return found
 
 
-def prepare(
-    db: sqlite_utils.Database, path: Path, registry: RubricRegistry, *, create: bool = True
-) -> None:
+def prepare(db: Database, path: Path, registry: RubricRegistry, *, create: bool = True) -> None:
     """Identity and version check, pragmas, migrations and rubric registration, in order."""
     try:
         found = identify(db.conn, path, create=create)

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from reviewer.batch import DiscoveryError, discover, path_order
 from reviewer.listing.run_values import COUNTED_SQL, STATE_SQL, gc_paused, rater_pk
 from reviewer.listing.run_values import list_run_values as list_run_values  # the store's too
 from reviewer.store import audit
@@ -93,6 +92,10 @@ class Tally:
 def discover_files(paths: Sequence[Path], tally: Tally) -> list[Path]:
     """Files to import (folders searched for ``*.jsonl``), as absolute paths; missing paths
     go to unreadable."""
+    # Imported here: the batch module loads the scorer, which a store opened to read never
+    # runs (the dashboard's start).
+    from reviewer.batch import DiscoveryError, discover, path_order
+
     try:
         found = discover(paths, tally.unreadable)  # every path at once: the usual case
     except DiscoveryError:  # a path that does not exist: one by one, to name each

@@ -8,12 +8,14 @@ at 50,000 runs and of the window's first paint. While ``sqlite_utils`` loads, ``
 numpy`` is made to fail (``sys.modules["numpy"] = None``), then numpy is importable again
 for whoever needs it. A process that has numpy loaded already is left as it is.
 
-The package ``reviewer.store`` imports this module before any of its modules imports
-``sqlite_utils``.
+Nothing of the store imports ``sqlite_utils`` when it loads: only
+:attr:`reviewer.store.connection.Database.utils` does, on a store's first write through it,
+and it imports this module first.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 
 if "numpy" in sys.modules or "sqlite_utils" in sys.modules:
@@ -21,7 +23,12 @@ if "numpy" in sys.modules or "sqlite_utils" in sys.modules:
 else:
     sys.modules["numpy"] = None  # type: ignore[assignment]  # `import numpy` raises now
     try:
-        import sqlite_utils  # noqa: F401
+        import sqlite_utils
     finally:
         if sys.modules.get("numpy", 0) is None:
             del sys.modules["numpy"]
+
+
+def database(conn: sqlite3.Connection) -> sqlite_utils.Database:
+    """sqlite-utils' handle on ``conn`` (its plugins left out: the store's SQL is its own)."""
+    return sqlite_utils.Database(conn, execute_plugins=False)

@@ -13,11 +13,9 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-import sqlite_utils
-
 from reviewer.rubric import RatingItem
 from reviewer.store import audit, lifecycle, ratings
-from reviewer.store.connection import read_transaction, write_transaction
+from reviewer.store.connection import Database, read_transaction, write_transaction
 from reviewer.store.errors import (
     NotFoundError,
     RatingIncompleteError,
@@ -45,7 +43,7 @@ def _context(conn: sqlite3.Connection, rating_pk: int) -> tuple[Any, ...]:
 
 
 def start(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     study: str,
     run_pk: int,
@@ -93,7 +91,7 @@ def start(
 
 
 def submit_blind(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     rating_pk: int,
     *,
@@ -129,7 +127,7 @@ def submit_blind(
 
 
 def reveal(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     rating_pk: int,
     *,
@@ -149,7 +147,7 @@ def reveal(
 
 
 def save_reason(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     rating_pk: int,
     metric_id: str,

@@ -12,11 +12,9 @@ import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-import sqlite_utils
-
 from reviewer.inputs import excerpt
 from reviewer.store import audit, ratings
-from reviewer.store.connection import write_transaction
+from reviewer.store.connection import Database, write_transaction
 from reviewer.store.errors import NotFoundError, StoreError
 from reviewer.store.rubrics import RubricRegistry
 from reviewer.studies.assign import AssignmentError, extend
@@ -119,7 +117,7 @@ def select_runs(conn: sqlite3.Connection, selection: Selection) -> list[int]:
 
 
 def create(
-    db: sqlite_utils.Database,
+    db: Database,
     rubrics: RubricRegistry,
     spec: StudySpec,
     *,
@@ -159,7 +157,7 @@ def create(
 
 
 def add_runs(
-    db: sqlite_utils.Database,
+    db: Database,
     name: str,
     selection: Selection,
     *,
@@ -186,7 +184,7 @@ def add_runs(
 
 
 def add_raters(
-    db: sqlite_utils.Database,
+    db: Database,
     name: str,
     raters: Sequence[str],
     *,
@@ -308,7 +306,7 @@ def assignments(
 
 
 def join(
-    db: sqlite_utils.Database,
+    db: Database,
     spec: StudySpec,
     *,
     rubric_sha256: str,

@@ -166,6 +166,8 @@ def run_runs(args: argparse.Namespace) -> int:
     from reviewer import home
 
     rater = args.rater or home.last_rater()
+    if args.study is None and args.format != "json" and _plain_run_table(args, rater):
+        return 0
     rows = _plain_run_list(args, rater) if args.study is None else None
     if rows is None:
         from reviewer.workspace import ReviewStore
@@ -194,8 +196,31 @@ def run_runs(args: argparse.Namespace) -> int:
             for row in table:
                 row["in"] = f"{row['ratings_in']}/{row['per_run']}"
         write_table(table, columns, sys.stdout)
-    print(f"{len(rows)} runs" + (f"; rating state of {rater}" if rater else ""), file=sys.stderr)
+    _say_count(len(rows), rater)
     return 0
+
+
+def _say_count(n: int, rater: str | None) -> None:
+    print(f"{n} runs" + (f"; rating state of {rater}" if rater else ""), file=sys.stderr)
+
+
+def _plain_run_table(args: argparse.Namespace, rater: str | None) -> bool:
+    """The table of the plain run list printed from its columns read straight from the file
+    (no dict per row: 50,000 runs); False when the store must open the file instead."""
+    from reviewer import home
+    from reviewer.commands.runs_output import write_columns
+    from reviewer.listing.reader import NotReadHere, read_run_columns
+
+    try:
+        columns = read_run_columns(args.db or home.default_db_path(), rater=rater)
+    except NotReadHere:
+        return False
+    # The display columns, as run_runs adds them to the rows of a study's list.
+    columns["changed"] = ["changed" if c else "" for c in columns["superseded_by_version"]]
+    columns["rating"] = columns["rating_state"]
+    write_columns([columns[c] for c in RUN_COLUMNS], RUN_COLUMNS, sys.stdout)
+    _say_count(len(columns["run_pk"]), rater)
+    return True
 
 
 def _plain_run_list(args: argparse.Namespace, rater: str | None) -> list[dict[str, Any]] | None:

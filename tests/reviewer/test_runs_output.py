@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from reviewer.commands.runs_output import write_table
+from reviewer.commands.runs_output import write_columns, write_table
 from reviewer.tabular import write_rows
 
 COLUMNS = ("pk", "name", "score", "flag", "mixed", "empty")
@@ -26,9 +26,12 @@ def _value(rng: random.Random, column: str) -> object:
 
 
 def _both(rows: list[dict], columns: tuple[str, ...]) -> tuple[str, str]:
-    fast, generic = io.StringIO(), io.StringIO()
+    fast, generic, by_column = io.StringIO(), io.StringIO(), io.StringIO()
     write_table(rows, columns, fast)
     write_rows(rows, columns, "table", generic)
+    # The same rows handed over as columns (how the plain run list is printed).
+    write_columns([[row.get(c) for row in rows] for c in columns], columns, by_column)
+    assert by_column.getvalue() == fast.getvalue()
     return fast.getvalue(), generic.getvalue()
 
 

@@ -1,8 +1,11 @@
-"""What LiveResults does around its reading: the collector's thresholds come back."""
+"""What LiveResults does around its reading: the collector's thresholds come back, and the
+modules of writing stay unloaded."""
 
 from __future__ import annotations
 
 import gc
+import subprocess
+import sys
 import threading
 
 from reviewer.results import live
@@ -52,3 +55,41 @@ def test_the_run_order_sorts_as_run_order_keys_do() -> None:
         assert live._in_run_order(keys) == sorted(keys, key=live._run_order)
         once = dict.fromkeys(keys)  # a dict of figures by run, as the callers pass
         assert live._in_run_order(once) == sorted(once, key=live._run_order)
+
+
+#: What the dashboard's reading loads: the store opened to read, the point values built.
+_READ_PATH = """
+import sys
+from pathlib import Path
+from reviewer.results.live import LiveResults
+from reviewer.workspace import ReviewStore
+with ReviewStore.open(Path(sys.argv[1]), create=False, readonly=True) as store:
+    data = LiveResults(store).data()
+assert data.agreement is not None and data.meta.n_ratings == 2, data.meta
+print(" ".join(sorted(sys.modules)))
+"""
+
+#: Loaded by writing only (sqlite-utils, importing runs and ratings files, collecting
+#: sheets) or by the bootstrap and the charts after the point values: never before them.
+_NOT_READ = (
+    "sqlite_utils", "scoring.reader", "scoring.scorer", "scoring.aggregate", "reviewer.batch",
+    "reviewer.store.importer", "reviewer.exchange.rating_import",
+    "reviewer.exchange.phase_import", "reviewer.collecting.storage",
+    "reviewer.collecting.adjudications", "reviewer.store.integrity", "reviewer.store.witness",
+    "scoring.records", "scipy", "matplotlib",
+    "cryptography",
+)  # fmt: skip
+
+
+def test_the_dashboard_reads_without_the_writers_modules(seeded, fill_rating) -> None:
+    for rater in ("ann", "bob"):
+        rating = fill_rating(seeded, seeded.start_rating(1, rater))
+        seeded.submit(rating.rating_pk, expected_version=rating.version)
+    done = subprocess.run(
+        [sys.executable, "-c", _READ_PATH, str(seeded.path)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    loaded = set(done.stdout.split())
+    assert "reviewer.workspace" in loaded  # the composed store, its features unloaded
+    assert sorted(loaded & set(_NOT_READ)) == []

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reviewer.listing.reader import read_run_values
+from reviewer.listing.reader import read_run_columns, read_run_values
+from reviewer.listing.run_values import TABLE_FIELDS
 from reviewer.store import runs
 from reviewer.store.models import STUDY_ROW_FIELDS, RunRow
 from reviewer.workspace import ReviewStore
@@ -143,6 +144,9 @@ def test_the_run_list_agrees_with_each_run_read_alone(
         assert values == [r.model_dump(exclude=set(STUDY_ROW_FIELDS)) for r in listed]
         # ... when it reads the file itself, without opening the store.
         assert read_run_values(store.path, rater=rater) == values
+        # ... and as the runs table's columns (no path, no reason).
+        columns = read_run_columns(store.path, rater=rater)
+        assert columns == {f: [v[f] for v in values] for f in TABLE_FIELDS}
         assert [type(v["unsafe"]) for v in values] == [bool] * 4
         for row in listed:
             alone = runs.get_run(store.db.conn, row.run_pk, rater=rater)

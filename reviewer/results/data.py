@@ -24,9 +24,9 @@ from reviewer.leaderboard.runs import RunPoint
 from reviewer.results import derived
 
 # The leaderboard and the raters' quality come after the point values (a bootstrap, a page
-# of the report): their modules import scipy.stats, half a second that the dashboard's first
-# figures do not wait for. Checked as their types by mypy, taken as they are at run time
-# (all three are built by this package's own functions; the items hold numpy arrays).
+# of the report): their modules and their quantiles (scipy.special) are time the dashboard's
+# first figures do not wait for. Checked as their types by mypy, taken as they are at run
+# time (all three are built by this package's own functions; the items hold numpy arrays).
 if TYPE_CHECKING:
     from reviewer.agreement.items import ItemColumns
     from reviewer.leaderboard.board import Board

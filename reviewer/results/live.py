@@ -280,7 +280,7 @@ class LiveResults:
         """``data`` with the bootstrap intervals filled in (agreement's and the leaderboard,
         which is kept: a submit does not change the runs' scores)."""
         if self.leaderboard is None:
-            from reviewer.leaderboard.board import build as build_board  # scipy: not before
+            from reviewer.leaderboard.board import build as build_board  # not before the points
 
             self.leaderboard = build_board(
                 scorer_values_of(self.runs), resamples=resamples, seed=seed

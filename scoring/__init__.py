@@ -45,9 +45,14 @@ def __getattr__(name: str) -> object:
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module 'scoring' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"scoring.{module}"), name)
-    globals()[name] = value  # found directly from now on
-    return value
+    loaded = importlib.import_module(f"scoring.{module}")
+    # Every name of that module found directly from now on. All of them at once: importing
+    # ``scoring.aggregate`` sets this package's ``aggregate`` to the submodule, which the
+    # function of that name must replace even when ``GroupRow`` was asked for first.
+    for other, where in _WHERE.items():
+        if where == module:
+            globals()[other] = getattr(loaded, other)
+    return globals()[name]
 
 
 def __dir__() -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -237,6 +238,19 @@ def test_score_never_imports_qt(corpus):
     assert result.returncode == 0, result.stderr
     assert result.stderr.strip().endswith("NO-QT 0")
     assert len(result.stdout.splitlines()) == 6
+
+
+def test_aggregate_runs_in_a_fresh_process(corpus, tmp_path):
+    # In this process `scoring.aggregate` is long bound to the function; a fresh one once
+    # got the submodule of that name (its names resolved on first use, GroupRow first) and
+    # `a320-review aggregate` failed with "'module' object is not callable".
+    result = subprocess.run(
+        [sys.executable, "-m", "reviewer", "aggregate", str(corpus), "--format", "csv"],
+        capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("scenario,model,n,")
 
 
 def test_aggregate_counts_a_run_once_when_its_scorecard_file_sits_beside_it(corpus, capsys):

@@ -137,6 +137,8 @@ def run_report(args: argparse.Namespace) -> int:
         )
     try:
         count = write_report(data, out, fmt, _progress)
+    except outfile.OutputError as exc:  # already "cannot write OUT: why", as --out says it
+        raise CommandError(f"{exc}; {out} was left as it was") from None
     except OSError as exc:
         raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
     what = "pages" if fmt == "pdf" else "charts"

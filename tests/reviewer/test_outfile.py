@@ -127,3 +127,25 @@ def test_out_to_dev_null_writes_as_a_stream(tmp_path: Path) -> None:
     trajectory.write_text('{"type":"header"}\n')
     assert main(["score", str(trajectory), "--out", "/dev/null"]) in (0, 1)
     assert Path("/dev/null").is_char_device()
+
+
+def test_report_out_on_a_full_disk_says_it_once_and_leaves_the_old_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from reviewer.workspace import ReviewStore
+
+    db = tmp_path / "review.db"
+    ReviewStore.open(db).close()
+    out = tmp_path / "report.html"
+    out.write_text("earlier report\n")
+    monkeypatch.setattr(outfile.os, "write", _disk_full)
+    code = main(["report", "--out", str(out), "--db", str(db)])
+    err = capsys.readouterr().err
+    assert code == 1
+    line = next(x for x in err.splitlines() if "No space left" in x)
+    # Once "cannot write", not "cannot write OUT: cannot write OUT: ..." (the verb wrapped
+    # the output's own one-line reason again).
+    assert line.startswith("a320-review report: cannot write") and "left as it was" in line
+    assert line.count("cannot write") == 1
+    assert "Traceback" not in err
+    assert out.read_text() == "earlier report\n"

@@ -30,7 +30,9 @@ LABEL_MAX = 200
 class Citation(BaseModel):
     """One cited step for one metric of a rating."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # defer_build: the schema is built at the first validation, not at import: the
+    # dashboard's reading imports this module and never validates one (issue 26).
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     metric_id: str
     kind: Literal["event", "ground_truth"]

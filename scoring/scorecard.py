@@ -28,7 +28,9 @@ SCORED_STATUSES: frozenset[str] = frozenset({"scored"})
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, populate_by_name=True)
+    # defer_build: the schema is built at the first validation, not at import: the
+    # dashboard's reading imports this module and never validates one (issue 26).
+    model_config = ConfigDict(frozen=True, populate_by_name=True, defer_build=True)
 
 
 class RequiredAction(_Frozen):

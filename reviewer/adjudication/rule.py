@@ -35,7 +35,9 @@ CONSENSUS_RULE = (
 class RaterValue(BaseModel):
     """One human rater's outcome (and score when applicable) on one metric of one run."""
 
-    model_config = ConfigDict(frozen=True)
+    # defer_build: the schema is built at the first validation, not at import: the
+    # dashboard's reading imports this module and never validates one (issue 26).
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     rater: str
     outcome: Outcome
@@ -45,7 +47,7 @@ class RaterValue(BaseModel):
 class Decided(BaseModel):
     """An adjudicator's decision on one metric: the value that replaces the raters'."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     adjudicator: str
     outcome: Outcome
@@ -59,7 +61,7 @@ class Reported(BaseModel):
     is a float because the median of an even number of scores may fall between two.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     outcome: Outcome | None
     score: float | None

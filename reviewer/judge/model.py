@@ -8,7 +8,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class _Value(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    # defer_build: the schema is built at the first validation, not at import: the
+    # dashboard's reading imports this module and never validates one (issue 26).
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 class JudgeImportReport(_Value):

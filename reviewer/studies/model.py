@@ -17,7 +17,9 @@ _NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # defer_build: the schema is built at the first validation, not at import: the
+    # dashboard's reading imports this module and never validates one (issue 26).
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Selection(_Frozen):

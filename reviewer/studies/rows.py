@@ -13,7 +13,9 @@ from reviewer.store.models import Rating
 
 
 class _Value(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    # defer_build: the schema is built at the first validation, not at import: the
+    # dashboard's reading imports this module and never validates one (issue 26).
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 RatingPhase = Literal["open", "blind", "sealed", "revealed"]

@@ -26,14 +26,14 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from operator import itemgetter
-from typing import TYPE_CHECKING
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from reviewer.adjudication.facade import AdjudicationStore
 from reviewer.agreement.consensus import Consensus
-from reviewer.agreement.counterparts import counterpart_table, rubric_counterparts
+from reviewer.agreement.counterparts import counterpart_of, counterpart_table, rubric_counterparts
 from reviewer.agreement.items import ItemColumns
 from reviewer.agreement.records import Columns, RatingRecord, RunInfo
 from reviewer.agreement.report import (
@@ -43,18 +43,16 @@ from reviewer.agreement.report import (
     with_interval,
 )
 from reviewer.agreement.running import AgreementTally
-from reviewer.agreement.source import RUN_COLUMNS as INFO_COLUMNS
 from reviewer.agreement.source import (
     UnknownStudyError,
     consensus_rules,
     item_columns,
-    run_infos_of,
 )
 from reviewer.agreement.unit_consensus import unit_consensus
 from reviewer.agreement.validity import rubric_validity
 from reviewer.agreement.validity_table import ValidityTable
 from reviewer.leaderboard.runs import RUN_COLUMNS as POINT_COLUMNS
-from reviewer.leaderboard.runs import RunPoint, all_scenarios, runs_of, study_runs
+from reviewer.leaderboard.runs import RunPoint, all_scenarios, study_runs
 from reviewer.leaderboard.values import scorer_values_of
 from reviewer.results import derived
 from reviewer.results.data import MetricInfo, ResultsData, ResultsMeta
@@ -270,11 +268,10 @@ class LiveResults:
             "outcome_rates": derived.rates_of(counts),
             "rater_spread": {k: self.spread[k] for k in _in_run_order(self.spread)},
         }
-        if self.counterparts is not None:
-            known["counterparts"] = self.counterparts
-        data.known(**known)
-        self.counterparts = data.counterparts
-        return data
+        if self.counterparts is None:  # of the runs only: a submit leaves them as they are
+            self.counterparts = _counterparts(self.runs, rubric_counterparts(self.rubric))
+        known["counterparts"] = self.counterparts
+        return data.known(**known)
 
     def with_intervals(self, data: ResultsData, *, seed: int, resamples: int) -> ResultsData:
         """``data`` with the bootstrap intervals filled in (agreement's and the leaderboard,
@@ -331,11 +328,103 @@ def _read_runs(
     runs table (:func:`~reviewer.agreement.source.run_infos` and
     :func:`~reviewer.leaderboard.runs.read_runs` read it once each). Validity reads the
     infos of the selected runs only, all of them newest versions."""
-    names = tuple(dict.fromkeys((*POINT_COLUMNS, *INFO_COLUMNS)))
-    rows = store.run_table(names, newest_only=True)
-    as_points = itemgetter(*(names.index(c) for c in POINT_COLUMNS))
-    as_infos = itemgetter(*(names.index(c) for c in INFO_COLUMNS))
-    return run_infos_of(map(as_infos, rows)), runs_of(map(as_points, rows), scenarios)
+    return _runs_of_rows(store.run_table(POINT_COLUMNS, newest_only=True), scenarios)
+
+
+def _runs_of_rows(
+    rows: Iterable[Sequence[Any]], scenarios: Sequence[str] = ()
+) -> tuple[dict[str, RunInfo], tuple[list[RunPoint], set[str]]]:
+    """``(run_infos_of(rows), runs_of(rows, scenarios))`` of rows of
+    :data:`~reviewer.leaderboard.runs.RUN_COLUMNS` (which holds every column of
+    :data:`~reviewer.agreement.source.RUN_COLUMNS`), in one pass: the same objects, made
+    from dict literals without a second loop nor a ``zip`` per run (10,000 of each on the
+    dashboard; the tests hold it to both functions)."""
+    wanted = set(scenarios)
+    infos: dict[str, RunInfo] = {}
+    runs: list[RunPoint] = []
+    versions: set[str] = set()
+    info, point = RunInfo.from_store, RunPoint.from_store
+    for row in rows:
+        (pk, run_id, scenario, model, status, scalar, cov, order, end, passed, *rest) = row
+        dangerous, anti, extraneous, unsafe, scorer_version = rest
+        flag = None if passed is None else bool(passed)
+        key = str(pk)
+        infos[key] = info(
+            {
+                "run_key": key,
+                "run_id": run_id,
+                "scenario_id": scenario,
+                "model": model,
+                "scalar": scalar,
+                "automatic": {
+                    "coverage": cov,
+                    "order": order,
+                    "end_state": end,
+                    "all_passed": flag,
+                    "safety_dangerous": dangerous,
+                    "safety_anti_procedure": anti,
+                },
+            }
+        )
+        if wanted and scenario not in wanted:
+            continue
+        versions.add(scorer_version)
+        runs.append(
+            point(
+                {
+                    "run_pk": pk,
+                    "run_id": run_id,
+                    "scenario_id": scenario,
+                    "model": model,
+                    "status": status,
+                    "scalar": scalar,
+                    "coverage": cov,
+                    "order": order,
+                    "end_state": end,
+                    "all_passed": flag,
+                    "dangerous": dangerous or 0,
+                    "anti_procedure": anti or 0,
+                    "extraneous": extraneous or 0,
+                    "unsafe": bool(unsafe),
+                }
+            )
+        )
+    return infos, (runs, versions)
+
+
+#: A counterpart's column of the runs, as :func:`counterpart_of` reads a run's fields.
+_FLOAT_COUNTERPARTS = ("coverage", "order", "end_state")
+
+
+def _counterpart_column(name: str, runs: Sequence[RunPoint]) -> list[float | None]:
+    """Counterpart ``name`` of each run, as :attr:`ResultsData.counterparts` computes it
+    (:func:`counterpart_of` of the run's scalar and fields), a column at a time."""
+    if name == "scalar":
+        return [run.scalar for run in runs]
+    if name in _FLOAT_COUNTERPARTS:
+        return [None if v is None else float(v) for v in map(attrgetter(name), runs)]
+    if name == "all_passed":
+        return [None if v is None else float(bool(v)) for v in map(attrgetter(name), runs)]
+    if name == "safety":  # a RunPoint's counts are never None (0 when the scorer had none)
+        return [0.0 if r.dangerous else 0.5 ** int(r.anti_procedure) for r in runs]
+    counterpart_of(name, None, {})  # raises for an unknown name, as the runs' loop did
+    return [None] * len(runs)
+
+
+def _counterparts(runs: Sequence[RunPoint], named: dict[str, str]) -> dict[tuple[str, str], float]:
+    """:attr:`ResultsData.counterparts` of ``runs`` and ``{metric_id: counterpart}``: the
+    same keys in the same order (run by run, the metrics in ``named``'s order) and the same
+    values, without a dict of fields and a call per run and metric (40,000 on the
+    dashboard; the tests hold it to the property)."""
+    columns = [(metric_id, _counterpart_column(name, runs)) for metric_id, name in named.items()]
+    out: dict[tuple[str, str], float] = {}
+    for i, run in enumerate(runs):
+        key = str(run.run_pk)
+        for metric_id, column in columns:
+            value = column[i]
+            if value is not None:
+                out[(key, metric_id)] = value
+    return out
 
 
 def _raters_per_run(items: ItemColumns) -> dict[str, int]:

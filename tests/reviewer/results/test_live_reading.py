@@ -4,9 +4,13 @@ modules of writing stay unloaded."""
 from __future__ import annotations
 
 import gc
+import random
 import subprocess
 import sys
 import threading
+from typing import Any
+
+import pytest
 
 from reviewer.results import live
 
@@ -93,3 +97,92 @@ def test_the_dashboard_reads_without_the_writers_modules(seeded, fill_rating) ->
     loaded = set(done.stdout.split())
     assert "reviewer.workspace" in loaded  # the composed store, its features unloaded
     assert sorted(loaded & set(_NOT_READ)) == []
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_runs_read_in_one_pass_equal_the_two_readers(seed: int) -> None:
+    """``_runs_of_rows`` (one pass, both kinds of run) makes what ``run_infos_of`` and
+    ``runs_of`` make of the same rows: equal objects with their fields (and the
+    ``automatic`` keys) in the same order, of the same types, the same scorer versions."""
+    from reviewer.agreement.source import RUN_COLUMNS as INFO_COLUMNS
+    from reviewer.agreement.source import run_infos_of
+    from reviewer.leaderboard.runs import RUN_COLUMNS, runs_of
+
+    table = run_rows(seed)
+    as_info = [tuple(r[RUN_COLUMNS.index(c)] for c in INFO_COLUMNS) for r in table]
+    for scenarios in ((), ("apu_fire",), ("engine_fail", "nowhere")):
+        infos, (points, versions) = live._runs_of_rows(table, scenarios)
+        plain_infos = run_infos_of(as_info)
+        plain_points, plain_versions = runs_of(table, scenarios)
+        assert list(infos) == list(plain_infos) and versions == plain_versions
+        pairs = [*zip(infos.values(), plain_infos.values(), strict=True)]
+        pairs += [*zip(points, plain_points, strict=True)]
+        for a, b in pairs:
+            assert a == b and repr(a) == repr(b) and a.model_fields_set == b.model_fields_set
+            assert list(vars(a).items()) == list(vars(b).items())
+            assert [type(x) for x in vars(a).values()] == [type(x) for x in vars(b).values()]
+        for a, b in zip(infos.values(), plain_infos.values(), strict=True):
+            assert list(a.automatic.items()) == list(b.automatic.items())
+            assert [type(x) for x in a.automatic.values()] == [
+                type(x) for x in b.automatic.values()
+            ]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_counterparts_by_columns_equal_the_results_property(seed: int) -> None:
+    """``_counterparts`` (a column per metric) equals ``ResultsData.counterparts`` (a call
+    per run and metric) on runs with missing values, for every counterpart name, and
+    raises as it does for a name it does not know."""
+    from reviewer.leaderboard.runs import runs_of
+    from reviewer.results.data import MetricInfo, ResultsData
+
+    points, _ = runs_of(run_rows(seed))
+    rnd = random.Random(seed)
+    names = ["coverage", "order", "end_state", "all_passed", "safety", "scalar"]
+    rnd.shuffle(names)
+    metrics = [MetricInfo(id=f"m{i}", title="", counterpart=n) for i, n in enumerate(names)]
+    metrics.insert(2, MetricInfo(id="plain", title="", counterpart=None))
+    data = ResultsData.model_construct(runs=points, metrics=metrics)
+    named = {m.id: m.counterpart for m in metrics if m.counterpart is not None}
+    fast = live._counterparts(points, named)
+    plain = data.counterparts
+    assert list(fast.items()) == list(plain.items())
+    assert [type(v) for v in fast.values()] == [type(v) for v in plain.values()]
+    with pytest.raises(ValueError, match="unknown counterpart"):
+        live._counterparts(points, {"m": "nonsense"})
+
+
+def run_rows(seed: int) -> list[tuple[Any, ...]]:
+    """Rows of the leaderboard's ``RUN_COLUMNS`` as the ``runs`` table types them (REAL
+    columns give floats, INTEGER ones ints), with NULLs wherever a column may hold one."""
+    from reviewer.leaderboard.runs import RUN_COLUMNS
+
+    rnd = random.Random(seed)
+
+    def real() -> float | None:
+        return None if rnd.random() < 0.2 else rnd.choice([0.0, 1.0, rnd.random()])
+
+    def count() -> int | None:
+        return None if rnd.random() < 0.2 else rnd.choice([0, 1, 3])
+
+    out = []
+    for pk in sorted(rnd.sample(range(1, 1000), 80)):
+        values = {
+            "run_pk": pk,
+            "run_id": None if rnd.random() < 0.1 else f"run-{pk}",
+            "scenario_id": rnd.choice([None, "apu_fire", "engine_fail"]),
+            "model": rnd.choice([None, "m1", "m2"]),
+            "status": rnd.choice(["scored", "provider_error"]),
+            "scalar": real(),
+            "coverage": real(),
+            "order": real(),
+            "end_state": real(),
+            "all_passed": rnd.choice([None, 0, 1]),
+            "safety_dangerous": count(),
+            "safety_anti_procedure": count(),
+            "extraneous": count(),
+            "unsafe": rnd.choice([0, 1]),
+            "scorer_version": rnd.choice(["1.0", "1.1"]),
+        }
+        out.append(tuple(values[c] for c in RUN_COLUMNS))
+    return out

@@ -23,7 +23,7 @@ from __future__ import annotations
 import gc
 import threading
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from operator import attrgetter
@@ -33,7 +33,7 @@ import numpy as np
 
 from reviewer.adjudication.facade import AdjudicationStore
 from reviewer.agreement.consensus import Consensus
-from reviewer.agreement.counterparts import counterpart_of, counterpart_table, rubric_counterparts
+from reviewer.agreement.counterparts import counterpart_of, rubric_counterparts
 from reviewer.agreement.items import ItemColumns
 from reviewer.agreement.records import Columns, RatingRecord, RunInfo
 from reviewer.agreement.report import (
@@ -218,7 +218,7 @@ class LiveResults:
             agreement = tally_report(self.tally, self.rubric.metric_ids)
             declared = rubric_counterparts(self.rubric)
             if self.auto is None:
-                self.auto = counterpart_table(self.run_infos, declared)
+                self.auto = _counterpart_table(self.run_infos, declared)
             if self.table is None:
                 human = {k: self.human[k] for k in _in_run_order(self.human)}
                 rows = _in_run_order(self.keys)
@@ -392,23 +392,48 @@ def _runs_of_rows(
     return infos, (runs, versions)
 
 
-#: A counterpart's column of the runs, as :func:`counterpart_of` reads a run's fields.
+#: The counterparts a ScoreCard field gives as a float (as :func:`counterpart_of` reads).
 _FLOAT_COUNTERPARTS = ("coverage", "order", "end_state")
+Column = list[Any]
 
 
-def _counterpart_column(name: str, runs: Sequence[RunPoint]) -> list[float | None]:
-    """Counterpart ``name`` of each run, as :attr:`ResultsData.counterparts` computes it
-    (:func:`counterpart_of` of the run's scalar and fields), a column at a time."""
+def _counterpart_column(
+    name: str, scalar: Column, field: Callable[[str], Column]
+) -> list[float | None]:
+    """Counterpart ``name`` of each run, as :func:`counterpart_of` gives it of the run's
+    ``scalar`` and ScoreCard fields (``field(name)``: that field of each run), a column
+    at a time."""
     if name == "scalar":
-        return [run.scalar for run in runs]
+        return scalar
     if name in _FLOAT_COUNTERPARTS:
-        return [None if v is None else float(v) for v in map(attrgetter(name), runs)]
+        return [None if v is None else float(v) for v in field(name)]
     if name == "all_passed":
-        return [None if v is None else float(bool(v)) for v in map(attrgetter(name), runs)]
-    if name == "safety":  # a RunPoint's counts are never None (0 when the scorer had none)
-        return [0.0 if r.dangerous else 0.5 ** int(r.anti_procedure) for r in runs]
+        return [None if v is None else float(bool(v)) for v in field(name)]
+    if name == "safety":
+        return [
+            None if d is None or a is None else 0.0 if d else 0.5 ** int(a)
+            for d, a in zip(field("safety_dangerous"), field("safety_anti_procedure"), strict=True)
+        ]
     counterpart_of(name, None, {})  # raises for an unknown name, as the runs' loop did
-    return [None] * len(runs)
+    return [None] * len(scalar)
+
+
+def _table(
+    keys: list[str], columns: list[tuple[str, list[float | None]]]
+) -> dict[tuple[str, str], float]:
+    """``{(key, metric_id): value}`` run by run, the metrics in their order, where the
+    value is not None."""
+    out: dict[tuple[str, str], float] = {}
+    for i, key in enumerate(keys):
+        for metric_id, column in columns:
+            value = column[i]
+            if value is not None:
+                out[(key, metric_id)] = value
+    return out
+
+
+#: A :class:`RunPoint`'s attribute for each ScoreCard field a counterpart reads.
+_POINT_FIELDS = {"safety_dangerous": "dangerous", "safety_anti_procedure": "anti_procedure"}
 
 
 def _counterparts(runs: Sequence[RunPoint], named: dict[str, str]) -> dict[tuple[str, str], float]:
@@ -416,15 +441,28 @@ def _counterparts(runs: Sequence[RunPoint], named: dict[str, str]) -> dict[tuple
     same keys in the same order (run by run, the metrics in ``named``'s order) and the same
     values, without a dict of fields and a call per run and metric (40,000 on the
     dashboard; the tests hold it to the property)."""
-    columns = [(metric_id, _counterpart_column(name, runs)) for metric_id, name in named.items()]
-    out: dict[tuple[str, str], float] = {}
-    for i, run in enumerate(runs):
-        key = str(run.run_pk)
-        for metric_id, column in columns:
-            value = column[i]
-            if value is not None:
-                out[(key, metric_id)] = value
-    return out
+    scalar = [run.scalar for run in runs]
+
+    def field(name: str) -> Column:
+        return list(map(attrgetter(_POINT_FIELDS.get(name, name)), runs))
+
+    columns = [(m, _counterpart_column(name, scalar, field)) for m, name in named.items()]
+    return _table([str(run.run_pk) for run in runs], columns)
+
+
+def _counterpart_table(
+    runs: dict[str, RunInfo], named: dict[str, str]
+) -> dict[tuple[str, str], float]:
+    """:func:`~reviewer.agreement.counterparts.counterpart_table` of ``runs`` a column
+    at a time: the same keys in the same order, the same values (the tests hold it to it)."""
+    infos = list(runs.values())
+    scalar = [info.scalar for info in infos]
+
+    def field(name: str) -> Column:
+        return [info.automatic.get(name) for info in infos]
+
+    columns = [(m, _counterpart_column(name, scalar, field)) for m, name in named.items()]
+    return _table(list(runs), columns)
 
 
 def _raters_per_run(items: ItemColumns) -> dict[str, int]:

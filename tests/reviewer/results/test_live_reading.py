@@ -152,6 +152,29 @@ def test_the_counterparts_by_columns_equal_the_results_property(seed: int) -> No
         live._counterparts(points, {"m": "nonsense"})
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_validitys_counterparts_by_columns_equal_counterpart_table(seed: int) -> None:
+    """``_counterpart_table`` equals ``counterpart_table`` (a call per run and metric) on
+    runs whose ScoreCard fields are None or missing, for every counterpart name."""
+    from reviewer.agreement.counterparts import counterpart_table
+    from reviewer.agreement.records import RunInfo
+
+    infos, _ = live._runs_of_rows(run_rows(seed))
+    rnd = random.Random(seed)
+    for key in rnd.sample(sorted(infos), 10):  # a run read elsewhere, with fewer fields
+        auto = {k: v for k, v in infos[key].automatic.items() if rnd.random() < 0.5}
+        infos[key] = RunInfo(run_key=key, scalar=infos[key].scalar, automatic=auto)
+    names = ["coverage", "order", "end_state", "all_passed", "safety", "scalar"]
+    rnd.shuffle(names)
+    named = {f"m{i}": n for i, n in enumerate(names)}
+    fast = live._counterpart_table(infos, named)
+    plain = counterpart_table(infos, named)
+    assert list(fast.items()) == list(plain.items())
+    assert [type(v) for v in fast.values()] == [type(v) for v in plain.values()]
+    with pytest.raises(ValueError, match="unknown counterpart"):
+        live._counterpart_table(infos, {"m": "nonsense"})
+
+
 def run_rows(seed: int) -> list[tuple[Any, ...]]:
     """Rows of the leaderboard's ``RUN_COLUMNS`` as the ``runs`` table types them (REAL
     columns give floats, INTEGER ones ints), with NULLs wherever a column may hold one."""

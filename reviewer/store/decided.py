@@ -109,12 +109,26 @@ def _by_rubrics(
     code = item >> _SMALL_BITS
     if (code == other).any():
         return None
-    present, first = np.unique(code, return_index=True)
-    met = present[np.argsort(first)]  # the codes in the order the items meet them
+    # The codes in the order the items meet them: each present code's first place (a
+    # comparison per code, of which there are a handful, instead of sorting the items).
+    present = np.flatnonzero(np.bincount(code, minlength=other))
+    first = np.array([np.argmax(code == c) for c in present.tolist()], dtype=np.int64)
+    met = present[np.argsort(first)]
     recode = np.zeros(other, dtype=np.int64)
     recode[met] = np.arange(len(met))
     item = (recode[code] << _SMALL_BITS) | (item & ((1 << _SMALL_BITS) - 1))
     return tuple(known[c] for c in met.tolist()), rating, item
+
+
+def _in_order(minor: Ints, middle: Ints, major: Ints) -> bool:
+    """Whether the items are sorted by ``major``, then ``middle``, then ``minor`` already:
+    then :func:`numpy.lexsort` of the three (a stable sort) leaves them where they are."""
+    import numpy as np
+
+    if len(major) < 2:
+        return True
+    d1, d2, d3 = np.diff(minor), np.diff(middle), np.diff(major)
+    return bool(((d3 > 0) | ((d3 == 0) & ((d2 > 0) | ((d2 == 0) & (d1 >= 0))))).all())
 
 
 class DecidedColumns(NamedTuple):
@@ -176,8 +190,10 @@ def decided_columns(
         rank[r] = [place.get(m, len(place)) for m in metrics]
     rubric_row = np.searchsorted(np.array(rubric_pks, dtype=np.int64), ratings[row, 3])
     by_id = np.argsort(np.argsort(np.array(metrics, dtype=object), kind="stable"))
-    order = np.lexsort((by_id[metric_code], rank[rubric_row, metric_code], rating))
-    row, item, metric_code = row[order], item[order], metric_code[order]
+    keys = (by_id[metric_code], rank[rubric_row, metric_code], rating)
+    if not _in_order(*keys):  # as the items are stored, mostly: no sort then
+        order = np.lexsort(keys)
+        row, item, metric_code = row[order], item[order], metric_code[order]
     raters = {pk: i for i, (pk, _name, _kind) in enumerate(rater_rows)}
     studies = {pk: i for i, (pk, _name) in enumerate(study_rows)}
     rater_code = np.array([raters[pk] for pk in ratings[:, 2].tolist()], dtype=np.int64)

@@ -23,17 +23,16 @@ from __future__ import annotations
 import gc
 import threading
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from reviewer.adjudication.facade import AdjudicationStore
 from reviewer.agreement.consensus import Consensus
-from reviewer.agreement.counterparts import counterpart_of, rubric_counterparts
+from reviewer.agreement.counterparts import rubric_counterparts
 from reviewer.agreement.items import ItemColumns
 from reviewer.agreement.records import Columns, RatingRecord, RunInfo
 from reviewer.agreement.report import (
@@ -56,6 +55,7 @@ from reviewer.leaderboard.runs import RunPoint, all_scenarios, study_runs
 from reviewer.leaderboard.values import scorer_values_of
 from reviewer.results import derived
 from reviewer.results.data import MetricInfo, ResultsData, ResultsMeta
+from reviewer.results.run_columns import counterpart_table, counterparts, runs_of_rows
 from reviewer.rubric import Rubric
 from reviewer.studies.visibility import hidden_runs, left_out_note
 
@@ -218,7 +218,7 @@ class LiveResults:
             agreement = tally_report(self.tally, self.rubric.metric_ids)
             declared = rubric_counterparts(self.rubric)
             if self.auto is None:
-                self.auto = _counterpart_table(self.run_infos, declared)
+                self.auto = counterpart_table(self.run_infos, declared)
             if self.table is None:
                 human = {k: self.human[k] for k in _in_run_order(self.human)}
                 rows = _in_run_order(self.keys)
@@ -269,7 +269,7 @@ class LiveResults:
             "rater_spread": {k: self.spread[k] for k in _in_run_order(self.spread)},
         }
         if self.counterparts is None:  # of the runs only: a submit leaves them as they are
-            self.counterparts = _counterparts(self.runs, rubric_counterparts(self.rubric))
+            self.counterparts = counterparts(self.runs, rubric_counterparts(self.rubric))
         known["counterparts"] = self.counterparts
         return data.known(**known)
 
@@ -328,141 +328,7 @@ def _read_runs(
     runs table (:func:`~reviewer.agreement.source.run_infos` and
     :func:`~reviewer.leaderboard.runs.read_runs` read it once each). Validity reads the
     infos of the selected runs only, all of them newest versions."""
-    return _runs_of_rows(store.run_table(POINT_COLUMNS, newest_only=True), scenarios)
-
-
-def _runs_of_rows(
-    rows: Iterable[Sequence[Any]], scenarios: Sequence[str] = ()
-) -> tuple[dict[str, RunInfo], tuple[list[RunPoint], set[str]]]:
-    """``(run_infos_of(rows), runs_of(rows, scenarios))`` of rows of
-    :data:`~reviewer.leaderboard.runs.RUN_COLUMNS` (which holds every column of
-    :data:`~reviewer.agreement.source.RUN_COLUMNS`), in one pass: the same objects, made
-    from dict literals without a second loop nor a ``zip`` per run (10,000 of each on the
-    dashboard; the tests hold it to both functions)."""
-    wanted = set(scenarios)
-    infos: dict[str, RunInfo] = {}
-    runs: list[RunPoint] = []
-    versions: set[str] = set()
-    info, point = RunInfo.from_store, RunPoint.from_store
-    for row in rows:
-        (pk, run_id, scenario, model, status, scalar, cov, order, end, passed, *rest) = row
-        dangerous, anti, extraneous, unsafe, scorer_version = rest
-        flag = None if passed is None else bool(passed)
-        key = str(pk)
-        infos[key] = info(
-            {
-                "run_key": key,
-                "run_id": run_id,
-                "scenario_id": scenario,
-                "model": model,
-                "scalar": scalar,
-                "automatic": {
-                    "coverage": cov,
-                    "order": order,
-                    "end_state": end,
-                    "all_passed": flag,
-                    "safety_dangerous": dangerous,
-                    "safety_anti_procedure": anti,
-                },
-            }
-        )
-        if wanted and scenario not in wanted:
-            continue
-        versions.add(scorer_version)
-        runs.append(
-            point(
-                {
-                    "run_pk": pk,
-                    "run_id": run_id,
-                    "scenario_id": scenario,
-                    "model": model,
-                    "status": status,
-                    "scalar": scalar,
-                    "coverage": cov,
-                    "order": order,
-                    "end_state": end,
-                    "all_passed": flag,
-                    "dangerous": dangerous or 0,
-                    "anti_procedure": anti or 0,
-                    "extraneous": extraneous or 0,
-                    "unsafe": bool(unsafe),
-                }
-            )
-        )
-    return infos, (runs, versions)
-
-
-#: The counterparts a ScoreCard field gives as a float (as :func:`counterpart_of` reads).
-_FLOAT_COUNTERPARTS = ("coverage", "order", "end_state")
-Column = list[Any]
-
-
-def _counterpart_column(
-    name: str, scalar: Column, field: Callable[[str], Column]
-) -> list[float | None]:
-    """Counterpart ``name`` of each run, as :func:`counterpart_of` gives it of the run's
-    ``scalar`` and ScoreCard fields (``field(name)``: that field of each run), a column
-    at a time."""
-    if name == "scalar":
-        return scalar
-    if name in _FLOAT_COUNTERPARTS:
-        return [None if v is None else float(v) for v in field(name)]
-    if name == "all_passed":
-        return [None if v is None else float(bool(v)) for v in field(name)]
-    if name == "safety":
-        return [
-            None if d is None or a is None else 0.0 if d else 0.5 ** int(a)
-            for d, a in zip(field("safety_dangerous"), field("safety_anti_procedure"), strict=True)
-        ]
-    counterpart_of(name, None, {})  # raises for an unknown name, as the runs' loop did
-    return [None] * len(scalar)
-
-
-def _table(
-    keys: list[str], columns: list[tuple[str, list[float | None]]]
-) -> dict[tuple[str, str], float]:
-    """``{(key, metric_id): value}`` run by run, the metrics in their order, where the
-    value is not None."""
-    out: dict[tuple[str, str], float] = {}
-    for i, key in enumerate(keys):
-        for metric_id, column in columns:
-            value = column[i]
-            if value is not None:
-                out[(key, metric_id)] = value
-    return out
-
-
-#: A :class:`RunPoint`'s attribute for each ScoreCard field a counterpart reads.
-_POINT_FIELDS = {"safety_dangerous": "dangerous", "safety_anti_procedure": "anti_procedure"}
-
-
-def _counterparts(runs: Sequence[RunPoint], named: dict[str, str]) -> dict[tuple[str, str], float]:
-    """:attr:`ResultsData.counterparts` of ``runs`` and ``{metric_id: counterpart}``: the
-    same keys in the same order (run by run, the metrics in ``named``'s order) and the same
-    values, without a dict of fields and a call per run and metric (40,000 on the
-    dashboard; the tests hold it to the property)."""
-    scalar = [run.scalar for run in runs]
-
-    def field(name: str) -> Column:
-        return list(map(attrgetter(_POINT_FIELDS.get(name, name)), runs))
-
-    columns = [(m, _counterpart_column(name, scalar, field)) for m, name in named.items()]
-    return _table([str(run.run_pk) for run in runs], columns)
-
-
-def _counterpart_table(
-    runs: dict[str, RunInfo], named: dict[str, str]
-) -> dict[tuple[str, str], float]:
-    """:func:`~reviewer.agreement.counterparts.counterpart_table` of ``runs`` a column
-    at a time: the same keys in the same order, the same values (the tests hold it to it)."""
-    infos = list(runs.values())
-    scalar = [info.scalar for info in infos]
-
-    def field(name: str) -> Column:
-        return [info.automatic.get(name) for info in infos]
-
-    columns = [(m, _counterpart_column(name, scalar, field)) for m, name in named.items()]
-    return _table(list(runs), columns)
+    return runs_of_rows(store.run_table(POINT_COLUMNS, newest_only=True), scenarios)
 
 
 def _raters_per_run(items: ItemColumns) -> dict[str, int]:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from reviewer.results import live
+from reviewer.results import live, run_columns
 
 
 def test_the_collector_thresholds_come_back_after_overlapping_readings() -> None:
@@ -111,7 +111,7 @@ def test_the_runs_read_in_one_pass_equal_the_two_readers(seed: int) -> None:
     table = run_rows(seed)
     as_info = [tuple(r[RUN_COLUMNS.index(c)] for c in INFO_COLUMNS) for r in table]
     for scenarios in ((), ("apu_fire",), ("engine_fail", "nowhere")):
-        infos, (points, versions) = live._runs_of_rows(table, scenarios)
+        infos, (points, versions) = run_columns.runs_of_rows(table, scenarios)
         plain_infos = run_infos_of(as_info)
         plain_points, plain_versions = runs_of(table, scenarios)
         assert list(infos) == list(plain_infos) and versions == plain_versions
@@ -144,12 +144,12 @@ def test_the_counterparts_by_columns_equal_the_results_property(seed: int) -> No
     metrics.insert(2, MetricInfo(id="plain", title="", counterpart=None))
     data = ResultsData.model_construct(runs=points, metrics=metrics)
     named = {m.id: m.counterpart for m in metrics if m.counterpart is not None}
-    fast = live._counterparts(points, named)
+    fast = run_columns.counterparts(points, named)
     plain = data.counterparts
     assert list(fast.items()) == list(plain.items())
     assert [type(v) for v in fast.values()] == [type(v) for v in plain.values()]
     with pytest.raises(ValueError, match="unknown counterpart"):
-        live._counterparts(points, {"m": "nonsense"})
+        run_columns.counterparts(points, {"m": "nonsense"})
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -159,7 +159,7 @@ def test_validitys_counterparts_by_columns_equal_counterpart_table(seed: int) ->
     from reviewer.agreement.counterparts import counterpart_table
     from reviewer.agreement.records import RunInfo
 
-    infos, _ = live._runs_of_rows(run_rows(seed))
+    infos, _ = run_columns.runs_of_rows(run_rows(seed))
     rnd = random.Random(seed)
     for key in rnd.sample(sorted(infos), 10):  # a run read elsewhere, with fewer fields
         auto = {k: v for k, v in infos[key].automatic.items() if rnd.random() < 0.5}
@@ -167,12 +167,12 @@ def test_validitys_counterparts_by_columns_equal_counterpart_table(seed: int) ->
     names = ["coverage", "order", "end_state", "all_passed", "safety", "scalar"]
     rnd.shuffle(names)
     named = {f"m{i}": n for i, n in enumerate(names)}
-    fast = live._counterpart_table(infos, named)
+    fast = run_columns.counterpart_table(infos, named)
     plain = counterpart_table(infos, named)
     assert list(fast.items()) == list(plain.items())
     assert [type(v) for v in fast.values()] == [type(v) for v in plain.values()]
     with pytest.raises(ValueError, match="unknown counterpart"):
-        live._counterpart_table(infos, {"m": "nonsense"})
+        run_columns.counterpart_table(infos, {"m": "nonsense"})
 
 
 def run_rows(seed: int) -> list[tuple[Any, ...]]:

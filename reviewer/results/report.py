@@ -195,8 +195,8 @@ def _draw_grid(
     cells = grid_cells(ax, columns, lines)
     boxes = [Rectangle((x, y), w, h) for row in cells for x, y, w, h in row]
     ax.add_collection(
-        PatchCollection(boxes, facecolor="w", edgecolor="k", joinstyle="miter", transform=ax.transAxes,
-                        clip_on=False),
+        PatchCollection(boxes, facecolor="w", edgecolor="k", joinstyle="miter",
+                        transform=ax.transAxes, clip_on=False),
         autolim=False,
     )  # fmt: skip
     for r, (texts, row) in enumerate(zip(rows, cells, strict=True)):

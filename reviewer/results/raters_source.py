@@ -8,7 +8,10 @@ tab calls :func:`quality_for`, the report :func:`with_quality`.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import os
+import pickle
+from collections.abc import Callable, Collection
+from pathlib import Path
 
 from reviewer.gold.envelope import GoldError
 from reviewer.gold.facade import GoldStore
@@ -92,3 +95,62 @@ def with_quality(
     summary = quality_for(store, viewer=viewer, study=data.meta.study, runs=runs,
                           reference=reference, seed=seed)  # fmt: skip
     return data.model_copy(update={"quality": summary})
+
+
+#: ``finish(data)``: ``data`` with the rater-quality summary (:func:`start_quality`).
+Finish = Callable[[ResultsData], ResultsData]
+
+
+def start_quality(
+    store: QualityStore,
+    data: ResultsData,
+    *,
+    viewer: str | None,
+    reference: str | None = None,
+    seed: int = 0,
+) -> Finish:
+    """:func:`with_quality` of ``data``'s runs begun in a forked worker, so that the
+    caller's bootstrap runs on the other core meanwhile (the report: a second of each).
+
+    The worker opens the database again, read-only (a connection is never shared across a
+    fork), and hands the summary back pickled; ``finish`` waits for it. Where there is no
+    fork, no database file, or the worker fails in any way, ``finish`` computes it here,
+    as :func:`with_quality` does: the same summary, raising what that raises.
+    """
+
+    def here(later: ResultsData) -> ResultsData:
+        return with_quality(store, later, viewer=viewer, reference=reference, seed=seed)
+
+    path = getattr(store, "path", None)
+    if not hasattr(os, "fork") or not isinstance(path, Path) or not path.is_file():
+        return here
+    runs = {r.run_pk for r in data.runs}
+    study = data.meta.study
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the worker: never returns, and leaves the parent's files to the parent
+        code = 1
+        try:
+            os.close(read)
+            with type(store).open(path, create=False, readonly=True) as own:
+                summary = quality_for(own, viewer=viewer, study=study, runs=runs,
+                                      reference=reference, seed=seed)  # fmt: skip
+            with os.fdopen(write, "wb") as out:
+                pickle.dump(summary, out, protocol=pickle.HIGHEST_PROTOCOL)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+
+    def finish(later: ResultsData) -> ResultsData:
+        try:
+            with os.fdopen(read, "rb") as got:
+                blob = got.read()
+        finally:
+            _pid, status = os.waitpid(pid, 0)
+        if status != 0 or not blob:
+            return here(later)
+        summary = pickle.loads(blob)
+        return later.model_copy(update={"quality": summary})
+
+    return finish

@@ -8,10 +8,12 @@ report. Both are written atomically (:func:`reviewer.outfile.open_binary`).
 from __future__ import annotations
 
 import base64
+import gc
 import html
 import io
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
@@ -190,6 +192,7 @@ def _draw_grid(
     one collection of rectangles and a text per cell: matplotlib's ``Table`` places and
     measures every cell again at every draw (a quarter of the report's drawing)."""
     from matplotlib.collections import PatchCollection
+    from matplotlib.font_manager import FontProperties
     from matplotlib.patches import Rectangle
 
     cells = grid_cells(ax, columns, lines)
@@ -199,13 +202,14 @@ def _draw_grid(
                         transform=ax.transAxes, clip_on=False),
         autolim=False,
     )  # fmt: skip
+    font = FontProperties(size=size)  # one, copied by every text: made anew, a third of them
     for r, (texts, row) in enumerate(zip(rows, cells, strict=True)):
         for text, (x, y, w, h) in zip(texts, row, strict=True):
             if r == 0:
                 at, align = x + w / 2, "center"
             else:
                 at, align = x + w * (1 - _CELL_PAD), "right"
-            ax.text(at, y + h / 2, text, transform=ax.transAxes, fontsize=size,
+            ax.text(at, y + h / 2, text, transform=ax.transAxes, fontproperties=font,
                     ha=align, va="center", clip_on=False)  # fmt: skip
 
 
@@ -323,10 +327,26 @@ def write_html(data: ResultsData, out: BinaryIO, progress: Progress) -> int:
     return len(PAGES)
 
 
+@contextmanager
+def _results_set_aside() -> Iterator[None]:
+    """The objects alive now (the results: a quarter of a million of them at 10,000 runs,
+    alive until the report is written) left out of the collector's passes while the pages
+    are drawn: each full pass walked them all again, a tenth of the PDF's drawing. Left as
+    it is when the caller froze some first."""
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def write_report(data: ResultsData, path: Path, fmt: str, progress: Progress) -> int:
     """Write the report in ``fmt`` to ``path`` atomically; returns pages (PDF) or charts."""
     writer = write_pdf if fmt == "pdf" else write_html
-    with open_binary(path) as out:
+    with open_binary(path) as out, _results_set_aside():
         count = writer(data, out, progress)
     progress(len(PAGES) + 1, len(PAGES) + 1, f"wrote {path}")
     return count

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import tempfile
 from collections.abc import Callable, Collection
 from pathlib import Path
 
@@ -103,19 +104,22 @@ Finish = Callable[[ResultsData], ResultsData]
 
 def start_quality(
     store: QualityStore,
-    data: ResultsData,
+    runs: Collection[int],
+    study: str | None,
     *,
     viewer: str | None,
     reference: str | None = None,
     seed: int = 0,
 ) -> Finish:
-    """:func:`with_quality` of ``data``'s runs begun in a forked worker, so that the
-    caller's bootstrap runs on the other core meanwhile (the report: a second of each).
+    """:func:`with_quality` of the results of ``runs`` (``study``'s) begun in a forked
+    worker, so that the caller's point values and bootstrap are made on the other core
+    meanwhile (the report: about a second each).
 
     The worker opens the database again, read-only (a connection is never shared across a
-    fork), and hands the summary back pickled; ``finish`` waits for it. Where there is no
-    fork, no database file, or the worker fails in any way, ``finish`` computes it here,
-    as :func:`with_quality` does: the same summary, raising what that raises.
+    fork), and hands the summary back pickled in an unnamed file; ``finish`` waits for it.
+    Where there is no fork, no database file, or the worker fails in any way, ``finish``
+    computes it here, as :func:`with_quality` does: the same summary, raising what that
+    raises.
     """
 
     def here(later: ResultsData) -> ResultsData:
@@ -124,31 +128,29 @@ def start_quality(
     path = getattr(store, "path", None)
     if not hasattr(os, "fork") or not isinstance(path, Path) or not path.is_file():
         return here
-    runs = {r.run_pk for r in data.runs}
-    study = data.meta.study
-    read, write = os.pipe()
+    runs = set(runs)
+    # An unnamed file, not a pipe: the worker never waits on the caller, and nothing is
+    # left behind whatever the caller does next (a caller that fails never reads it).
+    handed = tempfile.TemporaryFile()  # noqa: SIM115 (closed by finish, or when dropped)
     pid = os.fork()
     if pid == 0:  # the worker: never returns, and leaves the parent's files to the parent
         code = 1
         try:
-            os.close(read)
             with type(store).open(path, create=False, readonly=True) as own:
                 summary = quality_for(own, viewer=viewer, study=study, runs=runs,
                                       reference=reference, seed=seed)  # fmt: skip
-            with os.fdopen(write, "wb") as out:
-                pickle.dump(summary, out, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(summary, handed, protocol=pickle.HIGHEST_PROTOCOL)
+            handed.flush()
             code = 0
         finally:
             os._exit(code)
-    os.close(write)
 
     def finish(later: ResultsData) -> ResultsData:
-        try:
-            with os.fdopen(read, "rb") as got:
-                blob = got.read()
-        finally:
+        with handed:
             _pid, status = os.waitpid(pid, 0)
-        if status != 0 or not blob:
+            handed.seek(0)
+            blob = handed.read() if status == 0 else b""
+        if not blob:
             return here(later)
         summary = pickle.loads(blob)
         return later.model_copy(update={"quality": summary})

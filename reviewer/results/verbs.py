@@ -118,9 +118,14 @@ def run_report(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 progress=_progress,
                 viewer=args.viewer,
-                # The rater quality in a worker while the intervals are bootstrapped.
-                meanwhile=lambda points: start_quality(
-                    store, points, viewer=args.viewer, reference=args.reference, seed=args.seed
+                # The rater quality in a worker while the figures are made.
+                meanwhile=lambda runs, study: start_quality(
+                    store,
+                    runs,
+                    study,
+                    viewer=args.viewer,
+                    reference=args.reference,
+                    seed=args.seed,
                 ),
             )
         except UnknownStudyError as exc:

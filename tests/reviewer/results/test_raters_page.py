@@ -130,8 +130,9 @@ def test_the_quality_from_the_worker_is_the_one_computed_here(planted: Path) -> 
     with ReviewStore.open(planted) as store:
         points = gather(store, resamples=10, viewer="tester")
         plain = with_quality(store, points, viewer="tester", reference="Ann", seed=3)
-        finish = raters_source.start_quality(store, points, viewer="tester", reference="Ann",
-                                             seed=3)  # fmt: skip
+        runs = [r.run_pk for r in points.runs]
+        finish = raters_source.start_quality(store, runs, None, viewer="tester",
+                                             reference="Ann", seed=3)  # fmt: skip
         forked = finish(points)
         assert forked.quality is not None and plain.quality is not None
         assert forked.quality.model_dump_json() == plain.quality.model_dump_json()
@@ -144,7 +145,7 @@ def test_the_quality_from_the_worker_is_the_one_computed_here(planted: Path) -> 
 
         store.__class__ = Elsewhere
         try:
-            again = raters_source.start_quality(store, points, viewer="tester",
+            again = raters_source.start_quality(store, runs, None, viewer="tester",
                                                 reference="Ann", seed=3)(points)  # fmt: skip
         finally:
             store.__class__ = ReviewStore

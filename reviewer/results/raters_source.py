@@ -98,6 +98,16 @@ def with_quality(
     return data.model_copy(update={"quality": summary})
 
 
+def _a_core_to_spare() -> bool:
+    """More cores than processes wanting one (the last minute's load average), so that a
+    worker runs beside the caller rather than taking turns with it."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        return False
+    return (os.cpu_count() or 1) - load >= 1
+
+
 #: ``finish(data)``: ``data`` with the rater-quality summary (:func:`start_quality`).
 Finish = Callable[[ResultsData], ResultsData]
 
@@ -117,9 +127,9 @@ def start_quality(
 
     The worker opens the database again, read-only (a connection is never shared across a
     fork), and hands the summary back pickled in an unnamed file; ``finish`` waits for it.
-    Where there is no fork, no database file, or the worker fails in any way, ``finish``
-    computes it here, as :func:`with_quality` does: the same summary, raising what that
-    raises.
+    Where there is no fork, no core to spare, no database file, or the worker fails in any
+    way, ``finish`` computes it here, as :func:`with_quality` does: the same summary,
+    raising what that raises.
     """
 
     def here(later: ResultsData) -> ResultsData:
@@ -128,6 +138,8 @@ def start_quality(
     path = getattr(store, "path", None)
     if not hasattr(os, "fork") or not isinstance(path, Path) or not path.is_file():
         return here
+    if not _a_core_to_spare():
+        return here  # the worker would only queue for a core, at a third of a second's cost
     runs = set(runs)
     # An unnamed file, not a pipe: the worker never waits on the caller, and nothing is
     # left behind whatever the caller does next (a caller that fails never reads it).

@@ -32,6 +32,8 @@ def gather(
     resamples: int = 1000,
     progress: Progress = _quiet,
     viewer: str | None = None,
+    meanwhile: Callable[[list[int], str | None], Callable[[ResultsData], ResultsData]]
+    | None = None,
 ) -> ResultsData:
     """Everything the charts need for the runs of ``scenarios`` (all when empty).
 
@@ -41,15 +43,23 @@ def gather(
 
     ``study`` is passed to :func:`~reviewer.agreement.source.load_inputs`, which raises
     :class:`~reviewer.agreement.source.UnknownStudyError` for a study it does not know.
+
+    ``meanwhile(run_pks, study)``, given the runs read, starts more work (the report's rater
+    quality: :func:`reviewer.results.raters_source.start_quality`) while the point values
+    and the intervals are made, and returns what completes their data with it.
     """
     # The collector's young generation large throughout (the reading and the point values
     # make it so for themselves; the leaderboard's and the intervals' objects too).
     with _fewer_collections():
         progress(0, 3, "reading runs and ratings")
         live = LiveResults(store, study=study, scenarios=scenarios, viewer=viewer)
+        runs = [r.run_pk for r in live.runs]
+        finish = meanwhile(runs, study) if meanwhile is not None else None
         progress(1, 3, "agreement and validity")
         data = live.data()
         progress(2, 3, "bootstrap intervals")
         data = live.with_intervals(data, seed=seed, resamples=resamples)
+        if finish is not None:
+            data = finish(data)
         progress(3, 3, "done")
     return data

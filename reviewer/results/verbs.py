@@ -99,7 +99,7 @@ def run_report(args: argparse.Namespace) -> int:
     fmt = report_format(out, args.format)
     from reviewer.agreement.source import SelectionError, UnknownStudyError
     from reviewer.leaderboard.runs import all_scenarios
-    from reviewer.results.raters_source import GOLD, with_quality
+    from reviewer.results.raters_source import GOLD, start_quality
     from reviewer.results.report import write_report
     from reviewer.results.source import gather
     from reviewer.workspace import ReviewStore
@@ -118,13 +118,20 @@ def run_report(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 progress=_progress,
                 viewer=args.viewer,
+                # The rater quality in a worker while the figures are made.
+                meanwhile=lambda runs, study: start_quality(
+                    store,
+                    runs,
+                    study,
+                    viewer=args.viewer,
+                    reference=args.reference,
+                    seed=args.seed,
+                ),
             )
         except UnknownStudyError as exc:
             raise UsageError(str(exc)) from None
         except SelectionError as exc:
             raise CommandError(str(exc)) from None
-        data = with_quality(store, data, viewer=args.viewer, reference=args.reference,
-                            seed=args.seed)  # fmt: skip
     if data.quality is not None and data.quality.missing_reference:
         if args.reference == GOLD:
             raise UsageError(f"--reference gold: study {args.study!r} has no gold")

@@ -119,3 +119,49 @@ def test_runs_in_a_raters_blind_phase_stay_out_of_the_page(planted: Path) -> Non
     assert as_tester.left_out_note and "still in tester's blind phase" in as_tester.left_out_note
     assert data.quality is not None and data.quality.n_runs == 12 - len(blind)
     assert data.quality.n_scores == as_tester.n_scores < everyone.n_scores
+
+
+def test_the_quality_from_the_worker_is_the_one_computed_here(planted: Path, monkeypatch) -> None:
+    """The report computes the rater quality in a forked worker while it bootstraps: the
+    summary it hands back is the one :func:`with_quality` makes in process, and a worker
+    that cannot read the database leaves it to be made here."""
+    import os
+
+    from reviewer.results import raters_source
+
+    forks = []
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))  # a core to spare
+    monkeypatch.setattr(os, "fork", lambda fork=os.fork: forks.append(1) or fork())
+    with ReviewStore.open(planted) as store:
+        points = gather(store, resamples=10, viewer="tester")
+        plain = with_quality(store, points, viewer="tester", reference="Ann", seed=3)
+        runs = [r.run_pk for r in points.runs]
+        finish = raters_source.start_quality(store, runs, None, viewer="tester",
+                                             reference="Ann", seed=3)  # fmt: skip
+        forked = finish(points)
+        assert forked.quality is not None and plain.quality is not None
+        assert forked.quality.model_dump_json() == plain.quality.model_dump_json()
+        assert forked.quality.raters and forked.quality.accuracy is not None
+
+        class Elsewhere(ReviewStore):
+            @classmethod
+            def open(cls, *args, **kwargs):  # the worker's own connection fails
+                raise OSError("no")
+
+        store.__class__ = Elsewhere
+        try:
+            again = raters_source.start_quality(store, runs, None, viewer="tester",
+                                                reference="Ann", seed=3)(points)  # fmt: skip
+        finally:
+            store.__class__ = ReviewStore
+    assert again.quality is not None
+    assert again.quality.model_dump_json() == plain.quality.model_dump_json()
+    assert len(forks) == 2
+    # No core to spare: computed here, without a worker.
+    monkeypatch.setattr(os, "getloadavg", lambda: (float(os.cpu_count() or 1), 0.0, 0.0))
+    with ReviewStore.open(planted) as store:
+        busy = raters_source.start_quality(store, runs, None, viewer="tester", reference="Ann",
+                                           seed=3)(points)  # fmt: skip
+    assert len(forks) == 2
+    assert busy.quality is not None
+    assert busy.quality.model_dump_json() == plain.quality.model_dump_json()

@@ -8,12 +8,15 @@ report. Both are written atomically (:func:`reviewer.outfile.open_binary`).
 from __future__ import annotations
 
 import base64
+import gc
 import html
 import io
 import multiprocessing
 import os
 import textwrap
+import threading
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import BinaryIO
 
@@ -275,37 +278,65 @@ def _picture(index: int) -> str:
     return _embedded(fig, chart.title, vector=vector)
 
 
+def _forks(workers: int) -> bool:
+    """Whether the charts are drawn in forked workers: with ``fork``, more than one core,
+    and from a process's only thread (the dashboard writes its report on a worker thread:
+    a fork there would copy a Qt process mid-flight; it draws one chart after the other)."""
+    return (
+        workers > 1
+        and "fork" in multiprocessing.get_all_start_methods()
+        and threading.current_thread() is threading.main_thread()
+        and threading.active_count() == 1
+    )
+
+
+def _before_fork(vector: bool) -> None:
+    """What every worker would otherwise do for itself on its first chart, done once: the
+    backend's import, matplotlib's default backend (asked for by a box plot's styling,
+    which imports pyplot to answer) and PIL's image plugins (an SVG's heatmap is a PNG)."""
+    import matplotlib
+    from PIL import Image
+
+    if vector:
+        from matplotlib.backends import backend_svg  # noqa: F401
+    else:
+        from matplotlib.backends import backend_agg  # noqa: F401
+    matplotlib.rcParams["backend"]  # resolved here, once
+    Image.preinit()
+
+
 def _pictures(data: ResultsData, vector: bool, progress: Progress) -> list[str]:
     """Every chart group's ``<img>``, in :data:`PAGES`' order.
 
     Each chart is drawn whole by itself (its figure, layout and picture), so the charts
     are drawn side by side in processes forked after the imports: the same pictures, on
-    the machine's cores. Without ``fork`` (or with one core), one after the other here.
+    the machine's cores. Otherwise (:func:`_forks`) one after the other here.
     """
     global _FORKED
     steps = len(PAGES) + 1
     workers = min(_WORKERS, os.cpu_count() or 1, len(PAGES))
-    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        pictures = []
-        for i, chart in enumerate(PAGES):
-            progress(i + 1, steps, f"drawing {chart.title}")
-            _FORKED = (data, vector)
-            try:
-                pictures.append(_picture(i))
-            finally:
-                _FORKED = None
-        return pictures
     _FORKED = (data, vector)
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            done = pool.imap(_picture, range(len(PAGES)))
+        if not _forks(workers):
+            pictures = []
+            for i, chart in enumerate(PAGES):
+                progress(i + 1, steps, f"drawing {chart.title}")
+                pictures.append(_picture(i))
+            return pictures
+        _before_fork(vector)
+        gc.freeze()  # the workers' collections would touch, and so copy, all of the heap
+        # (an executor, not a Pool: a worker that dies is an error here, not a wait forever)
+        fork = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=fork) as pool:
+            done = pool.map(_picture, range(len(PAGES)))
             pictures = []
             for i, chart in enumerate(PAGES):
                 progress(i + 1, steps, f"drawing {chart.title}")
                 pictures.append(next(done))
+            return pictures
     finally:
         _FORKED = None
-    return pictures
+        gc.unfreeze()
 
 
 def write_html(data: ResultsData, out: BinaryIO, progress: Progress) -> int:

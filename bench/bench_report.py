@@ -2,6 +2,7 @@
 
     python bench/bench_report.py [--pairs 3] [--updates 9] [--db bench/out/results.db]
     python bench/bench_report.py --only report [--pairs 3]   # (b), (c), (d) alone
+    python bench/bench_report.py --only small-html [--pairs 5]   # (d) alone
 
 On bench_results.py's database (10,000 runs, 30,000 ratings, built once) and a small one
 (30 runs, 84 ratings: 28 runs rated by three raters, built once), each measure paired with
@@ -169,8 +170,8 @@ def main() -> None:
     parser.add_argument("--db", type=Path, default=Path("bench/out/results.db"))
     parser.add_argument(
         "--only",
-        choices=("dashboard", "report"),
-        help="dashboard: only (a) and (e); report: only (b), (c) and (d)",
+        choices=("dashboard", "report", "small-html"),
+        help="dashboard: only (a) and (e); report: only (b), (c) and (d); small-html: (d)",
     )
     args = parser.parse_args()
     small = databases(args.db)
@@ -179,7 +180,7 @@ def main() -> None:
     py, floor = sys.executable, [sys.executable, "-c", "pass"]
     point, filled = Paired([], []), Paired([], [])
     results: dict[str, tuple[str, Paired]] = {}
-    dashboard = args.only != "report"
+    dashboard = args.only not in ("report", "small-html")
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.pairs if dashboard else 0):
             base = whole(floor, "floor")
@@ -205,6 +206,8 @@ def main() -> None:
                   [*report, str(Path(tmp) / "small.html"), "--format", "html",
                    "--db", str(small)]),
         }  # fmt: skip
+        if args.only == "small-html":
+            measures = {"d": measures["d"]}
         for key, (label, cmd) in measures.items() if report else ():
             pair = Paired([], [])
             for i in range(args.pairs):

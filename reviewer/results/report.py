@@ -11,8 +11,12 @@ import base64
 import gc
 import html
 import io
+import multiprocessing
+import os
 import textwrap
+import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
@@ -306,21 +310,98 @@ def _svg(fig: Figure) -> bytes:
     return buffer.getvalue().replace(b"<svg ", b'<svg xml:space="preserve" ', 1)
 
 
+#: The HTML page's charts are drawn by this many processes forked from this one, each
+#: given the gathered data as it is (nothing pickled but the pictures coming back).
+_WORKERS = 2
+#: What a forked worker draws from: set just before the fork, cleared after.
+_FORKED: tuple[ResultsData, bool] | None = None
+
+
+def _picture(index: int) -> str:
+    """Chart group ``index`` of :data:`PAGES` drawn and embedded (in a worker)."""
+    assert _FORKED is not None
+    data, vector = _FORKED
+    chart = PAGES[index]
+    fig = new_figure(11, 6.5)
+    chart.draw(fig, data)
+    return _embedded(fig, chart.title, vector=vector)
+
+
+def _forks(workers: int) -> bool:
+    """Whether the charts are drawn in forked workers: with ``fork``, more than one core,
+    and from a process's only thread (the dashboard writes its report on a worker thread:
+    a fork there would copy a Qt process mid-flight; it draws one chart after the other)."""
+    return (
+        workers > 1
+        and "fork" in multiprocessing.get_all_start_methods()
+        and threading.current_thread() is threading.main_thread()
+        and threading.active_count() == 1
+    )
+
+
+def _before_fork(vector: bool) -> None:
+    """What every worker would otherwise do for itself on its first chart, done once: the
+    backend's import, matplotlib's default backend (asked for by a box plot's styling,
+    which imports pyplot to answer) and PIL's image plugins (an SVG's heatmap is a PNG)."""
+    import matplotlib
+    from PIL import Image
+
+    if vector:
+        from matplotlib.backends import backend_svg  # noqa: F401
+    else:
+        from matplotlib.backends import backend_agg  # noqa: F401
+    matplotlib.rcParams["backend"]  # resolved here, once
+    Image.preinit()
+
+
+def _pictures(data: ResultsData, vector: bool, progress: Progress) -> list[str]:
+    """Every chart group's ``<img>``, in :data:`PAGES`' order.
+
+    Each chart is drawn whole by itself (its figure, layout and picture), so the charts
+    are drawn side by side in processes forked after the imports: the same pictures, on
+    the machine's cores. Otherwise (:func:`_forks`) one after the other here.
+    """
+    global _FORKED
+    steps = len(PAGES) + 1
+    workers = min(_WORKERS, os.cpu_count() or 1, len(PAGES))
+    _FORKED = (data, vector)
+    thawed = not gc.get_freeze_count()  # else the caller froze the heap and thaws it
+    try:
+        if not _forks(workers):
+            pictures = []
+            for i, chart in enumerate(PAGES):
+                progress(i + 1, steps, f"drawing {chart.title}")
+                pictures.append(_picture(i))
+            return pictures
+        _before_fork(vector)
+        gc.freeze()  # the workers' collections would touch, and so copy, all of the heap
+        # (an executor, not a Pool: a worker that dies is an error here, not a wait forever)
+        fork = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=fork) as pool:
+            done = pool.map(_picture, range(len(PAGES)))
+            pictures = []
+            for i, chart in enumerate(PAGES):
+                progress(i + 1, steps, f"drawing {chart.title}")
+                pictures.append(next(done))
+            return pictures
+    finally:
+        _FORKED = None
+        if thawed:
+            gc.unfreeze()
+
+
 def write_html(data: ResultsData, out: BinaryIO, progress: Progress) -> int:
     """Write the self-contained HTML page to ``out``; returns the number of charts."""
-    steps = len(PAGES) + 1
     parts = [
         f"<!doctype html><html><head><meta charset='utf-8'><title>{TITLE}</title>",
         f"<style>{_STYLE}</style></head><body><h1>{TITLE}</h1><dl>",
         *(f"<dt>{html.escape(k)}</dt><dd>{html.escape(v)}</dd>" for k, v in facts(data)),
         "</dl>",
     ]
-    for i, chart in enumerate(PAGES, start=1):
-        progress(i, steps, f"drawing {chart.title}")
-        fig = new_figure(11, 6.5)
-        chart.draw(fig, data)
+    pictures = _pictures(data, data.meta.n_runs <= SVG_MAX_RUNS, progress)
+    for chart, picture in zip(PAGES, pictures, strict=True):
         parts.append(f"<h2>{html.escape(chart.title)}</h2>")
-        parts.append(_embedded(fig, chart.title, vector=data.meta.n_runs <= SVG_MAX_RUNS))
+        parts.append(picture)
         parts.extend(_table_html(t) for t in _tables(chart.key, data))
     parts.append("</body></html>")
     out.write("\n".join(parts).encode("utf-8"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import csv
+import gc
 import re
 import subprocess
 import sys
@@ -310,3 +311,57 @@ def test_a_chart_laid_out_once_is_saved_as_savefig_would(rated_db: Path) -> None
                 report._laid_out(once, canvas, dpi)
                 assert once.get_layout_engine() is None
                 assert saved(once, fmt, dpi) == saved(plain, fmt, dpi), (chart.key, fmt)
+
+
+@pytest.mark.parametrize("svg_max_runs", [2000, 5], ids=["svg", "png"])
+def test_the_charts_drawn_in_forked_workers_are_those_drawn_one_after_the_other(
+    rated_db: Path, monkeypatch, svg_max_runs: int
+) -> None:
+    """The HTML page draws its charts in processes forked after the imports: the page is
+    byte for byte the one drawn in this process, chart after chart (same SVG ids and no
+    date, so that two drawings can be compared at all)."""
+    import io
+    import multiprocessing
+
+    import matplotlib
+
+    from reviewer.results import report
+    from reviewer.results.source import gather
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork here: the charts are drawn one after the other anyway")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
+    monkeypatch.setattr(report, "SVG_MAX_RUNS", svg_max_runs)  # nine runs: PNG when 5
+    monkeypatch.setattr(report.os, "cpu_count", lambda: 2)
+    # as the CLI's process: one thread (a test before may have left one of its own)
+    monkeypatch.setattr(report.threading, "active_count", lambda: 1)
+    assert report._forks(2) and not report._forks(1)
+    with ReviewStore.open(rated_db, create=False, readonly=True) as store:
+        data = gather(store, resamples=20)
+
+    def page(workers: int) -> tuple[bytes, list[tuple[int, str]]]:
+        monkeypatch.setattr(report, "_WORKERS", workers)
+        said: list[tuple[int, str]] = []
+        out = io.BytesIO()
+        with matplotlib.rc_context({"svg.hashsalt": "same ids"}):
+            report.write_html(data, out, lambda step, _steps, text: said.append((step, text)))
+        return out.getvalue(), said
+
+    alone, forked = page(1), page(2)
+    assert not gc.isenabled() or gc.get_freeze_count() == 0  # the heap given back
+    assert forked == alone
+    assert alone[0].count(b"<img ") == len(report.PAGES)
+    assert [step for step, _ in forked[1]] == list(range(1, len(report.PAGES) + 1))
+
+
+def test_the_charts_are_drawn_here_from_a_thread_of_a_process_with_threads() -> None:
+    """The dashboard writes its report on a worker thread of a Qt process: no fork there."""
+    import threading
+
+    from reviewer.results import report
+
+    seen: list[bool] = []
+    worker = threading.Thread(target=lambda: seen.append(report._forks(2)))
+    worker.start()
+    worker.join()
+    assert seen == [False]

@@ -34,9 +34,13 @@ def pdf_text(data: bytes) -> str:
     """The text shown in a matplotlib PDF: its content streams' kerned TJ strings, joined
     (enough to find names and titles; no layout)."""
     out = []
-    for stream in re.finditer(rb"stream\r?\n(.*?)\r?\nendstream", data, re.S):
+    # The end of line before "endstream" is not cut off by the pattern: a compressed
+    # stream may end in a \r byte (the title page's time and path vary from run to run),
+    # which "\r?\nendstream" took as its own and so lost the page's text once in a while.
+    # A decompressor stops at the end of its stream and leaves what follows unused.
+    for stream in re.finditer(rb"stream\r?\n(.*?)endstream", data, re.S):
         try:
-            content = zlib.decompress(stream.group(1))
+            content = zlib.decompressobj().decompress(stream.group(1))
         except zlib.error:
             continue  # fonts and images
         for array in re.finditer(rb"\[(.*?)\]\s*TJ", content, re.S):

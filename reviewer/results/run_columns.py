@@ -20,7 +20,7 @@ from typing import Any
 
 from reviewer.agreement.counterparts import counterpart_of
 from reviewer.agreement.records import RunInfo
-from reviewer.leaderboard.runs import RunPoint
+from reviewer.leaderboard.runs import RunPoint, point_of_row
 
 
 def runs_of_rows(
@@ -35,10 +35,10 @@ def runs_of_rows(
     infos: dict[str, RunInfo] = {}
     runs: list[RunPoint] = []
     versions: set[str] = set()
-    info, point = RunInfo.from_store, RunPoint.from_store
+    info = RunInfo.from_store
     for row in rows:
-        (pk, run_id, scenario, model, status, scalar, cov, order, end, passed, *rest) = row
-        dangerous, anti, extraneous, unsafe, scorer_version = rest
+        (pk, run_id, scenario, model, _status, scalar, cov, order, end, passed, *rest) = row
+        dangerous, anti, _extraneous, _unsafe, scorer_version = rest
         flag = None if passed is None else bool(passed)
         key = str(pk)
         infos[key] = info(
@@ -61,26 +61,7 @@ def runs_of_rows(
         if wanted and scenario not in wanted:
             continue
         versions.add(scorer_version)
-        runs.append(
-            point(
-                {
-                    "run_pk": pk,
-                    "run_id": run_id,
-                    "scenario_id": scenario,
-                    "model": model,
-                    "status": status,
-                    "scalar": scalar,
-                    "coverage": cov,
-                    "order": order,
-                    "end_state": end,
-                    "all_passed": flag,
-                    "dangerous": dangerous or 0,
-                    "anti_procedure": anti or 0,
-                    "extraneous": extraneous or 0,
-                    "unsafe": bool(unsafe),
-                }
-            )
-        )
+        runs.append(point_of_row(row))
     return infos, (runs, versions)
 
 

@@ -16,14 +16,14 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication
 
 from reviewer import assets, home
 from ui.main_window import MainWindow
 from ui.queue.queue_columns import SAMPLE
 from ui.rater_dialog import AskRater, ask_rater
 from ui.theme import stylesheet
+from ui.window.first_paint import after_first_paint
 
 if TYPE_CHECKING:
     # The store, the controller and what they import (pydantic, sqlite-utils, the scorer)
@@ -242,31 +242,6 @@ def run(args: argparse.Namespace, *, prompt=None) -> int:
         if opened:
             opened[0].controller.wait_idle()
             opened[0].store.close()
-
-
-def after_first_paint(window: QWidget, then: Callable[[], None], *, wait_ms: int = 2000) -> None:
-    """Call ``then`` from the event loop once ``window`` is painted on the screen, or after
-    ``wait_ms`` if it never is (a minimized window). Not sooner: a window system shows a
-    new window some time after ``show()``, and Qt paints it then; work started before
-    would keep it blank until that work is done (seen under X: the first screen painted
-    after the store had opened, a second after it was shown)."""
-    done: list[bool] = []
-
-    def go() -> None:
-        if not done:
-            done.append(True)
-            window.removeEventFilter(spy)
-            then()
-
-    class FirstPaint(QObject):
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-            if watched is window and event.type() == QEvent.Type.Paint:
-                QTimer.singleShot(0, go)  # after this paint is on the screen
-            return False
-
-    spy = FirstPaint(window)
-    window.installEventFilter(spy)
-    QTimer.singleShot(wait_ms, go)
 
 
 def show_first_screen(

@@ -21,6 +21,7 @@ def test_keys_typed_before_the_first_run_opens_rate_it(qtbot, tmp_path):
     qtbot.addWidget(window)
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    qtbot.waitUntil(lambda: window.early_keys is not None and window.early_keys.listening)
     qtbot.keyClicks(window.queue.filter_edit, "apu")  # text: the filter's, not kept
     # The rating form comes after the first paint (MainWindow.build_panes): the keys are
     # typed where the focus is on the first screen, the queue.
@@ -48,6 +49,20 @@ def test_keys_typed_before_the_first_run_opens_rate_it(qtbot, tmp_path):
     finally:
         app.controller.wait_idle()
         app.store.close()
+
+
+def test_keys_are_watched_from_the_first_paint_not_before(qtbot):
+    # An application-wide filter sees every event of the start (thousands, each through
+    # Python): it waits for the first paint, before which no key reaches the window.
+    from ui.main_window import MainWindow
+
+    window = MainWindow(rater="tester")
+    qtbot.addWidget(window)
+    assert window.early_keys is not None and not window.early_keys.listening
+    window.show()
+    qtbot.waitUntil(lambda: window.early_keys.listening, timeout=5_000)
+    window.early_keys.release()
+    assert not window.early_keys.listening
 
 
 def _scored(app, run_pk) -> dict[str, int]:

@@ -3,9 +3,9 @@
 The window is painted before the store is open (:func:`ui.app.first_screen`), and a rater
 who knows the keys starts scoring at once: 0–3, A / N / O and J / K, typed before the run
 is on screen, would score nothing (no run is open yet) and be lost. From the window's
-first paint (no key reaches it before: :mod:`ui.window.first_paint`; an application-wide
-filter watching the start's every event made that paint slower) until the first run
-opens, this filter keeps them (and keeps them from acting as the menus' shortcuts); then
+first paint (no key reaches it before, and an application-wide filter watching the
+start's every event made that paint slower: :mod:`ui.window.first_paint`) until the first
+run opens, this filter keeps them (and keeps them from acting as the menus' shortcuts); then
 it hands them, in order, to the widget with the focus, which is the new run's metric list
 (:meth:`ui.main_window.MainWindow._show_run`). Keys typed into a text box (the queue's
 filter) are left alone, and so is everything with Ctrl or Alt (the menus say the
@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.rating_keys import DIGITS, OUTCOME_KEYS
-from ui.window.first_paint import on_first_paint
+from ui.window.first_paint import after_first_paint
 
 #: The keys kept: those that rate the current metric, or move between metrics.
 KEPT = frozenset({*DIGITS, *OUTCOME_KEYS, Qt.Key.Key_J, Qt.Key.Key_K})
@@ -48,7 +48,7 @@ class EarlyKeys(QObject):
         self._keys: list[tuple[int, Qt.KeyboardModifier, str]] = []
         self._active = True
         self._listening = False
-        on_first_paint(window, self._listen)
+        after_first_paint(window, self._listen)  # before what ui.app starts then
 
     def _listen(self) -> None:
         app = QApplication.instance()

@@ -100,3 +100,22 @@ def test_the_store_opens_only_after_the_first_screen_is_painted(qtbot):
     window.update()
     qtbot.wait(50)
     assert called == [True]  # after a paint, and once
+
+
+def test_calls_waiting_for_one_first_paint_come_in_the_order_asked(qtbot):
+    # The early keys ask first (the window's construction) and must listen before
+    # ui.app opens the store (asked second), which holds the event loop for a while.
+    from PySide6.QtWidgets import QLabel
+
+    from ui.window.first_paint import after_first_paint
+
+    window = QLabel("first screen")
+    qtbot.addWidget(window)
+    order: list[str] = []
+    for name in ("keys", "store", "third"):
+        after_first_paint(window, lambda name=name: order.append(name))
+    window.show()
+    qtbot.waitUntil(lambda: len(order) == 3, timeout=1_000)
+    window.update()
+    qtbot.wait(50)
+    assert order == ["keys", "store", "third"]

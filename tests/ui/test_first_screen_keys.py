@@ -22,11 +22,11 @@ def test_keys_typed_before_the_first_run_opens_rate_it(qtbot, tmp_path):
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
     qtbot.waitUntil(lambda: window.early_keys is not None and window.early_keys.listening)
+    assert QApplication.focusWidget() is window.queue.view  # where the first screen puts it
     qtbot.keyClicks(window.queue.filter_edit, "apu")  # text: the filter's, not kept
     # The rating form comes after the first paint (MainWindow.build_panes): the keys are
     # typed where the focus is on the first screen, the queue.
     assert not window.panes_built
-    window.queue.view.setFocus()
     # 2 scores the first metric and moves on; 3 scores the second and stays (a 3 wants a
     # comment); K moves back up: as the same keys do on an open run.
     for key in (Qt.Key.Key_2, Qt.Key.Key_3, Qt.Key.Key_K):

@@ -6,7 +6,6 @@ also has an icon and a text label, and the legend is built from this same table.
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -119,4 +118,6 @@ def plain_tooltip(text: str) -> str:
     ``<img src=…>`` from a trajectory file would load an image. Escaped inside an explicit
     rich-text paragraph, the text reads exactly as it is, line breaks kept.
     """
-    return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>" if text else ""
+    from html import escape  # here: html.entities is a big import the first screen needs not
+
+    return f"<p style='white-space:pre-wrap'>{escape(text)}</p>" if text else ""

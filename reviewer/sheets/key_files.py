@@ -7,7 +7,6 @@ the key file's name, not the means to read it (:mod:`reviewer.sheets.keys`, whic
 
 from __future__ import annotations
 
-import hashlib
 import unicodedata
 from pathlib import Path
 from urllib.parse import quote, unquote
@@ -56,6 +55,8 @@ def file_stem(name: str, limit: int = STEM_LIMIT) -> str:
     if first in _RESERVED:
         stem = f"%{ord(stem[0]):02X}{stem[1:]}"
     if len(stem) > limit:
+        import hashlib  # here: the window's first screen reads key files, never cut names
+
         digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:10]
         head = stem[: limit - 11]
         # Never cut inside a %XX escape, and never end on a dot or space (Windows drops them).

@@ -166,8 +166,8 @@ class RunQueueModel(QAbstractTableModel):
     def data(
         self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if not index.isValid():
-            return None
+        if role not in _ANSWERED or not index.isValid():
+            return None  # asked for every cell painted: decoration, check state, background…
         row = self._rows[index.row()]
         if role == AcceptRole:
             return "1" if self.accepts(row) else "0"
@@ -374,6 +374,22 @@ def unsafe_tip() -> str:
     from scoring.scorecard import UNSAFE_MEANING
 
     return UNSAFE_MEANING
+
+
+#: The roles :meth:`RunQueueModel.data` answers (the hidden cell's among them).
+_ANSWERED: Final = frozenset(
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.ToolTipRole,
+        Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.FontRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        RunRowRole,
+        SortRole,
+        ShortTextRole,
+        AcceptRole,
+    }
+)
 
 
 def _hidden_cell(column: int, role: int) -> Any:

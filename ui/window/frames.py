@@ -3,11 +3,13 @@ them on the window: ``window.confirm``, ``window.ask_note``)."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QInputDialog, QLabel, QMessageBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 
 def ask_note(parent: QWidget, label: str, note: str) -> str | None:
     """A one-line note on an evidence citation; None when cancelled."""
+    from PySide6.QtWidgets import QInputDialog  # its enums are built on first use: not at start
+
     text, ok = QInputDialog.getText(
         parent, "Evidence note", f"A short note on {label} (one line):", text=note
     )
@@ -16,6 +18,8 @@ def ask_note(parent: QWidget, label: str, note: str) -> str | None:
 
 def confirm(parent: QWidget, title: str, text: str) -> bool:
     """Yes or no, asked in a dialog."""
+    from PySide6.QtWidgets import QMessageBox  # its enums are built on first use: not at start
+
     answer = QMessageBox.question(parent, title, text)
     return answer == QMessageBox.StandardButton.Yes
 

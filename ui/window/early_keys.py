@@ -14,24 +14,17 @@ database is still opening) and every key that moves (the queue works already).
 
 from __future__ import annotations
 
+from functools import cache
+
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import (
-    QAbstractSpinBox,
-    QApplication,
-    QComboBox,
-    QLineEdit,
-    QPlainTextEdit,
-    QTextEdit,
-    QWidget,
-)
+from PySide6.QtWidgets import QApplication, QWidget
 
 from ui.rating_keys import DIGITS, OUTCOME_KEYS
 from ui.window.first_paint import after_first_paint
 
 #: The keys kept: those that rate the current metric, or move between metrics.
 KEPT = frozenset({*DIGITS, *OUTCOME_KEYS, Qt.Key.Key_J, Qt.Key.Key_K})
-_TEXT = (QLineEdit, QTextEdit, QPlainTextEdit, QAbstractSpinBox, QComboBox)
 _HELD = (
     Qt.KeyboardModifier.ControlModifier
     | Qt.KeyboardModifier.AltModifier
@@ -80,7 +73,9 @@ class EarlyKeys(QObject):
         return True
 
     def _wanted(self, watched: QObject, event: QKeyEvent) -> bool:
-        if not self._active or not isinstance(watched, QWidget) or isinstance(watched, _TEXT):
+        if not self._active or not isinstance(watched, QWidget):
+            return False
+        if isinstance(watched, _text_classes()):
             return False
         if watched.window() is not self._window or event.isAutoRepeat():
             return False
@@ -102,3 +97,19 @@ class EarlyKeys(QObject):
         for key, modifiers, text in keys:
             for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
                 QApplication.postEvent(target, QKeyEvent(kind, key, modifiers, text))
+
+
+@cache
+def _text_classes() -> tuple[type[QWidget], ...]:
+    """The widgets whose keys are their own (text), looked up when a key first comes: the
+    first screen has no text box but the filter (the rating form's come later), and
+    PySide builds a class's enums when it is first touched."""
+    from PySide6.QtWidgets import (
+        QAbstractSpinBox,
+        QComboBox,
+        QLineEdit,
+        QPlainTextEdit,
+        QTextEdit,
+    )
+
+    return (QLineEdit, QTextEdit, QPlainTextEdit, QAbstractSpinBox, QComboBox)

@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reviewer.agreement.alpha import SCORE_DOMAIN, Units
+from reviewer.agreement.distinct import distinct
 from reviewer.agreement.records import Columns, RatingRecord
 from reviewer.rubric import OUTCOMES
 
@@ -53,7 +54,15 @@ class ItemColumns:
         return len(self.run)
 
     def take(self, index: npt.NDArray[np.int64] | npt.NDArray[np.bool_] | slice) -> ItemColumns:
-        """The items ``index`` selects, names kept."""
+        """The items ``index`` selects, names kept (these very items when a mask keeps
+        them all: the arrays are never changed in place)."""
+        if (
+            isinstance(index, np.ndarray)
+            and index.dtype == np.bool_
+            and len(index) == len(self)
+            and index.all()
+        ):
+            return self
         arrays: dict[str, Any] = {name: getattr(self, name)[index] for name in _ARRAYS}
         return replace(self, **arrays)
 
@@ -70,7 +79,7 @@ class ItemColumns:
 
     def known_studies(self) -> set[str]:
         """The studies the items belong to."""
-        return {self.studies[int(c)] for c in np.unique(self.study) if c >= 0}
+        return {self.studies[int(c)] for c in distinct(self.study).tolist() if c >= 0}
 
     def recoded(self, names: ItemColumns) -> ItemColumns:
         """These items with their names as indices into ``names``' tuples, which grow by

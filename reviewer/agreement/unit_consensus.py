@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from reviewer.adjudication.rule import DEFAULT_THRESHOLD
 from reviewer.agreement.consensus import Consensus
+from reviewer.agreement.distinct import distinct
 from reviewer.agreement.items import ItemColumns
 
 Ints = npt.NDArray[np.int64]
@@ -101,7 +102,7 @@ class UnitConsensus:
         starts = np.flatnonzero(np.concatenate([[len(runs) > 0], runs[1:] != runs[:-1]]))
         counts = np.diff(starts, append=len(runs))
         means = np.empty(len(starts), dtype=np.float64)
-        for count in np.unique(counts).tolist():
+        for count in distinct(counts).tolist():
             rows = np.flatnonzero(counts == count)
             cells = scaled[starts[rows][:, None] + np.arange(count)]
             means[rows] = np.add.reduce(cells, axis=1) / count

@@ -29,10 +29,12 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from reviewer.adjudication.facade import AdjudicationStore
 from reviewer.agreement.consensus import Consensus
 from reviewer.agreement.counterparts import rubric_counterparts
+from reviewer.agreement.distinct import distinct
 from reviewer.agreement.items import ItemColumns
 from reviewer.agreement.records import Columns, RatingRecord, RunInfo
 from reviewer.agreement.report import (
@@ -124,13 +126,15 @@ class LiveResults:
         self.spread = derived.rater_spread(columns)
         #: The items in run order (each run's in the store's order), and a consensus unit
         #: per (run, metric) in the same order: a submit replaces its run's slice of both.
-        self.items = chosen.take(np.argsort(chosen.run, kind="stable"))
+        self.items = (
+            chosen if _ascending(chosen.run) else chosen.take(np.argsort(chosen.run, kind="stable"))
+        )
         self.thresholds, self.decided = consensus_rules(store, study)
         self.units = unit_consensus(self.items, self.thresholds, self.decided)
         self.human: dict[str, float] = self.units.human_means()  # validity's human score
         self.raters_per_run = _raters_per_run(self.items)
         # Runs with a blind-phase value (anchoring reads them).
-        self.blind = {str(pk) for pk in np.unique(self.items.run[self.items.blind_outcome >= 0])}
+        self.blind = {str(pk) for pk in distinct(self.items.run[self.items.blind_outcome >= 0])}
         #: The scorer's counterparts: of the runs only, so a submit leaves them as they are.
         self.counterparts: dict[Key, float] | None = None
         self.auto: dict[Key, float] | None = None
@@ -331,10 +335,16 @@ def _read_runs(
     return runs_of_rows(store.run_table(POINT_COLUMNS, newest_only=True), scenarios)
 
 
+def _ascending(values: npt.NDArray[np.int64]) -> bool:
+    """Whether ``values`` never decrease: then their stable argsort leaves them in place
+    (the runs' items mostly come in run order)."""
+    return bool((values[1:] >= values[:-1]).all())
+
+
 def _raters_per_run(items: ItemColumns) -> dict[str, int]:
     """``{run_key: raters}`` of the runs with items."""
     width = max(len(items.raters), 1)
-    pairs = np.unique(items.run * width + items.rater)  # each (run, rater) once
+    pairs = distinct(items.run * width + items.rater)  # each (run, rater) once
     runs, counts = np.unique(pairs // width, return_counts=True)
     return dict(zip([str(pk) for pk in runs.tolist()], counts.tolist(), strict=True))
 

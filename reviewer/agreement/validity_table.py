@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reviewer.agreement.consensus import Consensus
-from reviewer.agreement.records import RunInfo
+from reviewer.agreement.records import RunInfo, RunInfos
 from reviewer.agreement.unit_consensus import UnitConsensus
 
 Floats = npt.NDArray[np.float64]
@@ -160,9 +160,14 @@ class ValidityTable:
         )
         scalar, group = [], []
         for k in new:
-            run = self.runs.get(k)
-            scalar.append(np.nan if run is None or run.scalar is None else run.scalar)
-            group.append(self._code(run))
+            found = self._brief(k)
+            if found is None:
+                scalar.append(np.nan)
+                group.append(-1)
+                continue
+            value, scenario, model = found
+            scalar.append(np.nan if value is None else value)
+            group.append(self._code(scenario, model))
         self.scalar = np.concatenate([self.scalar, np.array(scalar, dtype=np.float64)])
         self.group = np.concatenate([self.group, np.array(group, dtype=np.int64)])
         # The metrics with a counterpart somewhere: the others' are NaN, looked up or not
@@ -179,10 +184,18 @@ class ValidityTable:
             self.open[m] = np.concatenate([self.open[m], np.zeros(len(new), dtype=np.bool_)])
         self._by_key = self._key_rank = None
 
-    def _code(self, run: RunInfo | None) -> int:
-        if run is None or run.scenario_id is None:
+    def _brief(self, key: str) -> tuple[float | None, str | None, str | None] | None:
+        """Run ``key``'s scalar, scenario and model (``None``: not a known run), read
+        without making its :class:`RunInfo` from :class:`RunInfos`."""
+        if isinstance(self.runs, RunInfos):
+            return self.runs.brief(key)
+        run = self.runs.get(key)
+        return None if run is None else (run.scalar, run.scenario_id, run.model)
+
+    def _code(self, scenario: str | None, model: str | None) -> int:
+        if scenario is None:
             return -1
-        group = (run.scenario_id, run.model or "(unknown)")
+        group = (scenario, model or "(unknown)")
         code = self._group_code.get(group)
         if code is None:
             code = self._group_code[group] = len(self.groups)

@@ -36,7 +36,7 @@ from reviewer.agreement.consensus import Consensus
 from reviewer.agreement.counterparts import rubric_counterparts
 from reviewer.agreement.distinct import distinct
 from reviewer.agreement.items import ItemColumns
-from reviewer.agreement.records import Columns, RatingRecord, RunInfo
+from reviewer.agreement.records import Columns, RatingRecord, RunInfos
 from reviewer.agreement.report import (
     AgreementReport,
     metric_interval,
@@ -110,7 +110,7 @@ class LiveResults:
         self.runs, self.versions = runs, versions
         self.keys = {str(r.run_pk) for r in runs}
         self.rubric: Rubric = store.rubric()
-        self.run_infos: dict[str, RunInfo] = {k: v for k, v in infos.items() if k in self.keys}
+        self.run_infos: RunInfos = infos.only(self.keys)
         self.database = str(store.path.resolve())
         self.all_scenarios = all_scenarios(store)
         self.judges = sorted(r.name for r in store.raters() if r.kind == "judge")
@@ -326,7 +326,7 @@ def with_intervals(
 
 def _read_runs(
     store: AdjudicationStore, scenarios: Sequence[str]
-) -> tuple[dict[str, RunInfo], tuple[list[RunPoint], set[str]]]:
+) -> tuple[RunInfos, tuple[list[RunPoint], set[str]]]:
     """The newest run versions as validity's :class:`RunInfo` (by key) and as the charts'
     :class:`RunPoint` (of ``scenarios``) with their scorer versions, from one read of the
     runs table (:func:`~reviewer.agreement.source.run_infos` and

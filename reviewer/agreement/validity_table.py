@@ -91,11 +91,15 @@ class ValidityTable:
         table = cls(rows, runs, metrics, auto)
         pks, where = np.unique(units.run, return_inverse=True)
         keys = [str(pk) for pk in pks.tolist()]
-        names = [keys[i] for i in where.reshape(-1).tolist()]  # each unit's run
         scored = ~np.isnan(units.value)
-        table._add_rows(human)  # rows as _fill adds them: human, scored, open, adjudicated
-        for mask in (scored, units.open, units.adjudicated):
-            table._add_rows(names[i] for i in np.flatnonzero(mask).tolist())
+        known = table.index
+        # Rows as _fill adds them: human, scored, open, adjudicated; none to add when
+        # ``rows`` holds every run already (the dashboard's: 70,000 units looked up).
+        if not all(k in known for k in human) or not all(k in known for k in keys):
+            names = [keys[i] for i in where.reshape(-1).tolist()]  # each unit's run
+            table._add_rows(human)
+            for mask in (scored, units.open, units.adjudicated):
+                table._add_rows(names[i] for i in np.flatnonzero(mask).tolist())
         index = np.array([table.index[k] for k in keys], dtype=np.int64)
         row = index[where.reshape(-1)] if len(units) else np.zeros(0, dtype=np.int64)
         for key, value in human.items():

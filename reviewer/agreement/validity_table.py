@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reviewer.agreement.consensus import Consensus
+from reviewer.agreement.distinct import sorted_codes
 from reviewer.agreement.records import RunInfo, RunInfos
 from reviewer.agreement.unit_consensus import UnitConsensus
 
@@ -89,7 +90,7 @@ class ValidityTable:
         """:meth:`of` the consensus ``units.consensus()`` without building it: the same
         rows, in the same order, with the same values."""
         table = cls(rows, runs, metrics, auto)
-        pks, where = np.unique(units.run, return_inverse=True)
+        pks, where = sorted_codes(units.run)
         keys = [str(pk) for pk in pks.tolist()]
         scored = ~np.isnan(units.value)
         known = table.index

@@ -34,7 +34,7 @@ import numpy.typing as npt
 from reviewer.adjudication.facade import AdjudicationStore
 from reviewer.agreement.consensus import Consensus
 from reviewer.agreement.counterparts import rubric_counterparts
-from reviewer.agreement.distinct import distinct
+from reviewer.agreement.distinct import distinct, sorted_codes
 from reviewer.agreement.items import ItemColumns
 from reviewer.agreement.records import Columns, RatingRecord, RunInfos
 from reviewer.agreement.report import (
@@ -345,7 +345,8 @@ def _raters_per_run(items: ItemColumns) -> dict[str, int]:
     """``{run_key: raters}`` of the runs with items."""
     width = max(len(items.raters), 1)
     pairs = distinct(items.run * width + items.rater)  # each (run, rater) once
-    runs, counts = np.unique(pairs // width, return_counts=True)
+    runs, at = sorted_codes(pairs // width)
+    counts = np.bincount(at, minlength=len(runs))
     return dict(zip([str(pk) for pk in runs.tolist()], counts.tolist(), strict=True))
 
 

@@ -57,7 +57,7 @@ from reviewer.leaderboard.runs import RunPoint, all_scenarios, study_runs
 from reviewer.leaderboard.values import scorer_values_of
 from reviewer.results import derived
 from reviewer.results.data import MetricInfo, ResultsData, ResultsMeta
-from reviewer.results.run_columns import counterpart_table, counterparts, runs_of_rows
+from reviewer.results.run_columns import counterparts, counterparts_and_table, runs_of_rows
 from reviewer.rubric import Rubric
 from reviewer.studies.visibility import hidden_runs, left_out_note
 
@@ -222,7 +222,9 @@ class LiveResults:
             agreement = tally_report(self.tally, self.rubric.metric_ids)
             declared = rubric_counterparts(self.rubric)
             if self.auto is None:
-                self.auto = counterpart_table(self.run_infos, declared)
+                self.counterparts, self.auto = counterparts_and_table(
+                    self.runs, self.run_infos, declared
+                )
             if self.table is None:
                 human = {k: self.human[k] for k in _in_run_order(self.human)}
                 rows = _in_run_order(self.keys)

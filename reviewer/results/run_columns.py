@@ -123,3 +123,32 @@ def counterpart_table(
 
     columns = [(m, _counterpart_column(name, scalar, field)) for m, name in named.items()]
     return _table(list(runs), columns)
+
+
+def counterparts_and_table(
+    runs: Sequence[RunPoint], infos: RunInfos, named: dict[str, str]
+) -> tuple[dict[tuple[str, str], float], dict[tuple[str, str], float]]:
+    """``(counterparts(runs, named), counterpart_table(infos, named))``, the dashboard's
+    two tables of the same runs: built once when their keys and columns are the same
+    (the points and the infos differ only where a run's safety counts are NULL, which a
+    :class:`RunPoint` reads as 0), the first then a copy of the second."""
+    scalar = [run.scalar for run in runs]
+
+    def field(name: str) -> Column:
+        return list(map(attrgetter(_POINT_FIELDS.get(name, name)), runs))
+
+    points = [(m, _counterpart_column(name, scalar, field)) for m, name in named.items()]
+    scalars = infos.column("scalar")
+    columns = [(m, _counterpart_column(name, scalars, infos.column)) for m, name in named.items()]
+    table = _table(list(infos), columns)
+    keys = [str(run.run_pk) for run in runs]
+    if keys == list(infos) and _same(points, columns):
+        return dict(table), table
+    return _table(keys, points), table
+
+
+def _same(a: list[tuple[str, list[float | None]]], b: list[tuple[str, list[float | None]]]) -> bool:
+    """Whether two sets of columns hold the same values of the same types, in order."""
+    return a == b and all(
+        list(map(type, x)) == list(map(type, y)) for (_m, x), (_n, y) in zip(a, b, strict=True)
+    )

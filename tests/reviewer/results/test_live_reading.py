@@ -233,3 +233,31 @@ def run_rows(seed: int) -> list[tuple[Any, ...]]:
         }
         out.append(tuple(values[c] for c in RUN_COLUMNS))
     return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_two_counterpart_tables_built_together_equal_each_alone(seed: int) -> None:
+    """``counterparts_and_table`` gives ``counterparts`` of the points and
+    ``counterpart_table`` of the infos: built once when the runs' safety counts are all
+    there (the two tables then hold the same values), apart when some are NULL (a
+    RunPoint reads them as 0); two dicts either way."""
+    from reviewer.agreement.counterparts import counterpart_table
+    from reviewer.leaderboard.runs import RUN_COLUMNS
+
+    at = (RUN_COLUMNS.index("safety_dangerous"), RUN_COLUMNS.index("safety_anti_procedure"))
+    names = ["coverage", "order", "end_state", "all_passed", "safety", "scalar"]
+    random.Random(seed).shuffle(names)
+    named = {f"m{i}": n for i, n in enumerate(names)}
+    rows = run_rows(seed)
+    filled = [tuple(0 if i in at and v is None else v for i, v in enumerate(r)) for r in rows]
+    assert any(r[at[0]] is None for r in rows)  # the first kind has NULL counts
+    for table in (rows, filled):
+        infos, (points, _versions) = run_columns.runs_of_rows(table, ("apu_fire",))
+        infos = infos.only({str(p.run_pk) for p in points})
+        made, auto = run_columns.counterparts_and_table(points, infos, named)
+        want_made = run_columns.counterparts(points, named)
+        want_auto = counterpart_table(dict(infos), named)
+        assert list(made.items()) == list(want_made.items()) and made is not auto
+        assert list(auto.items()) == list(want_auto.items())
+        assert [type(v) for v in made.values()] == [type(v) for v in want_made.values()]
+        assert [type(v) for v in auto.values()] == [type(v) for v in want_auto.values()]

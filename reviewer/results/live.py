@@ -54,7 +54,6 @@ from reviewer.agreement.validity import rubric_validity
 from reviewer.agreement.validity_table import ValidityTable
 from reviewer.leaderboard.runs import RUN_COLUMNS as POINT_COLUMNS
 from reviewer.leaderboard.runs import RunPoint, all_scenarios, study_runs
-from reviewer.leaderboard.values import scorer_values_of
 from reviewer.results import derived
 from reviewer.results.data import MetricInfo, ResultsData, ResultsMeta
 from reviewer.results.run_columns import counterparts, counterparts_and_table, runs_of_rows
@@ -283,7 +282,9 @@ class LiveResults:
         """``data`` with the bootstrap intervals filled in (agreement's and the leaderboard,
         which is kept: a submit does not change the runs' scores)."""
         if self.leaderboard is None:
-            from reviewer.leaderboard.board import build as build_board  # not before the points
+            # Not before the points: the leaderboard is a bootstrap.
+            from reviewer.leaderboard.board import build as build_board
+            from reviewer.leaderboard.values import scorer_values_of
 
             self.leaderboard = build_board(
                 scorer_values_of(self.runs), resamples=resamples, seed=seed

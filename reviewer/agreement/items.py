@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reviewer.agreement.alpha import SCORE_DOMAIN, Units
+from reviewer.agreement.distinct import distinct, first_appearance
 from reviewer.agreement.records import Columns, RatingRecord
 from reviewer.rubric import OUTCOMES
 
@@ -53,7 +54,15 @@ class ItemColumns:
         return len(self.run)
 
     def take(self, index: npt.NDArray[np.int64] | npt.NDArray[np.bool_] | slice) -> ItemColumns:
-        """The items ``index`` selects, names kept."""
+        """The items ``index`` selects, names kept (these very items when a mask keeps
+        them all: the arrays are never changed in place)."""
+        if (
+            isinstance(index, np.ndarray)
+            and index.dtype == np.bool_
+            and len(index) == len(self)
+            and index.all()
+        ):
+            return self
         arrays: dict[str, Any] = {name: getattr(self, name)[index] for name in _ARRAYS}
         return replace(self, **arrays)
 
@@ -70,7 +79,7 @@ class ItemColumns:
 
     def known_studies(self) -> set[str]:
         """The studies the items belong to."""
-        return {self.studies[int(c)] for c in np.unique(self.study) if c >= 0}
+        return {self.studies[int(c)] for c in distinct(self.study).tolist() if c >= 0}
 
     def recoded(self, names: ItemColumns) -> ItemColumns:
         """These items with their names as indices into ``names``' tuples, which grow by
@@ -118,9 +127,9 @@ class ItemColumns:
     def columns(self) -> Columns:
         """The items as :class:`Columns` (runs, metrics and raters numbered in order of
         first appearance, as :meth:`Columns.of` numbers the records)."""
-        run_codes, runs = _first_appearance(self.run)
-        metric_codes, metrics = _first_appearance(self.metric)
-        rater_codes, raters = _first_appearance(self.rater)
+        run_codes, runs = first_appearance(self.run)
+        metric_codes, metrics = first_appearance(self.metric)
+        rater_codes, raters = first_appearance(self.rater)
         return Columns(
             runs=[str(pk) for pk in runs.tolist()],
             metrics=[self.metrics[i] for i in metrics.tolist()],
@@ -187,13 +196,3 @@ class ItemColumns:
             for run, rater, study, reveal, metric, outcome, score, blind_outcome, blind_score
             in zip(*(getattr(self, name).tolist() for name in _ARRAYS), strict=True)
         ]  # fmt: skip
-
-
-def _first_appearance(values: Ints) -> tuple[Ints, Ints]:
-    """``(codes, distinct)``: each value's index among the distinct values, which are in
-    order of first appearance."""
-    distinct, first, inverse = np.unique(values, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    return rank[inverse.reshape(-1)], distinct[order]

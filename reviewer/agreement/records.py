@@ -8,9 +8,9 @@ choices, so every statistic downstream sees one outcome and one score per record
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -106,6 +106,69 @@ class RunInfo(BaseModel):
         built without validating again, as :meth:`RatingRecord.from_store`: the dashboard
         reads 10,000 of them. ``fields`` names every field."""
         return prevalidated(cls, fields)
+
+
+#: The ScoreCard fields of :attr:`RunInfo.automatic`, in their order there.
+AUTOMATIC_FIELDS = (
+    "coverage", "order", "end_state", "all_passed", "safety_dangerous", "safety_anti_procedure",
+)  # fmt: skip
+
+
+class RunInfos(Mapping[str, RunInfo]):
+    """:class:`RunInfo` by run key, each made when it is first read.
+
+    ``fields`` gives each run's ``(run_id, scenario_id, model, scalar, *automatic)``
+    (:data:`AUTOMATIC_FIELDS` in their order, ``all_passed`` a bool or ``None``), as the
+    store typed them. The dashboard keeps 10,000 runs and reads a handful of them whole
+    (the largest disagreements): validity's table reads every run's scalar, scenario and
+    model through :meth:`brief`, the counterparts a field of every run through
+    :meth:`column`, and neither makes a :class:`RunInfo`.
+    """
+
+    def __init__(self, fields: dict[str, tuple[Any, ...]]) -> None:
+        self._fields = fields
+        self._made: dict[str, RunInfo] = {}
+
+    def __getitem__(self, key: str) -> RunInfo:
+        made = self._made.get(key)
+        if made is None:
+            run_id, scenario, model, scalar, *automatic = self._fields[key]
+            made = self._made[key] = RunInfo.from_store(
+                {
+                    "run_key": key,
+                    "run_id": run_id,
+                    "scenario_id": scenario,
+                    "model": model,
+                    "scalar": scalar,
+                    "automatic": dict(zip(AUTOMATIC_FIELDS, automatic, strict=True)),
+                }
+            )
+        return made
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._fields)
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def only(self, keys: set[str] | frozenset[str]) -> RunInfos:
+        """The runs of ``keys``, in this mapping's order."""
+        return RunInfos({k: v for k, v in self._fields.items() if k in keys})
+
+    def brief(self, key: str) -> tuple[float | None, str | None, str | None] | None:
+        """Run ``key``'s ``(scalar, scenario_id, model)``; ``None`` for a run not here."""
+        found = self._fields.get(key)
+        return None if found is None else (found[3], found[1], found[2])
+
+    def column(self, name: str) -> list[Any]:
+        """The ``scalar`` or the ``automatic`` field ``name`` of every run, in order (as
+        ``info.automatic.get(name)`` reads it: ``None`` for a field it does not hold)."""
+        if name == "scalar":
+            return [f[3] for f in self._fields.values()]
+        if name not in AUTOMATIC_FIELDS:
+            return [None] * len(self._fields)
+        at = 4 + AUTOMATIC_FIELDS.index(name)
+        return [f[at] for f in self._fields.values()]
 
 
 def select(

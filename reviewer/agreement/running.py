@@ -94,13 +94,18 @@ class AgreementTally:
             found = int(score[outside][0])
             raise ValueError(f"score {found!r} is outside the domain {self.domain}")
         n_runs, n_metrics, width = len(runs), len(metrics), len(self.domain)
+        # Every metric's counts per run at once, a (metric, run) unit each, then a metric's
+        # slice at a time: the same counts as the items of each metric apart.
+        by_metric = metric * n_runs + run
+        n_items = np.bincount(metric, minlength=n_metrics)
+        score_counts = unit_counts(by_metric, code, n_metrics * n_runs, width)
+        outcome_counts = unit_counts(by_metric, outcome, n_metrics * n_runs, len(OUTCOMES))
         for name, m in metrics.items():
-            mask = metric == m
-            self.metric_items[name] += sign * int(mask.sum())
+            self.metric_items[name] += sign * int(n_items[m])
             scores = self.scores.setdefault(name, CoincidenceTally(self.domain))
-            scores.add(unit_counts(run[mask], code[mask], n_runs, width), sign)
+            scores.add(score_counts[m * n_runs : (m + 1) * n_runs], sign)
             outcomes = self.outcomes.setdefault(name, CoincidenceTally(tuple(range(len(OUTCOMES)))))
-            outcomes.add(unit_counts(run[mask], outcome[mask], n_runs, len(OUTCOMES)), sign)
+            outcomes.add(outcome_counts[m * n_runs : (m + 1) * n_runs], sign)
         unit = run * n_metrics + metric
         pooled = unit_counts(unit, code, n_runs * n_metrics, width)
         for name in raters:

@@ -21,6 +21,8 @@ from typing import Literal
 
 import numpy as np
 
+from reviewer.agreement.distinct import distinct
+
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
 
 
@@ -118,7 +120,7 @@ class CoincidenceTally:
         self.n_pairable += sign * int(units[pairable] @ m[pairable])
         self.marginal = self.marginal + sign * (units[pairable] @ counts[pairable])
         diagonal = np.arange(len(self.domain))
-        for size in np.unique(m[pairable]):
+        for size in distinct(m[pairable]):
             group, n = counts[m == size], units[m == size]
             numerator = (group * n[:, None]).T @ group  # Σ_u n_uc·n_uk
             numerator[diagonal, diagonal] -= n @ group  # a value never pairs itself

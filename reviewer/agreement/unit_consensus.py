@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from reviewer.adjudication.rule import DEFAULT_THRESHOLD
 from reviewer.agreement.consensus import Consensus
+from reviewer.agreement.distinct import distinct, first_appearance, sorted_codes
 from reviewer.agreement.items import ItemColumns
 
 Ints = npt.NDArray[np.int64]
@@ -70,7 +71,7 @@ class UnitConsensus:
 
     def consensus(self) -> Consensus:
         """The units as a :class:`Consensus`, keys ``(run_pk as text, metric_id)``."""
-        runs, where = np.unique(self.run, return_inverse=True)
+        runs, where = sorted_codes(self.run)
         names = [str(pk) for pk in runs.tolist()]
         keys = list(
             zip(
@@ -101,7 +102,7 @@ class UnitConsensus:
         starts = np.flatnonzero(np.concatenate([[len(runs) > 0], runs[1:] != runs[:-1]]))
         counts = np.diff(starts, append=len(runs))
         means = np.empty(len(starts), dtype=np.float64)
-        for count in np.unique(counts).tolist():
+        for count in distinct(counts).tolist():
             rows = np.flatnonzero(counts == count)
             cells = scaled[starts[rows][:, None] + np.arange(count)]
             means[rows] = np.add.reduce(cells, axis=1) / count
@@ -115,12 +116,8 @@ def unit_consensus(
     ``None``: nothing is reported for them (the median of the scores everywhere)."""
     width = max(len(items.metrics), 1)
     key = items.run * width + items.metric
-    distinct, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    appearance = np.argsort(first, kind="stable")
-    rank = np.empty(len(distinct), dtype=np.int64)
-    rank[appearance] = np.arange(len(distinct))
-    unit = rank[inverse.reshape(-1)]
-    n_units = len(distinct)
+    unit, in_order = first_appearance(key)  # the units in order of first appearance
+    n_units = len(in_order)
     # Each unit's items together, unscored first, scores ascending.
     order = np.lexsort((items.score, unit))
     ordered_unit, score = unit[order], items.score[order]
@@ -133,8 +130,8 @@ def unit_consensus(
     low = np.where(has, score[np.minimum(first_scored + (scored - 1) // 2, last)], 0)
     high = np.where(has, score[np.minimum(first_scored + scored // 2, last)], 0)
     median = np.where(has, (low + high) / 2, np.nan)
-    run_of_unit = distinct[appearance] // width
-    metric_of_unit = distinct[appearance] % width
+    run_of_unit = in_order // width
+    metric_of_unit = in_order % width
     value = median.copy()
     is_open = np.zeros(n_units, dtype=np.bool_)
     adjudicated = np.zeros(n_units, dtype=np.bool_)
@@ -142,19 +139,21 @@ def unit_consensus(
         outcomes = items.outcome[order]
         differ = np.minimum.reduceat(outcomes, starts) != np.maximum.reduceat(outcomes, starts)
         spread = np.where(has, score[last] - score[np.minimum(first_scored, last)], 0)
-        runs, at = np.unique(run_of_unit, return_inverse=True)
+        runs, at = sorted_codes(run_of_unit)
         limit = np.array([thresholds.get(pk, DEFAULT_THRESHOLD) for pk in runs.tolist()],
                          dtype=np.int64)[at.reshape(-1)]  # fmt: skip
         is_open = (count >= 2) & (differ | (has & (spread >= limit)))
         value[is_open] = np.nan
         code = {m: i for i, m in enumerate(items.metrics)}
+        by_key = np.argsort(in_order, kind="stable") if decided else in_order[:0]
+        distinct = in_order[by_key]  # the units' keys, sorted (each once)
         for (pk, metric), (_outcome, decision) in decided.items():
             if metric not in code:
                 continue
             at_key = int(np.searchsorted(distinct, pk * width + code[metric]))
             if at_key == n_units or distinct[at_key] != pk * width + code[metric]:
                 continue  # decided, but nobody of this selection rated it
-            u = int(rank[at_key])
+            u = int(by_key[at_key])
             adjudicated[u], is_open[u] = True, False
             value[u] = np.nan if decision is None else float(decision)
     return UnitConsensus(

@@ -23,7 +23,8 @@ import numpy as np
 import numpy.typing as npt
 
 from reviewer.agreement.consensus import Consensus
-from reviewer.agreement.records import RunInfo
+from reviewer.agreement.distinct import sorted_codes
+from reviewer.agreement.records import RunInfo, RunInfos
 from reviewer.agreement.unit_consensus import UnitConsensus
 
 Floats = npt.NDArray[np.float64]
@@ -89,13 +90,17 @@ class ValidityTable:
         """:meth:`of` the consensus ``units.consensus()`` without building it: the same
         rows, in the same order, with the same values."""
         table = cls(rows, runs, metrics, auto)
-        pks, where = np.unique(units.run, return_inverse=True)
+        pks, where = sorted_codes(units.run)
         keys = [str(pk) for pk in pks.tolist()]
-        names = [keys[i] for i in where.reshape(-1).tolist()]  # each unit's run
         scored = ~np.isnan(units.value)
-        table._add_rows(human)  # rows as _fill adds them: human, scored, open, adjudicated
-        for mask in (scored, units.open, units.adjudicated):
-            table._add_rows(names[i] for i in np.flatnonzero(mask).tolist())
+        known = table.index
+        # Rows as _fill adds them: human, scored, open, adjudicated; none to add when
+        # ``rows`` holds every run already (the dashboard's: 70,000 units looked up).
+        if not all(k in known for k in human) or not all(k in known for k in keys):
+            names = [keys[i] for i in where.reshape(-1).tolist()]  # each unit's run
+            table._add_rows(human)
+            for mask in (scored, units.open, units.adjudicated):
+                table._add_rows(names[i] for i in np.flatnonzero(mask).tolist())
         index = np.array([table.index[k] for k in keys], dtype=np.int64)
         row = index[where.reshape(-1)] if len(units) else np.zeros(0, dtype=np.int64)
         for key, value in human.items():
@@ -160,9 +165,14 @@ class ValidityTable:
         )
         scalar, group = [], []
         for k in new:
-            run = self.runs.get(k)
-            scalar.append(np.nan if run is None or run.scalar is None else run.scalar)
-            group.append(self._code(run))
+            found = self._brief(k)
+            if found is None:
+                scalar.append(np.nan)
+                group.append(-1)
+                continue
+            value, scenario, model = found
+            scalar.append(np.nan if value is None else value)
+            group.append(self._code(scenario, model))
         self.scalar = np.concatenate([self.scalar, np.array(scalar, dtype=np.float64)])
         self.group = np.concatenate([self.group, np.array(group, dtype=np.int64)])
         # The metrics with a counterpart somewhere: the others' are NaN, looked up or not
@@ -179,10 +189,18 @@ class ValidityTable:
             self.open[m] = np.concatenate([self.open[m], np.zeros(len(new), dtype=np.bool_)])
         self._by_key = self._key_rank = None
 
-    def _code(self, run: RunInfo | None) -> int:
-        if run is None or run.scenario_id is None:
+    def _brief(self, key: str) -> tuple[float | None, str | None, str | None] | None:
+        """Run ``key``'s scalar, scenario and model (``None``: not a known run), read
+        without making its :class:`RunInfo` from :class:`RunInfos`."""
+        if isinstance(self.runs, RunInfos):
+            return self.runs.brief(key)
+        run = self.runs.get(key)
+        return None if run is None else (run.scalar, run.scenario_id, run.model)
+
+    def _code(self, scenario: str | None, model: str | None) -> int:
+        if scenario is None:
             return -1
-        group = (run.scenario_id, run.model or "(unknown)")
+        group = (scenario, model or "(unknown)")
         code = self._group_code.get(group)
         if code is None:
             code = self._group_code[group] = len(self.groups)

@@ -12,11 +12,11 @@ from datetime import datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from reviewer.agreement.consensus import Consensus, build_consensus
 from reviewer.agreement.counterparts import counterpart_of
+from reviewer.agreement.distinct import distinct
 from reviewer.agreement.records import RatingRecord
 from reviewer.agreement.report import AgreementReport
 from reviewer.agreement.validity import ValidityReport
@@ -123,7 +123,7 @@ class ResultsData(_Frozen):
         building the records when they are not built."""
         if "records" in self.__dict__ or self.items is None:
             return {r.run_key for r in self.records}
-        return {str(pk) for pk in np.unique(self.items.run).tolist()}
+        return {str(pk) for pk in distinct(self.items.run).tolist()}
 
     def records_of(self, run_key: str) -> list[RatingRecord]:
         """The records of one run, in order (without building every record)."""

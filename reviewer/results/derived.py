@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from reviewer.agreement.distinct import distinct
 from reviewer.agreement.records import Columns, RatingRecord
 from reviewer.rubric import OUTCOMES
 
@@ -42,7 +43,7 @@ def rater_spread(records: Sequence[RatingRecord] | Columns) -> dict[str, tuple[i
     or more: where the raters disagree most."""
     c = records if isinstance(records, Columns) else Columns.of(records)
     n_runs, n_metrics, n_raters = len(c.runs), len(c.metrics), len(c.raters)
-    pairs = np.unique(c.run * n_raters + c.rater)  # each (run, rater) once
+    pairs = distinct(c.run * n_raters + c.rater)  # each (run, rater) once
     raters = np.bincount(pairs // max(n_raters, 1), minlength=n_runs)
     scored = c.score >= 0
     unit = (c.run * n_metrics + c.metric)[scored]
@@ -52,6 +53,5 @@ def rater_spread(records: Sequence[RatingRecord] | Columns) -> dict[str, tuple[i
     np.minimum.at(low, unit, c.score[scored])
     gap = np.where(high >= 0, high - low, 0).reshape(n_runs, n_metrics)
     widest = gap.max(axis=1) if n_metrics else np.zeros(n_runs, np.int64)
-    return {
-        run: (int(raters[i]), float(widest[i])) for i, run in enumerate(c.runs) if raters[i] > 1
-    }
+    counts, gaps = raters.tolist(), widest.tolist()  # not a numpy scalar per run
+    return {run: (counts[i], float(gaps[i])) for i, run in enumerate(c.runs) if counts[i] > 1}

@@ -29,12 +29,14 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from reviewer.adjudication.facade import AdjudicationStore
 from reviewer.agreement.consensus import Consensus
 from reviewer.agreement.counterparts import rubric_counterparts
+from reviewer.agreement.distinct import distinct, sorted_codes
 from reviewer.agreement.items import ItemColumns
-from reviewer.agreement.records import Columns, RatingRecord, RunInfo
+from reviewer.agreement.records import Columns, RatingRecord, RunInfos
 from reviewer.agreement.report import (
     AgreementReport,
     metric_interval,
@@ -52,10 +54,9 @@ from reviewer.agreement.validity import rubric_validity
 from reviewer.agreement.validity_table import ValidityTable
 from reviewer.leaderboard.runs import RUN_COLUMNS as POINT_COLUMNS
 from reviewer.leaderboard.runs import RunPoint, all_scenarios, study_runs
-from reviewer.leaderboard.values import scorer_values_of
 from reviewer.results import derived
 from reviewer.results.data import MetricInfo, ResultsData, ResultsMeta
-from reviewer.results.run_columns import counterpart_table, counterparts, runs_of_rows
+from reviewer.results.run_columns import counterparts, counterparts_and_table, runs_of_rows
 from reviewer.rubric import Rubric
 from reviewer.studies.visibility import hidden_runs, left_out_note
 
@@ -108,7 +109,7 @@ class LiveResults:
         self.runs, self.versions = runs, versions
         self.keys = {str(r.run_pk) for r in runs}
         self.rubric: Rubric = store.rubric()
-        self.run_infos: dict[str, RunInfo] = {k: v for k, v in infos.items() if k in self.keys}
+        self.run_infos: RunInfos = infos.only(self.keys)
         self.database = str(store.path.resolve())
         self.all_scenarios = all_scenarios(store)
         self.judges = sorted(r.name for r in store.raters() if r.kind == "judge")
@@ -124,13 +125,15 @@ class LiveResults:
         self.spread = derived.rater_spread(columns)
         #: The items in run order (each run's in the store's order), and a consensus unit
         #: per (run, metric) in the same order: a submit replaces its run's slice of both.
-        self.items = chosen.take(np.argsort(chosen.run, kind="stable"))
+        self.items = (
+            chosen if _ascending(chosen.run) else chosen.take(np.argsort(chosen.run, kind="stable"))
+        )
         self.thresholds, self.decided = consensus_rules(store, study)
         self.units = unit_consensus(self.items, self.thresholds, self.decided)
         self.human: dict[str, float] = self.units.human_means()  # validity's human score
         self.raters_per_run = _raters_per_run(self.items)
         # Runs with a blind-phase value (anchoring reads them).
-        self.blind = {str(pk) for pk in np.unique(self.items.run[self.items.blind_outcome >= 0])}
+        self.blind = {str(pk) for pk in distinct(self.items.run[self.items.blind_outcome >= 0])}
         #: The scorer's counterparts: of the runs only, so a submit leaves them as they are.
         self.counterparts: dict[Key, float] | None = None
         self.auto: dict[Key, float] | None = None
@@ -218,7 +221,9 @@ class LiveResults:
             agreement = tally_report(self.tally, self.rubric.metric_ids)
             declared = rubric_counterparts(self.rubric)
             if self.auto is None:
-                self.auto = counterpart_table(self.run_infos, declared)
+                self.counterparts, self.auto = counterparts_and_table(
+                    self.runs, self.run_infos, declared
+                )
             if self.table is None:
                 human = {k: self.human[k] for k in _in_run_order(self.human)}
                 rows = _in_run_order(self.keys)
@@ -277,7 +282,9 @@ class LiveResults:
         """``data`` with the bootstrap intervals filled in (agreement's and the leaderboard,
         which is kept: a submit does not change the runs' scores)."""
         if self.leaderboard is None:
-            from reviewer.leaderboard.board import build as build_board  # not before the points
+            # Not before the points: the leaderboard is a bootstrap.
+            from reviewer.leaderboard.board import build as build_board
+            from reviewer.leaderboard.values import scorer_values_of
 
             self.leaderboard = build_board(
                 scorer_values_of(self.runs), resamples=resamples, seed=seed
@@ -322,7 +329,7 @@ def with_intervals(
 
 def _read_runs(
     store: AdjudicationStore, scenarios: Sequence[str]
-) -> tuple[dict[str, RunInfo], tuple[list[RunPoint], set[str]]]:
+) -> tuple[RunInfos, tuple[list[RunPoint], set[str]]]:
     """The newest run versions as validity's :class:`RunInfo` (by key) and as the charts'
     :class:`RunPoint` (of ``scenarios``) with their scorer versions, from one read of the
     runs table (:func:`~reviewer.agreement.source.run_infos` and
@@ -331,11 +338,18 @@ def _read_runs(
     return runs_of_rows(store.run_table(POINT_COLUMNS, newest_only=True), scenarios)
 
 
+def _ascending(values: npt.NDArray[np.int64]) -> bool:
+    """Whether ``values`` never decrease: then their stable argsort leaves them in place
+    (the runs' items mostly come in run order)."""
+    return bool((values[1:] >= values[:-1]).all())
+
+
 def _raters_per_run(items: ItemColumns) -> dict[str, int]:
     """``{run_key: raters}`` of the runs with items."""
     width = max(len(items.raters), 1)
-    pairs = np.unique(items.run * width + items.rater)  # each (run, rater) once
-    runs, counts = np.unique(pairs // width, return_counts=True)
+    pairs = distinct(items.run * width + items.rater)  # each (run, rater) once
+    runs, at = sorted_codes(pairs // width)
+    counts = np.bincount(at, minlength=len(runs))
     return dict(zip([str(pk) for pk in runs.tolist()], counts.tolist(), strict=True))
 
 

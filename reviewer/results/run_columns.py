@@ -14,55 +14,39 @@ tests hold them to :func:`~reviewer.agreement.source.run_infos_of`,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
 from reviewer.agreement.counterparts import counterpart_of
-from reviewer.agreement.records import RunInfo
+from reviewer.agreement.records import RunInfo, RunInfos
 from reviewer.leaderboard.runs import RunPoint, point_of_row
 
 
 def runs_of_rows(
     rows: Iterable[Sequence[Any]], scenarios: Sequence[str] = ()
-) -> tuple[dict[str, RunInfo], tuple[list[RunPoint], set[str]]]:
+) -> tuple[RunInfos, tuple[list[RunPoint], set[str]]]:
     """``(run_infos_of(rows), runs_of(rows, scenarios))`` of rows of
     :data:`~reviewer.leaderboard.runs.RUN_COLUMNS` (which holds every column of
     :data:`~reviewer.agreement.source.RUN_COLUMNS`), in one pass: the same objects, made
     from dict literals without a second loop nor a ``zip`` per run (10,000 of each on the
-    dashboard; the tests hold it to both functions)."""
+    dashboard; the tests hold it to both functions). The infos are :class:`RunInfos`,
+    each made when read whole."""
     wanted = set(scenarios)
-    infos: dict[str, RunInfo] = {}
+    fields: dict[str, tuple[Any, ...]] = {}
     runs: list[RunPoint] = []
     versions: set[str] = set()
-    info = RunInfo.from_store
     for row in rows:
         (pk, run_id, scenario, model, _status, scalar, cov, order, end, passed, *rest) = row
         dangerous, anti, _extraneous, _unsafe, scorer_version = rest
         flag = None if passed is None else bool(passed)
-        key = str(pk)
-        infos[key] = info(
-            {
-                "run_key": key,
-                "run_id": run_id,
-                "scenario_id": scenario,
-                "model": model,
-                "scalar": scalar,
-                "automatic": {
-                    "coverage": cov,
-                    "order": order,
-                    "end_state": end,
-                    "all_passed": flag,
-                    "safety_dangerous": dangerous,
-                    "safety_anti_procedure": anti,
-                },
-            }
-        )
+        # RunInfos' fields: the run's RunInfo is made only when it is read whole.
+        fields[str(pk)] = (run_id, scenario, model, scalar, cov, order, end, flag, dangerous, anti)
         if wanted and scenario not in wanted:
             continue
         versions.add(scorer_version)
         runs.append(point_of_row(row))
-    return infos, (runs, versions)
+    return RunInfos(fields), (runs, versions)
 
 
 #: The counterparts a ScoreCard field gives as a float (as :func:`counterpart_of` reads).
@@ -124,15 +108,47 @@ def counterparts(runs: Sequence[RunPoint], named: dict[str, str]) -> dict[tuple[
 
 
 def counterpart_table(
-    runs: dict[str, RunInfo], named: dict[str, str]
+    runs: Mapping[str, RunInfo], named: dict[str, str]
 ) -> dict[tuple[str, str], float]:
     """:func:`~reviewer.agreement.counterparts.counterpart_table` of ``runs`` a column
     at a time: the same keys in the same order, the same values (the tests hold it to it)."""
-    infos = list(runs.values())
-    scalar = [info.scalar for info in infos]
+    if isinstance(runs, RunInfos):  # the fields as they were read: no RunInfo made
+        scalar, field = runs.column("scalar"), runs.column
+    else:
+        infos = list(runs.values())
+        scalar = [info.scalar for info in infos]
 
-    def field(name: str) -> Column:
-        return [info.automatic.get(name) for info in infos]
+        def field(name: str) -> Column:
+            return [info.automatic.get(name) for info in infos]
 
     columns = [(m, _counterpart_column(name, scalar, field)) for m, name in named.items()]
     return _table(list(runs), columns)
+
+
+def counterparts_and_table(
+    runs: Sequence[RunPoint], infos: RunInfos, named: dict[str, str]
+) -> tuple[dict[tuple[str, str], float], dict[tuple[str, str], float]]:
+    """``(counterparts(runs, named), counterpart_table(infos, named))``, the dashboard's
+    two tables of the same runs: built once when their keys and columns are the same
+    (the points and the infos differ only where a run's safety counts are NULL, which a
+    :class:`RunPoint` reads as 0), the first then a copy of the second."""
+    scalar = [run.scalar for run in runs]
+
+    def field(name: str) -> Column:
+        return list(map(attrgetter(_POINT_FIELDS.get(name, name)), runs))
+
+    points = [(m, _counterpart_column(name, scalar, field)) for m, name in named.items()]
+    scalars = infos.column("scalar")
+    columns = [(m, _counterpart_column(name, scalars, infos.column)) for m, name in named.items()]
+    table = _table(list(infos), columns)
+    keys = [str(run.run_pk) for run in runs]
+    if keys == list(infos) and _same(points, columns):
+        return dict(table), table
+    return _table(keys, points), table
+
+
+def _same(a: list[tuple[str, list[float | None]]], b: list[tuple[str, list[float | None]]]) -> bool:
+    """Whether two sets of columns hold the same values of the same types, in order."""
+    return a == b and all(
+        list(map(type, x)) == list(map(type, y)) for (_m, x), (_n, y) in zip(a, b, strict=True)
+    )

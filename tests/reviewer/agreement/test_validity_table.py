@@ -19,7 +19,8 @@ import pytest
 from scipy import stats
 
 from reviewer.agreement.consensus import Consensus
-from reviewer.agreement.records import RunInfo
+from reviewer.agreement.records import AUTOMATIC_FIELDS, RunInfo, RunInfos
+from reviewer.agreement.unit_consensus import UnitConsensus
 from reviewer.agreement.validity import human_scores, validity_report
 from reviewer.agreement.validity_table import ValidityTable
 
@@ -179,3 +180,49 @@ def test_each_rows_counterpart_is_its_runs_value_or_nan(seed: int) -> None:
         assert [repr(v) for v in table.auto[m].tolist()] == [repr(v) for v in plain_auto]
     table.set_run("9999", Consensus({("9999", "safety"): 2.0}, {}, frozenset()), 2 / 3)
     assert math.isnan(table.auto["verification"][-1])
+
+
+def units_of(consensus: Consensus) -> UnitConsensus:
+    """The consensus as units, in run order (each run's metrics in METRICS' order)."""
+    keys = sorted({*consensus.scores, *consensus.open}, key=lambda k: (int(k[0]), k[1]))
+    value = [consensus.scores.get(k, math.nan) for k in keys]
+    median = [math.nan if consensus.open.get(k) is None else consensus.open[k] for k in keys]
+    return UnitConsensus(
+        run=np.array([int(r) for r, _ in keys], dtype=np.int64),
+        metric=np.array([METRICS.index(m) for _, m in keys], dtype=np.int64),
+        value=np.array(value, dtype=np.float64),
+        open=np.array([k in consensus.open for k in keys], dtype=np.bool_),
+        median=np.array(median, dtype=np.float64),
+        adjudicated=np.array([k in consensus.adjudicated for k in keys], dtype=np.bool_),
+        metrics=METRICS,
+    )
+
+
+def assert_same_table(a: ValidityTable, b: ValidityTable) -> None:
+    assert a.keys == b.keys and a.groups == b.groups
+    for name in ("human", "scalar", "group", "n_open", "n_adjudicated"):
+        assert np.array_equal(getattr(a, name), getattr(b, name), equal_nan=True)
+    for m in METRICS:
+        for name in ("score", "open", "median", "auto"):
+            assert np.array_equal(getattr(a, name)[m], getattr(b, name)[m],
+                                  equal_nan=name != "open")  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_units_table_is_the_consensus_table(seed: int) -> None:
+    """``of_units`` equals ``of`` of the units' consensus: rows given for every run (the
+    dashboard's: nothing added after), for some, for none; and the runs as
+    :class:`RunInfos` (read without making a RunInfo) give the table the dict gives."""
+    consensus, runs, auto = world(seed)
+    units = units_of(consensus)
+    human = human_scores(units.consensus().scores)
+    lazy = RunInfos(
+        {k: (r.run_id, r.scenario_id, r.model, r.scalar,
+             *(r.automatic.get(f) for f in AUTOMATIC_FIELDS)) for k, r in runs.items()}
+    )  # fmt: skip
+    every = sorted({str(pk) for pk in units.run.tolist()} | set(runs), key=int)
+    for rows in (every, every[::3], []):
+        want = ValidityTable.of(units.consensus(), human, runs, METRICS, auto, rows=rows)
+        for infos in (runs, lazy):
+            assert_same_table(ValidityTable.of_units(units, human, infos, METRICS, auto,
+                                                     rows=rows), want)  # fmt: skip

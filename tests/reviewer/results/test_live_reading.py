@@ -159,7 +159,8 @@ def test_validitys_counterparts_by_columns_equal_counterpart_table(seed: int) ->
     from reviewer.agreement.counterparts import counterpart_table
     from reviewer.agreement.records import RunInfo
 
-    infos, _ = run_columns.runs_of_rows(run_rows(seed))
+    lazy, _ = run_columns.runs_of_rows(run_rows(seed))
+    infos = dict(lazy)  # every RunInfo made
     rnd = random.Random(seed)
     for key in rnd.sample(sorted(infos), 10):  # a run read elsewhere, with fewer fields
         auto = {k: v for k, v in infos[key].automatic.items() if rnd.random() < 0.5}
@@ -167,12 +168,35 @@ def test_validitys_counterparts_by_columns_equal_counterpart_table(seed: int) ->
     names = ["coverage", "order", "end_state", "all_passed", "safety", "scalar"]
     rnd.shuffle(names)
     named = {f"m{i}": n for i, n in enumerate(names)}
-    fast = run_columns.counterpart_table(infos, named)
-    plain = counterpart_table(infos, named)
-    assert list(fast.items()) == list(plain.items())
-    assert [type(v) for v in fast.values()] == [type(v) for v in plain.values()]
-    with pytest.raises(ValueError, match="unknown counterpart"):
-        run_columns.counterpart_table(infos, {"m": "nonsense"})
+    for runs in (infos, lazy):  # the RunInfos' own columns, then the RunInfo objects'
+        fast = run_columns.counterpart_table(runs, named)
+        plain = counterpart_table(dict(runs), named)
+        assert list(fast.items()) == list(plain.items())
+        assert [type(v) for v in fast.values()] == [type(v) for v in plain.values()]
+        with pytest.raises(ValueError, match="unknown counterpart"):
+            run_columns.counterpart_table(runs, {"m": "nonsense"})
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_lazy_run_infos_read_what_their_run_infos_hold(seed: int) -> None:
+    """``RunInfos.brief`` and ``RunInfos.column`` (no RunInfo made) give the scalar,
+    scenario, model and ScoreCard fields the RunInfo objects hold, in the same order; a
+    selection keeps its runs' order; the fields are those validity's reader names."""
+    from reviewer.agreement.records import AUTOMATIC_FIELDS
+    from reviewer.agreement.source import _AUTOMATIC
+
+    assert AUTOMATIC_FIELDS == _AUTOMATIC
+    lazy, _ = run_columns.runs_of_rows(run_rows(seed))
+    made = dict(lazy)
+    for key, info in made.items():
+        assert lazy.brief(key) == (info.scalar, info.scenario_id, info.model)
+    assert lazy.brief("no such run") is None
+    for name in (*AUTOMATIC_FIELDS, "scalar", "extraneous"):
+        want = [info.scalar if name == "scalar" else info.automatic.get(name)
+                for info in made.values()]  # fmt: skip
+        assert lazy.column(name) == want
+    keys = set(random.Random(seed).sample(sorted(made), 5))
+    assert list(lazy.only(keys).items()) == [(k, v) for k, v in made.items() if k in keys]
 
 
 def run_rows(seed: int) -> list[tuple[Any, ...]]:
@@ -209,3 +233,31 @@ def run_rows(seed: int) -> list[tuple[Any, ...]]:
         }
         out.append(tuple(values[c] for c in RUN_COLUMNS))
     return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_two_counterpart_tables_built_together_equal_each_alone(seed: int) -> None:
+    """``counterparts_and_table`` gives ``counterparts`` of the points and
+    ``counterpart_table`` of the infos: built once when the runs' safety counts are all
+    there (the two tables then hold the same values), apart when some are NULL (a
+    RunPoint reads them as 0); two dicts either way."""
+    from reviewer.agreement.counterparts import counterpart_table
+    from reviewer.leaderboard.runs import RUN_COLUMNS
+
+    at = (RUN_COLUMNS.index("safety_dangerous"), RUN_COLUMNS.index("safety_anti_procedure"))
+    names = ["coverage", "order", "end_state", "all_passed", "safety", "scalar"]
+    random.Random(seed).shuffle(names)
+    named = {f"m{i}": n for i, n in enumerate(names)}
+    rows = run_rows(seed)
+    filled = [tuple(0 if i in at and v is None else v for i, v in enumerate(r)) for r in rows]
+    assert any(r[at[0]] is None for r in rows)  # the first kind has NULL counts
+    for table in (rows, filled):
+        infos, (points, _versions) = run_columns.runs_of_rows(table, ("apu_fire",))
+        infos = infos.only({str(p.run_pk) for p in points})
+        made, auto = run_columns.counterparts_and_table(points, infos, named)
+        want_made = run_columns.counterparts(points, named)
+        want_auto = counterpart_table(dict(infos), named)
+        assert list(made.items()) == list(want_made.items()) and made is not auto
+        assert list(auto.items()) == list(want_auto.items())
+        assert [type(v) for v in made.values()] == [type(v) for v in want_made.values()]
+        assert [type(v) for v in auto.values()] == [type(v) for v in want_auto.values()]

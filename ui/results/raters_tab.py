@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer.quality.summary import QualitySummary
+from reviewer.results.charts.layout import MarginLayout
 from reviewer.results.charts.raters import draw_raters
 from reviewer.results.data import ResultsData
 from reviewer.results.raters_page import LEGEND
@@ -102,7 +103,7 @@ class RatersTab(QWidget):
         legend.setWordWrap(True)
         legend.setTextFormat(Qt.TextFormat.PlainText)
         legend.setStyleSheet("color: #444; font-size: 11px")
-        self.figure = Figure(layout="constrained")
+        self.figure = Figure(layout=MarginLayout())
         self.canvas = FigureCanvasQTAgg(self.figure)
         self.canvas.setMinimumHeight(160)
         self.line_view = _table(self.lines, self)

@@ -17,6 +17,8 @@ from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from reviewer.results.charts.layout import MarginLayout
+
 # Model, metric, scenario and rater names come from users and files: draw them literally.
 # Mathtext would parse "$...$" (a model named "$$$$$$" crashed the report; a deep
 # "$\sqrt{...}$" recursed until Python gave up) and TeX would run an external program.
@@ -104,7 +106,7 @@ class Links:
 
 def new_figure(width: float = 11.0, height: float = 6.5) -> Figure:
     """A figure for a report page (the window's canvas brings its own)."""
-    return Figure(figsize=(width, height), layout="constrained")
+    return Figure(figsize=(width, height), layout=MarginLayout())
 
 
 def say_empty(fig: Figure, title: str, why: str) -> Links:

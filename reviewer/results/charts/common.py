@@ -17,7 +17,7 @@ from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from reviewer.results.charts.layout import MarginLayout
+from reviewer.results.charts.layout import ChartFigure
 
 # Model, metric, scenario and rater names come from users and files: draw them literally.
 # Mathtext would parse "$...$" (a model named "$$$$$$" crashed the report; a deep
@@ -106,7 +106,7 @@ class Links:
 
 def new_figure(width: float = 11.0, height: float = 6.5) -> Figure:
     """A figure for a report page (the window's canvas brings its own)."""
-    return Figure(figsize=(width, height), layout=MarginLayout())
+    return ChartFigure(figsize=(width, height))
 
 
 def say_empty(fig: Figure, title: str, why: str) -> Links:

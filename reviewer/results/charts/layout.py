@@ -5,8 +5,8 @@ Matplotlib's constrained layout measures every decoration twice per layout and s
 constraint system for the general case (nested grids, spanning colorbars); it was a third
 of the time the report spent on its charts (issue 26). The charts here are simpler:
 per figure or subfigure one grid of axes (a colorbar nested in its cell), a title above the
-grid and a note below it. :class:`MarginLayout` measures each cell's decorations once, with
-the renderer the figure is drawn by, and sets the grid's margins and spacing to hold the
+grid and a note below it. :class:`ChartFigure` measures each cell's decorations once, with
+the renderer it is drawn by, and sets the grid's margins and spacing to hold the
 widest of them; subfigures keep their share of the figure and are laid out inside it.
 
 One measure is enough when what reaches past an axes does not move with its size: titles
@@ -24,7 +24,6 @@ from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from matplotlib.figure import Figure, SubFigure
 from matplotlib.gridspec import GridSpec, GridSpecBase
-from matplotlib.layout_engine import LayoutEngine
 from matplotlib.transforms import Bbox
 
 #: Space kept between a decoration and the figure's edge or its neighbour's, in inches
@@ -47,16 +46,22 @@ class _Margins:
     bottom: list[float]
 
 
-class MarginLayout(LayoutEngine):
-    """A layout engine that fits every axes' decorations in one measuring pass."""
+class ChartFigure(Figure):
+    """A figure that lays its grids out (one measure) as it is drawn, with the renderer it
+    is drawn by.
 
-    _adjust_compatible = True  # margins set by hand are overwritten at the next layout
-    _colorbar_gridspec = True  # a colorbar takes its place in its axes' grid cell
+    Not a :class:`~matplotlib.layout_engine.LayoutEngine`: an engine is given no renderer
+    and makes one of its own (for a PDF, a whole PDF writer), whose text measures the
+    drawing cannot reuse; measured with the drawing's renderer, every text is measured
+    once (matplotlib keeps each renderer's text sizes). As with an engine, the layout is
+    redone at each draw (a canvas resized), and ``savefig`` draws once.
+    """
 
-    def execute(self, fig: Figure) -> None:
-        """Place the grids of ``fig`` and of its subfigures so that every decoration fits."""
-        renderer = fig._get_renderer()  # type: ignore[attr-defined]  # as the built-in engines
-        _lay_out(fig, fig.bbox.frozen(), renderer)
+    def draw(self, renderer: RendererBase) -> None:
+        """Lay out, then draw as a :class:`~matplotlib.figure.Figure` does."""
+        if self.axes and self.get_layout_engine() is None:
+            _lay_out(self, self.bbox.frozen(), renderer)
+        super().draw(renderer)
 
 
 def _lay_out(fig: Figure | SubFigure, region: Bbox, renderer: RendererBase) -> None:

@@ -1,4 +1,4 @@
-"""The charts' layout (:class:`reviewer.results.charts.layout.MarginLayout`): every title,
+"""The charts' layout (:class:`reviewer.results.charts.layout.ChartFigure`): every title,
 label and tick label inside the figure and clear of its neighbours', at the report's page
 and at the window's canvases, measured once."""
 
@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from matplotlib.transforms import Bbox
 
 from reviewer.quality.summary import BiasCell, DriftPoint, QualitySummary, RaterLine
-from reviewer.results.charts.layout import MarginLayout
+from reviewer.results.charts.layout import ChartFigure
 from reviewer.results.charts.raters import draw_raters
 from reviewer.workspace import ReviewStore
 
@@ -76,7 +76,7 @@ def test_the_raters_chart_with_drift_panels_fits_its_figure(width: float, height
     # On the Raters tab's canvas (half a laptop's width) the bias panel's title ran into the
     # drift title, and the drift panels' titles into each other, before they were wrapped
     # to their own width and the layout counted them.
-    fig = Figure(figsize=(width, height), layout=MarginLayout())
+    fig = ChartFigure(figsize=(width, height))
     draw_raters(fig, _summary(5))
     assert _problems(fig) == []
 
@@ -96,13 +96,13 @@ def test_every_chart_fits_its_figure(rated_db: Path, width: float, height: float
     with ReviewStore.open(rated_db, create=False, readonly=True) as store:
         data = gather(store, resamples=20)
     for chart in PAGES:
-        fig = Figure(figsize=(width, height), layout=MarginLayout())
+        fig = ChartFigure(figsize=(width, height))
         chart.draw(fig, data)
         assert _problems(fig) == [], chart.key
 
 
 def test_a_colorbar_takes_its_place_in_its_axes_cell() -> None:
-    fig = Figure(figsize=(8, 4), layout=MarginLayout())
+    fig = ChartFigure(figsize=(8, 4))
     ax, side = fig.subplots(1, 2, width_ratios=(3, 1.4))
     image = ax.imshow([[0, 1], [2, 3]], aspect="auto")
     fig.colorbar(image, ax=ax, label="a long colour bar label, on its right")
@@ -115,7 +115,7 @@ def test_a_colorbar_takes_its_place_in_its_axes_cell() -> None:
 def test_a_canvas_too_small_for_the_chart_still_draws_quietly() -> None:
     # The window draws at whatever size it has (a tab's first show can be tiny): no
     # warning, no error; the axes keep a quarter of the span.
-    fig = Figure(figsize=(1.2, 0.8), layout=MarginLayout())
+    fig = ChartFigure(figsize=(1.2, 0.8))
     ax = fig.add_subplot()
     ax.set_ylabel("a label far longer than this canvas is high")
     ax.set_yticks([0, 1], ["long tick label one", "long tick label two"])

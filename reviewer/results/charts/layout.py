@@ -137,10 +137,10 @@ def _place(
     inch: float,
 ) -> None:
     """Set ``grid``'s margins and spacing so its cells' decorations fit inside ``region``."""
-    found = _margins(fig, grid, axes, renderer)
-    rows, cols = grid.get_geometry()
     if region.width < 1 or region.height < 1:
         return  # a canvas not shown yet: nothing to fit
+    found = _margins(fig, grid, axes, renderer)
+    rows, cols = grid.get_geometry()
     pad, gap = PAD * inch, GAP * inch
     box = fig.bbox
     left, right = found.left[0] + pad, found.right[-1] + pad

@@ -8,11 +8,11 @@ builders say which artist and region lead where (:class:`reviewer.results.charts
 from __future__ import annotations
 
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
-from matplotlib.figure import Figure
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from reviewer.results.charts import Chart, Links
+from reviewer.results.charts.layout import ChartFigure
 from reviewer.results.data import ResultsData
 
 
@@ -25,7 +25,7 @@ class ChartCanvas(QWidget):
     def __init__(self, chart: Chart, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.chart = chart
-        self.figure = Figure(layout="constrained")
+        self.figure = ChartFigure()
         self.canvas = FigureCanvasQTAgg(self.figure)
         self.canvas.setToolTip("Click a point to open its run; a box or a row to filter the queue")
         layout = QVBoxLayout(self)

@@ -12,7 +12,6 @@ Accuracy is measured against the reference picked above its table (a rater today
 from __future__ import annotations
 
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
-from matplotlib.figure import Figure
 from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer.quality.summary import QualitySummary
+from reviewer.results.charts.layout import ChartFigure
 from reviewer.results.charts.raters import draw_raters
 from reviewer.results.data import ResultsData
 from reviewer.results.raters_page import LEGEND
@@ -102,7 +102,7 @@ class RatersTab(QWidget):
         legend.setWordWrap(True)
         legend.setTextFormat(Qt.TextFormat.PlainText)
         legend.setStyleSheet("color: #444; font-size: 11px")
-        self.figure = Figure(layout="constrained")
+        self.figure = ChartFigure()
         self.canvas = FigureCanvasQTAgg(self.figure)
         self.canvas.setMinimumHeight(160)
         self.line_view = _table(self.lines, self)

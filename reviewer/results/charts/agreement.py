@@ -34,8 +34,12 @@ def draw_agreement(fig: Figure, data: ResultsData) -> Links:
             ax.plot([m.ci_low, m.ci_high], [y, y], color=colour(0), lw=2.5, alpha=0.6)
         ax.plot(m.alpha_ordinal, y, "o" if ok else "D", color=colour(0 if ok else 5), ms=7)
         shaky = "; interval unreliable" if m.units < RELIABLE_INTERVAL_RUNS else ""
-        ax.text(1.02, y, f"{m.alpha_ordinal:.2f}  ({m.units} runs{shaky})", va="center",
-                fontsize=8)  # fmt: skip
+        # Beside the axes' right edge, not at a data x inside it: placed in data, the text
+        # ran past the edge by an amount that changed with the axes' width.
+        ax.annotate(f"{m.alpha_ordinal:.2f}  ({m.units} runs{shaky})", (1.0, y),
+                    xycoords=("axes fraction", "data"), xytext=(4, 0),
+                    textcoords="offset points", va="center", fontsize=8,
+                    annotation_clip=False)  # fmt: skip
     ax.axvline(TENTATIVE, color=colour(1), ls="--", lw=1)
     ax.axvline(RELIABLE, color=colour(2), ls="-", lw=1)
     ax.text(TENTATIVE, -0.8, "0.667 tentative", color=colour(1), fontsize=7, ha="right")
@@ -43,7 +47,7 @@ def draw_agreement(fig: Figure, data: ResultsData) -> Links:
     ax.set_yticks(ys, [short(titles.get(m.metric_id, m.metric_id), 28) for m in rows])
     ax.invert_yaxis()
     lows = [m.ci_low for m in rows if m.ci_low is not None] + [0.0]
-    ax.set_xlim(min(-0.1, min(lows) - 0.05), 1.3)
+    ax.set_xlim(min(-0.1, min(lows) - 0.05), 1.05)
     ax.set_ylim(len(rows) - 0.5, -1.2)
     ax.set_xlabel("Krippendorff's alpha (ordinal); ◆ = interval reaches below 0.667")
     ax.set_ylabel("rubric metric")

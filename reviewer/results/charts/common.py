@@ -17,6 +17,8 @@ from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from reviewer.results.charts.layout import ChartFigure
+
 # Model, metric, scenario and rater names come from users and files: draw them literally.
 # Mathtext would parse "$...$" (a model named "$$$$$$" crashed the report; a deep
 # "$\sqrt{...}$" recursed until Python gave up) and TeX would run an external program.
@@ -104,7 +106,7 @@ class Links:
 
 def new_figure(width: float = 11.0, height: float = 6.5) -> Figure:
     """A figure for a report page (the window's canvas brings its own)."""
-    return Figure(figsize=(width, height), layout="constrained")
+    return ChartFigure(figsize=(width, height))
 
 
 def say_empty(fig: Figure, title: str, why: str) -> Links:
@@ -125,13 +127,19 @@ def draw_missing(ax: Axes, x: float, width: float, *, top: float = 1.0) -> None:
     ax.text(x, top / 2, "n/a", ha="center", va="center", fontsize=7, rotation=90, color=GREY)
 
 
+def across(ax: Axes, per_inch: float) -> int:
+    """How many characters of a font that sets ``per_inch`` of them an inch fit across
+    ``ax`` as it is placed before the layout (which only widens it), at least 20."""
+    fig = ax.get_figure(root=False)
+    # A subfigure's share of the figure counts (its axes' positions are fractions of it).
+    inches = (fig.bbox.width / fig.dpi if fig is not None else 11.0) * ax.get_position().width
+    return max(20, int(inches * per_inch))
+
+
 def titled(ax: Axes, title: str, n: int | str) -> None:
     """A title that says what the chart shows, with its n, wrapped to its axes' width so
     that side-by-side panels never run into each other."""
-    fig = ax.get_figure()
-    inches = (fig.get_figwidth() if isinstance(fig, Figure) else 11.0) * ax.get_position().width
-    # Bold 10 pt DejaVu Sans: about 11 characters per inch.
-    width = max(20, int(inches * 11))
+    width = across(ax, 11)  # bold 10 pt DejaVu Sans: about 11 characters an inch
     lines = textwrap.wrap(title, width) or [""]
     suffix = f"(n = {n})"  # kept whole: the n is what a reader looks for
     if len(lines[-1]) + 2 + len(suffix) <= width:

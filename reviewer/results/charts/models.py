@@ -12,6 +12,7 @@ from reviewer.results.charts.common import (
     UNSAFE_COLOUR,
     Links,
     Region,
+    across,
     colour,
     dense,
     say_empty,
@@ -96,7 +97,10 @@ def draw_models(fig: Figure, data: ResultsData) -> Links:
     # placed and what ✕ means. Anchored to the x label, inside the layout, so the two never
     # overlap each other or the label (a figure text at the bottom and an axes text at a
     # fixed fraction met on a short figure).
-    notes = [*textwrap.wrap(JITTER_NOTE, 110), *textwrap.wrap("✕ " + UNSAFE_MEANING, 110)]
+    # Wrapped to the axes' width (7 pt: about 17 characters an inch): at a fixed 110 they
+    # reached under the side panel on a narrow canvas and pushed it off the figure.
+    width = across(ax, 17)
+    notes = [*textwrap.wrap(JITTER_NOTE, width), *textwrap.wrap("✕ " + UNSAFE_MEANING, width)]
     ax.annotate("\n".join(notes), xy=(0, 0), xycoords=("axes fraction", ax.xaxis.label),
                 xytext=(0, -4), textcoords="offset points", va="top", fontsize=7,
                 color=GREY, annotation_clip=False)  # fmt: skip
@@ -122,7 +126,9 @@ def draw_models(fig: Figure, data: ResultsData) -> Links:
     side.set_yticks(rows, [short(n) for n in names], fontsize=8)
     side.invert_yaxis()
     side.set_xlim(0, 1.35)
-    side.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
+    # Five labels of 10 pt need about 2.2 inches of axis (22 characters at 10 an inch);
+    # on a narrower canvas they ran into each other: three then.
+    side.set_xticks([0, 0.25, 0.5, 0.75, 1.0] if across(side, 10) > 22 else [0, 0.5, 1.0])
     side.set_xlabel("share of runs, 95% Wilson interval")
     side.set_ylabel("model")
     titled(side, "Pass and dangerous rates", len(data.runs))

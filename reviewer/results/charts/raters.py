@@ -9,6 +9,7 @@ with a diamond and say why in words: never colour alone.
 from __future__ import annotations
 
 import math
+import textwrap
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -19,6 +20,7 @@ from reviewer.results.charts.common import (
     GREY,
     UNSAFE_COLOUR,
     Links,
+    across,
     colour,
     dense,
     say_empty,
@@ -63,8 +65,12 @@ def draw_raters(fig: Figure, summary: QualitySummary | None) -> Links:
         ax.set_axis_off()
     more = len(lines) - len(panels)
     note = f" ({more} more in the table)" if more > 0 else ""
-    right.suptitle(f"Drift: difference from the others along each rater's queue{note}",
-                   fontsize=10, fontweight="bold", x=0.02, ha="left")  # fmt: skip
+    # Wrapped to its half (bold 10 pt: 11 characters an inch), as the panels' titles are to
+    # theirs: on the Raters tab's half-screen canvas they ran into each other.
+    drift = f"Drift: difference from the others along each rater's queue{note}"
+    chars = max(20, int(right.bbox.width / right.dpi * 0.95 * 11))
+    right.suptitle("\n".join(textwrap.wrap(drift, chars)), fontsize=10, fontweight="bold",
+                   x=0.02, ha="left")  # fmt: skip
     return Links()  # a rater's figure sums up many runs: nothing here opens one
 
 
@@ -85,7 +91,8 @@ def _draw_bias(ax: Axes, lines: list[RaterLine]) -> None:
     ax.axvline(0, color=GREY, lw=1)
     ax.set_yticks(ys, [short(shown(r.rater), 16) for r in lines], fontsize=8)
     ax.invert_yaxis()
-    ax.set_xlabel("score points (rater − the panel's consensus);\n◆ = interval excludes 0")
+    words = "score points (rater − the panel's consensus); ◆ = interval excludes 0"
+    ax.set_xlabel("\n".join(textwrap.wrap(words, across(ax, 12))))
     ax.grid(axis="x", alpha=0.3)
     titled(ax, "Bias per rater", f"{sum(r.n_runs for r in lines)} rater-runs")
 
@@ -126,5 +133,6 @@ def _draw_drift(ax: Axes, line: RaterLine) -> None:
     ax.tick_params(labelsize=7)
     state = "DRIFTING" if line.drifting else "steady"
     text = f"{slope:+.3f}/{unit}" if math.isfinite(slope) else "slope n/a"
-    ax.set_title(f"{short(shown(line.rater), 18)}: {text}, {state}", loc="left", fontsize=8,
+    title = f"{short(shown(line.rater), 18)}: {text}, {state}"
+    ax.set_title("\n".join(textwrap.wrap(title, across(ax, 13))), loc="left", fontsize=8,
                  fontweight="bold", color=tint)  # fmt: skip

@@ -84,6 +84,10 @@ def _progress(step: int, steps: int, text: str) -> None:
     print(f"report: [{step}/{steps}] {text}", file=sys.stderr, flush=True)
 
 
+def _note(text: str) -> None:
+    print(f"report: {text}", file=sys.stderr, flush=True)
+
+
 def run_report(args: argparse.Namespace) -> int:
     """Gather the results once, then write every chart and table."""
     out: Path = args.out
@@ -126,6 +130,7 @@ def run_report(args: argparse.Namespace) -> int:
                     viewer=args.viewer,
                     reference=args.reference,
                     seed=args.seed,
+                    note=_note,
                 ),
             )
         except UnknownStudyError as exc:

@@ -2,7 +2,7 @@
 
 PDF pages come from matplotlib's PdfPages (a title page, then per chart group the chart
 and its table); the HTML page embeds every chart as base64 SVG, so the file is the whole
-report. Both are written atomically (:func:`reviewer.outfile.open_binary`).
+report. Both are drawn in memory, then written atomically (:func:`write_report`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from matplotlib.backend_bases import FigureCanvasBase
 from matplotlib.figure import Figure
 
 from reviewer.adjudication.rule import CONSENSUS_RULE
-from reviewer.outfile import open_binary
+from reviewer.outfile import PendingFile, write_bytes
 from reviewer.results.charts import CHARTS, new_figure
 from reviewer.results.data import ResultsData
 from reviewer.results.raters_page import RATERS, raters_tables
@@ -441,9 +441,19 @@ def _results_set_aside() -> Iterator[None]:
 
 
 def write_report(data: ResultsData, path: Path, fmt: str, progress: Progress) -> int:
-    """Write the report in ``fmt`` to ``path`` atomically; returns pages (PDF) or charts."""
+    """Write the report in ``fmt`` to ``path`` atomically; returns pages (PDF) or charts.
+
+    The report is made in memory (a few MB), then written: a process killed while it draws
+    (seconds) leaves no file behind, not even the temporary one beside ``path`` (only one
+    killed in the milliseconds of the write does). Whether the folder takes a file at all is
+    asked first, so that a report that cannot be written is not drawn.
+    """
     writer = write_pdf if fmt == "pdf" else write_html
-    with open_binary(path) as out, _results_set_aside():
-        count = writer(data, out, progress)
+    with PendingFile(path):  # made and removed: the folder takes files
+        pass
+    drawn = io.BytesIO()
+    with _results_set_aside():
+        count = writer(data, drawn, progress)
+    write_bytes(path, drawn.getvalue())
     progress(len(PAGES) + 1, len(PAGES) + 1, f"wrote {path}")
     return count

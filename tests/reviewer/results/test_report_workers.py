@@ -1,5 +1,5 @@
 """The report's forked workers dying (the kernel short of memory, ``kill -9``): the report
-is still whole, with one line saying what failed.
+is still whole, with one line saying what failed; and a report killed itself leaves no file.
 
 Every test here is bounded by an alarm: a death waited for forever fails, it does not hang.
 """
@@ -11,7 +11,10 @@ import io
 import os
 import signal
 import struct
-from collections.abc import Iterator
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import matplotlib
@@ -189,3 +192,54 @@ def test_the_rater_quality_worker_killed_is_computed_here(rated_db: Path, monkey
     assert notes == ["the rater-quality worker was killed (SIGKILL): computing it here"]
     assert again.quality is not None and plain.quality is not None
     assert again.quality.model_dump_json() == plain.quality.model_dump_json()
+
+
+def _group_ended(group: int) -> bool:
+    """No process of ``group`` is left but zombies (which a container's init may not reap)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group and fields[0] != "Z":
+            return False
+    return True
+
+
+def _wait(until: Callable[[], bool], seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while not until():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize("fmt", ["html", "pdf"])
+def test_a_report_killed_while_it_draws_leaves_no_file(
+    rated_db: Path, tmp_path: Path, fmt: str
+) -> None:
+    """``kill -9`` of the report: no report, no temporary file, and no worker left running."""
+    folder = tmp_path / "out"
+    folder.mkdir()
+    out = folder / f"report.{fmt}"
+    argv = [sys.executable, "-m", "reviewer", "report", "--db", str(rated_db), "--out", str(out)]
+    proc = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert proc.stderr is not None
+    try:
+        seen = []
+        for line in proc.stderr:  # the workers (HTML) are drawing by the fourth chart
+            seen.append(line)
+            if "drawing The humans" in line:
+                break
+        assert seen and "drawing The humans" in seen[-1], "".join(seen)
+        proc.kill()
+        assert proc.wait() == -signal.SIGKILL
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stderr.close()
+    assert list(folder.iterdir()) == []
+    # the workers end by themselves (a worker of an executor waited forever)
+    assert _wait(lambda: _group_ended(proc.pid), 60)

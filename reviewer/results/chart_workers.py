@@ -69,9 +69,9 @@ def draw_forked(
     failures: list[str] = []
     try:
         for _ in range(workers):
-            own = tempfile.TemporaryFile()  # noqa: SIM115 (closed below)
-            files.append(own)
-            try:
+            try:  # no temporary file, no process: fewer workers, or none
+                own = tempfile.TemporaryFile()  # noqa: SIM115 (closed below)
+                files.append(own)
                 pid = os.fork()
             except OSError as exc:
                 failures.append(f"a chart worker could not be started ({exc.strerror or exc})")

@@ -129,13 +129,17 @@ def test_a_picture_cut_short_by_a_death_is_not_read(
     ]
 
 
-def test_no_worker_at_all_draws_every_chart_here(data: ResultsData, forking, monkeypatch):
+@pytest.mark.parametrize("refused", ["fork", "TemporaryFile"])
+def test_no_worker_at_all_draws_every_chart_here(
+    data: ResultsData, forking, monkeypatch, refused: str
+) -> None:
     alone = _alone(data, monkeypatch)
 
-    def refused() -> int:
+    def refuse(*_args: object) -> int:
         raise BlockingIOError(11, "Resource temporarily unavailable")
 
-    monkeypatch.setattr(chart_workers.os, "fork", refused)
+    where = chart_workers.os if refused == "fork" else chart_workers.tempfile
+    monkeypatch.setattr(where, refused, refuse)
     page, said = _page(data)
     assert page == alone
     (failed,) = [line for line in said if "worker" in line]

@@ -247,3 +247,26 @@ def test_a_report_killed_while_it_draws_leaves_no_file(
     assert list(folder.iterdir()) == []
     # the workers end by themselves (a worker of an executor waited forever)
     assert _wait(lambda: _group_ended(proc.pid), 60)
+
+
+def test_the_verb_says_in_one_line_that_the_quality_worker_died(
+    rated_db: Path, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    from reviewer.cli import main
+    from reviewer.results import raters_source
+
+    parent, quality_for = os.getpid(), raters_source.quality_for
+
+    def dying(*args: object, **kwargs: object):
+        if _in_a_worker(parent):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return quality_for(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(raters_source, "_a_core_to_spare", lambda: True)
+    monkeypatch.setattr(raters_source, "quality_for", dying)
+    out = tmp_path / "r.pdf"
+    assert main(["report", "--db", str(rated_db), "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    line = "report: the rater-quality worker was killed (SIGKILL): computing it here"
+    assert err.count(line) == 1 and "Traceback" not in err
+    assert out.read_bytes().startswith(b"%PDF-")

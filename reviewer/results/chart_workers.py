@@ -58,12 +58,18 @@ def draw_forked(
     if not 0 < count <= 255:
         raise ValueError("draw_forked: from 1 to 255 pictures (one byte each)")
     drawn = Drawn()
-    todo_r, todo_w = os.pipe()
+    try:
+        todo_r, todo_w = os.pipe()
+    except OSError as exc:
+        return Drawn(failure=_not_started(exc))
     try:
         os.write(todo_w, bytes(range(count)))  # fewer bytes than a pipe holds
+        done_r, done_w = os.pipe()
+    except OSError as exc:
+        os.close(todo_r)
+        return Drawn(failure=_not_started(exc))
     finally:
         os.close(todo_w)  # before any fork: the workers see the pipe end
-    done_r, done_w = os.pipe()
     files: list[BinaryIO] = []
     pids: list[int] = []
     failures: list[str] = []
@@ -74,7 +80,7 @@ def draw_forked(
                 files.append(own)
                 pid = os.fork()
             except OSError as exc:
-                failures.append(f"a chart worker could not be started ({exc.strerror or exc})")
+                failures.append(_not_started(exc))
                 break
             if pid == 0:  # the worker: never returns
                 code = 1
@@ -111,6 +117,10 @@ def draw_forked(
     if len(drawn.pictures) < count:
         drawn.failure = "; ".join(dict.fromkeys(failures)) or "a chart worker lost a picture"
     return drawn
+
+
+def _not_started(exc: OSError) -> str:
+    return f"a chart worker could not be started ({exc.strerror or exc})"
 
 
 def _work(draw: Callable[[int], bytes], todo: int, done: int, file: int) -> None:

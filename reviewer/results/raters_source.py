@@ -120,6 +120,7 @@ def start_quality(
     viewer: str | None,
     reference: str | None = None,
     seed: int = 0,
+    note: Callable[[str], None] = lambda _text: None,
 ) -> Finish:
     """:func:`with_quality` of the results of ``runs`` (``study``'s) begun in a forked
     worker, so that the caller's point values and bootstrap are made on the other core
@@ -129,7 +130,8 @@ def start_quality(
     fork), and hands the summary back pickled in an unnamed file; ``finish`` waits for it.
     Where there is no fork, no core to spare, no database file, or the worker fails in any
     way, ``finish`` computes it here, as :func:`with_quality` does: the same summary,
-    raising what that raises.
+    raising what that raises; a worker that failed (killed: by the kernel short of memory,
+    by hand) is first named in one line given to ``note``.
     """
 
     def here(later: ResultsData) -> ResultsData:
@@ -163,6 +165,11 @@ def start_quality(
             handed.seek(0)
             blob = handed.read() if status == 0 else b""
         if not blob:
+            from reviewer.results.chart_workers import ended
+
+            worker = "the rater-quality worker"
+            why = ended(status, worker) or f"{worker} handed nothing back"
+            note(f"{why}: computing it here")
             return here(later)
         summary = pickle.loads(blob)
         return later.model_copy(update={"quality": summary})

@@ -2,7 +2,7 @@
 
 PDF pages come from matplotlib's PdfPages (a title page, then per chart group the chart
 and its table); the HTML page embeds every chart as base64 SVG, so the file is the whole
-report. Both are written atomically (:func:`reviewer.outfile.open_binary`).
+report. Both are drawn in memory, then written atomically (:func:`write_report`).
 """
 
 from __future__ import annotations
@@ -11,12 +11,10 @@ import base64
 import gc
 import html
 import io
-import multiprocessing
 import os
 import textwrap
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
@@ -26,7 +24,7 @@ from matplotlib.backend_bases import FigureCanvasBase
 from matplotlib.figure import Figure
 
 from reviewer.adjudication.rule import CONSENSUS_RULE
-from reviewer.outfile import open_binary
+from reviewer.outfile import PendingFile, write_bytes
 from reviewer.results.charts import CHARTS, new_figure
 from reviewer.results.data import ResultsData
 from reviewer.results.raters_page import RATERS, raters_tables
@@ -318,7 +316,7 @@ _FORKED: tuple[ResultsData, bool] | None = None
 
 
 def _picture(index: int) -> str:
-    """Chart group ``index`` of :data:`PAGES` drawn and embedded (in a worker)."""
+    """Chart group ``index`` of :data:`PAGES` drawn and embedded (in a worker, or here)."""
     assert _FORKED is not None
     data, vector = _FORKED
     chart = PAGES[index]
@@ -333,7 +331,7 @@ def _forks(workers: int) -> bool:
     a fork there would copy a Qt process mid-flight; it draws one chart after the other)."""
     return (
         workers > 1
-        and "fork" in multiprocessing.get_all_start_methods()
+        and hasattr(os, "fork")
         and threading.current_thread() is threading.main_thread()
         and threading.active_count() == 1
     )
@@ -359,31 +357,49 @@ def _pictures(data: ResultsData, vector: bool, progress: Progress) -> list[str]:
 
     Each chart is drawn whole by itself (its figure, layout and picture), so the charts
     are drawn side by side in processes forked after the imports: the same pictures, on
-    the machine's cores. Otherwise (:func:`_forks`) one after the other here.
+    the machine's cores. Otherwise (:func:`_forks`) one after the other here, as are the
+    charts a worker did not bring back (killed: by the kernel short of memory, by hand),
+    after one line saying so.
     """
     global _FORKED
-    steps = len(PAGES) + 1
-    workers = min(_WORKERS, os.cpu_count() or 1, len(PAGES))
+    count = len(PAGES)
+    workers = min(_WORKERS, os.cpu_count() or 1, count)
+    said = 0  # the charts announced ("drawing ..."): up to the one waited for
+
+    def announce(upto: int) -> None:
+        nonlocal said
+        while said < min(upto, count):
+            progress(said + 1, count + 1, f"drawing {PAGES[said].title}")
+            said += 1
+
     _FORKED = (data, vector)
     thawed = not gc.get_freeze_count()  # else the caller froze the heap and thaws it
     try:
-        if not _forks(workers):
-            pictures = []
-            for i, chart in enumerate(PAGES):
-                progress(i + 1, steps, f"drawing {chart.title}")
-                pictures.append(_picture(i))
-            return pictures
-        _before_fork(vector)
-        gc.freeze()  # the workers' collections would touch, and so copy, all of the heap
-        # (an executor, not a Pool: a worker that dies is an error here, not a wait forever)
-        fork = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(workers, mp_context=fork) as pool:
-            done = pool.map(_picture, range(len(PAGES)))
-            pictures = []
-            for i, chart in enumerate(PAGES):
-                progress(i + 1, steps, f"drawing {chart.title}")
-                pictures.append(next(done))
-            return pictures
+        pictures: dict[int, str] = {}
+        if _forks(workers):
+            from reviewer.results.chart_workers import draw_forked
+
+            back: set[int] = set()
+
+            def arrived(index: int) -> None:
+                back.add(index)
+                announce(1 + next((i for i in range(count) if i not in back), count))
+
+            _before_fork(vector)
+            gc.freeze()  # the workers' collections would touch, and so copy, all of the heap
+            announce(1)
+            drawn = draw_forked(lambda i: _picture(i).encode(), count, workers, arrived)
+            pictures = {i: picture.decode() for i, picture in drawn.pictures.items()}
+            missing = [i for i in range(count) if i not in pictures]
+            if missing:
+                announce(missing[0] + 1)
+                titles = ", ".join(PAGES[i].title for i in missing)
+                progress(said, count + 1, f"{drawn.failure}: drawing {titles} here")
+        for i in range(count):
+            announce(i + 1)
+            if i not in pictures:
+                pictures[i] = _picture(i)
+        return [pictures[i] for i in range(count)]
     finally:
         _FORKED = None
         if thawed:
@@ -425,9 +441,19 @@ def _results_set_aside() -> Iterator[None]:
 
 
 def write_report(data: ResultsData, path: Path, fmt: str, progress: Progress) -> int:
-    """Write the report in ``fmt`` to ``path`` atomically; returns pages (PDF) or charts."""
+    """Write the report in ``fmt`` to ``path`` atomically; returns pages (PDF) or charts.
+
+    The report is made in memory (a few MB), then written: a process killed while it draws
+    (seconds) leaves no file behind, not even the temporary one beside ``path`` (only one
+    killed in the milliseconds of the write does). Whether the folder takes a file at all is
+    asked first, so that a report that cannot be written is not drawn.
+    """
     writer = write_pdf if fmt == "pdf" else write_html
-    with open_binary(path) as out, _results_set_aside():
-        count = writer(data, out, progress)
+    with PendingFile(path):  # made and removed: the folder takes files
+        pass
+    drawn = io.BytesIO()
+    with _results_set_aside():
+        count = writer(data, drawn, progress)
+    write_bytes(path, drawn.getvalue())
     progress(len(PAGES) + 1, len(PAGES) + 1, f"wrote {path}")
     return count

@@ -6,6 +6,8 @@ matplotlib, numpy and the store are imported inside the handler, so ``--help`` s
 from __future__ import annotations
 
 import argparse
+import atexit
+import gc
 import sys
 from pathlib import Path
 
@@ -84,6 +86,10 @@ def _progress(step: int, steps: int, text: str) -> None:
     print(f"report: [{step}/{steps}] {text}", file=sys.stderr, flush=True)
 
 
+def _note(text: str) -> None:
+    print(f"report: {text}", file=sys.stderr, flush=True)
+
+
 def run_report(args: argparse.Namespace) -> int:
     """Gather the results once, then write every chart and table."""
     out: Path = args.out
@@ -104,6 +110,12 @@ def run_report(args: argparse.Namespace) -> int:
     from reviewer.results.source import gather
     from reviewer.workspace import ReviewStore
 
+    # The interpreter's exit would walk every object of matplotlib, numpy, scipy and
+    # pydantic in its last collections (0.15 s of a 2.3 s report): left frozen, they are
+    # not. Nothing waits on them: the report is written, fsynced and renamed, the database
+    # closed, and the standard streams are flushed by the exit itself.
+    atexit.unregister(gc.freeze)  # once, however often the verb runs in this process
+    atexit.register(gc.freeze)
     if args.reference == GOLD and args.study is None:
         raise UsageError("--reference gold: gold belongs to a study: add --study NAME")
     with open_store(args, ReviewStore, create=False) as store:
@@ -126,6 +138,7 @@ def run_report(args: argparse.Namespace) -> int:
                     viewer=args.viewer,
                     reference=args.reference,
                     seed=args.seed,
+                    note=_note,
                 ),
             )
         except UnknownStudyError as exc:

@@ -369,3 +369,24 @@ def test_the_charts_are_drawn_here_from_a_thread_of_a_process_with_threads() -> 
     worker.start()
     worker.join()
     assert seen == [False]
+
+
+def test_the_report_freezes_its_objects_only_for_the_exit(rated_db: Path, tmp_path: Path) -> None:
+    """The interpreter's last collections would walk every object the report imported: the
+    verb has them frozen at exit, and not before (a caller in process keeps its heap)."""
+    code = (
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: print('at exit', gc.get_freeze_count() > 0))  # runs last\n"
+        "from reviewer.cli import main\n"
+        "code = main(sys.argv[1:])\n"
+        "print('after the verb', gc.get_freeze_count() > 0)\n"
+        "sys.exit(code)\n"
+    )
+    out = tmp_path / "r.pdf"
+    argv = ["report", "--db", str(rated_db), "--out", str(out)]
+    done = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n") == ["after the verb False", "at exit True", ""]
+    assert out.read_bytes().startswith(b"%PDF-")

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import BinaryIO
 
 from matplotlib.axes import Axes
-from matplotlib.backend_bases import FigureCanvasBase
 from matplotlib.figure import Figure
 
 from reviewer.adjudication.rule import CONSENSUS_RULE
@@ -215,34 +214,10 @@ def _draw_grid(
                     ha=align, va="center", clip_on=False)  # fmt: skip
 
 
-def _laid_out(fig: Figure, canvas: type[FigureCanvasBase], dpi: float | None = None) -> Figure:
-    """``fig`` with its layout done once and its layout engine taken off.
-
-    With an engine, ``savefig`` draws the figure twice: once without output to lay it out,
-    then for real. Here the engine runs alone, then ``savefig`` draws once. The layout is
-    the one ``savefig`` would make: measured by the renderer of the format saved
-    (``canvas``) at the ``dpi`` it is saved at (the figure's by default).
-    """
-    engine = fig.get_layout_engine()
-    if engine is None or not fig.axes:
-        return fig
-    canvas(fig)
-    own = fig.dpi  # the vector formats' renderers set the figure to 72 dpi: put it back
-    fig.dpi = own if dpi is None else dpi
-    try:
-        engine.execute(fig)
-    except ValueError:  # as Figure.draw: a layout that cannot be made leaves the axes be
-        pass
-    finally:
-        fig.dpi = own
-    fig.set_layout_engine(None)
-    return fig
-
-
 def write_pdf(data: ResultsData, out: BinaryIO, progress: Progress) -> int:
     """Write the PDF to ``out``; returns the number of pages."""
     # Imported here: the PDF backend is a third of a second the HTML page does not need.
-    from matplotlib.backends.backend_pdf import FigureCanvasPdf, PdfPages
+    from matplotlib.backends.backend_pdf import PdfPages
 
     steps = len(PAGES) + 1
     pages = 0
@@ -253,7 +228,7 @@ def write_pdf(data: ResultsData, out: BinaryIO, progress: Progress) -> int:
             progress(i, steps, f"drawing {chart.title}")
             fig = new_figure(11, 8.5)
             chart.draw(fig, data)
-            pdf.savefig(_laid_out(fig, FigureCanvasPdf))
+            pdf.savefig(fig)
             pdf.savefig(_table_page(_tables(chart.key, data)))
             pages += 2
     return pages
@@ -283,10 +258,8 @@ def _embedded(fig: Figure, title: str, *, vector: bool) -> str:
     if vector:
         picture = _svg(fig)
     else:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-
         buffer = io.BytesIO()
-        _laid_out(fig, FigureCanvasAgg, _DPI).savefig(buffer, format="png", dpi=_DPI)
+        fig.savefig(buffer, format="png", dpi=_DPI)
         picture = buffer.getvalue()
     mime = "image/svg+xml" if vector else "image/png"
     data = base64.b64encode(picture).decode("ascii")
@@ -300,11 +273,10 @@ def _svg(fig: Figure) -> bytes:
     are kept as written (``xml:space``): SVG would drop a leading one (the count beside a
     bar, " 12") and fold two into one (a title's "  (n = 30)")."""
     from matplotlib import rc_context
-    from matplotlib.backends.backend_svg import FigureCanvasSVG
 
     buffer = io.BytesIO()
     with rc_context({"svg.fonttype": "none"}):
-        _laid_out(fig, FigureCanvasSVG, _DPI).savefig(buffer, format="svg", dpi=_DPI)
+        fig.savefig(buffer, format="svg", dpi=_DPI)
     return buffer.getvalue().replace(b"<svg ", b'<svg xml:space="preserve" ', 1)
 
 

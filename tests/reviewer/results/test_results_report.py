@@ -280,43 +280,6 @@ def test_a_chart_with_nothing_to_show_keeps_its_title_on_a_small_canvas() -> Non
     assert _outside(fig) is None
 
 
-def test_a_chart_laid_out_once_is_saved_as_savefig_would(rated_db: Path) -> None:
-    """The report lays its charts out once and saves them without a layout engine (one
-    draw, not two): the bytes are those of a plain ``savefig`` of the same figure."""
-    import io
-
-    import matplotlib
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.backends.backend_pdf import FigureCanvasPdf
-    from matplotlib.backends.backend_svg import FigureCanvasSVG
-
-    from reviewer.results import report
-    from reviewer.results.charts import new_figure
-    from reviewer.results.source import gather
-
-    with ReviewStore.open(rated_db, create=False, readonly=True) as store:
-        data = gather(store, resamples=20)
-
-    def saved(fig, fmt: str, dpi: float | None) -> bytes:
-        out = io.BytesIO()
-        undated = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(fmt)
-        fig.savefig(out, format=fmt, metadata=undated, **({} if dpi is None else {"dpi": dpi}))
-        return out.getvalue()
-
-    formats = [("svg", FigureCanvasSVG, 110), ("pdf", FigureCanvasPdf, None)]
-    with matplotlib.rc_context({"svg.hashsalt": "same ids"}):
-        for chart in report.PAGES:
-            # and PNG (the HTML of many runs) for the chart with a picture in it: the heatmap
-            png = [("png", FigureCanvasAgg, 110)] if chart.key == "humans" else []
-            for fmt, canvas, dpi in [*formats, *png]:
-                plain, once = new_figure(11, 8.5), new_figure(11, 8.5)
-                chart.draw(plain, data)
-                chart.draw(once, data)
-                report._laid_out(once, canvas, dpi)
-                assert once.get_layout_engine() is None
-                assert saved(once, fmt, dpi) == saved(plain, fmt, dpi), (chart.key, fmt)
-
-
 @pytest.mark.parametrize("svg_max_runs", [2000, 5], ids=["svg", "png"])
 def test_the_charts_drawn_in_forked_workers_are_those_drawn_one_after_the_other(
     rated_db: Path, monkeypatch, svg_max_runs: int

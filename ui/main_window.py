@@ -126,10 +126,12 @@ class MainWindow(QMainWindow):
             self.attach(controller, signer=signer, verifier=verifier, key_manager=key_manager)
         else:
             self.early_keys = EarlyKeys(self)
-            # The first screen's keys go to the queue: left to Qt, the focus went to the
-            # first combo box, which the early keys leave alone (a key there is its own),
-            # and the rating keys a rater typed at once were lost.
-            self.queue.view.setFocus(Qt.FocusReason.OtherFocusReason)
+            # The first screen's keys go to the window itself. Left to Qt, the focus went
+            # to the first combo box, which the early keys leave alone (a key there is its
+            # own), and the rating keys a rater typed at once were lost; on the queue, Qt
+            # makes its first row current on focus, a pick that opened that run instead
+            # of the next one to rate.
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
             self.status.say(OPENING)
 
     def _build_panes(self) -> None:

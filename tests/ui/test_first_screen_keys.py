@@ -22,7 +22,8 @@ def test_keys_typed_before_the_first_run_opens_rate_it(qtbot, tmp_path):
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
     qtbot.waitUntil(lambda: window.early_keys is not None and window.early_keys.listening)
-    assert QApplication.focusWidget() is window.queue.view  # where the first screen puts it
+    assert QApplication.focusWidget() is window  # where the first screen puts it
+    assert window.queue.current_run_pk() is None  # and no run picked by Qt for the rater
     qtbot.keyClicks(window.queue.filter_edit, "apu")  # text: the filter's, not kept
     # The rating form comes after the first paint (MainWindow.build_panes): the keys are
     # typed where the focus is on the first screen, the queue.

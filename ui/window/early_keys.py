@@ -9,7 +9,7 @@ run opens, this filter keeps them (and keeps them from acting as the menus' shor
 it hands them, in order, to the widget with the focus, which is the new run's metric list
 (:meth:`ui.main_window.MainWindow._show_run`). Keys typed into a text box (the queue's
 filter) are left alone, and so is everything with Ctrl or Alt (the menus say the
-database is still opening) and every key that moves (the queue works already).
+database is still opening) and every key that moves (a click in the queue works already).
 """
 
 from __future__ import annotations

@@ -144,7 +144,9 @@ def bca_interval(
     the replicates' percentiles at ``Φ(z0 + (z0 + z)/(1 − a·(z0 + z)))``, for ``z`` the
     normal quantiles of ``(1 ∓ level)/2``.
     """
-    from scipy.special import ndtr, ndtri  # the normal CDF and its inverse, fast
+    # The normal CDF and its inverse (scipy.special's ndtr, ndtri, without its import).
+    from reviewer.stats_kernels import normal_cdfs as ndtr
+    from reviewer.stats_kernels import normal_quantiles as ndtri
 
     finite = replicates[np.isfinite(replicates)]
     jack = jackknife[np.isfinite(jackknife)]

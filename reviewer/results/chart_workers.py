@@ -25,7 +25,7 @@ import os
 import signal
 import struct
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -47,9 +47,12 @@ def draw_forked(
     count: int,
     workers: int,
     arrived: Callable[[int], None] = lambda _i: None,
+    order: Sequence[int] = (),
 ) -> Drawn:
     """``draw(i)`` for ``i`` in ``range(count)`` in ``workers`` forked processes, each
     taking the next picture when done with one; ``arrived(i)`` as each one comes back.
+    ``order`` is the order they are taken in (default: 0, 1, ...); pictures it leaves out
+    are taken after it.
 
     Returns once every worker has ended. A worker that is killed, or raises, loses the
     picture it was drawing; the others go on. Only for a process that may fork (one thread):
@@ -57,13 +60,15 @@ def draw_forked(
     """
     if not 0 < count <= 255:
         raise ValueError("draw_forked: from 1 to 255 pictures (one byte each)")
+    taken = list(dict.fromkeys(i for i in order if 0 <= i < count))
+    taken += [i for i in range(count) if i not in set(taken)]
     drawn = Drawn()
     try:
         todo_r, todo_w = os.pipe()
     except OSError as exc:
         return Drawn(failure=_not_started(exc))
     try:
-        os.write(todo_w, bytes(range(count)))  # fewer bytes than a pipe holds
+        os.write(todo_w, bytes(taken))  # fewer bytes than a pipe holds
         done_r, done_w = os.pipe()
     except OSError as exc:
         os.close(todo_r)

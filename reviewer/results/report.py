@@ -285,6 +285,11 @@ def _svg(fig: Figure) -> bytes:
 _WORKERS = 2
 #: What a forked worker draws from: set just before the fork, cleared after.
 _FORKED: tuple[ResultsData, bool] | None = None
+#: The order the workers take the charts in: the longest to draw first, so that the last
+#: ones taken are short and neither worker is left drawing alone at the end (each chart
+#: timed alone, on 30 runs in SVG and on 10,000 in PNG, the two workers would be done after
+#: 0.55 s instead of 0.61, and 2.94 s instead of 3.06). Progress is said in the pages' order.
+_LONGEST_FIRST = ("validity", "vector", "humans", "models", "leaderboard", "agreement")
 
 
 def _picture(index: int) -> str:
@@ -307,6 +312,15 @@ def _forks(workers: int) -> bool:
         and threading.current_thread() is threading.main_thread()
         and threading.active_count() == 1
     )
+
+
+def prepare(fmt: str, n_runs: int) -> None:
+    """Import now what writing the report in ``fmt`` on ``n_runs`` runs will import (a
+    caller with time to spare: waiting on a worker, the rater quality's)."""
+    if fmt == "pdf":
+        from matplotlib.backends import backend_pdf  # noqa: F401
+    else:
+        _before_fork(n_runs <= SVG_MAX_RUNS)
 
 
 def _before_fork(vector: bool) -> None:
@@ -360,7 +374,9 @@ def _pictures(data: ResultsData, vector: bool, progress: Progress) -> list[str]:
             _before_fork(vector)
             gc.freeze()  # the workers' collections would touch, and so copy, all of the heap
             announce(1)
-            drawn = draw_forked(lambda i: _picture(i).encode(), count, workers, arrived)
+            keys = [chart.key for chart in PAGES]
+            order = [keys.index(key) for key in _LONGEST_FIRST if key in keys]
+            drawn = draw_forked(lambda i: _picture(i).encode(), count, workers, arrived, order)
             pictures = {i: picture.decode() for i, picture in drawn.pictures.items()}
             missing = [i for i in range(count) if i not in pictures]
             if missing:

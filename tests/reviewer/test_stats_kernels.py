@@ -19,6 +19,8 @@ from reviewer.stats_kernels import (
     kendall_tau_rows,
     min_ranks,
     normal_cdf,
+    normal_cdfs,
+    normal_quantiles,
     slope_stderr,
     t_quantile,
     welch_interval,
@@ -28,6 +30,15 @@ from reviewer.stats_kernels import (
 def _same(a: float, b: float) -> bool:
     """Equal to the bit, NaN equal to NaN."""
     return bool(np.float64(a).tobytes() == np.float64(b).tobytes()) or (
+        math.isnan(a) and math.isnan(b)
+    )
+
+
+def _near(a: float, b: float, scale: float = 0.0) -> bool:
+    """Within 1e-12 of each other, relatively (the quantiles worked out here, not SciPy's
+    to the bit), or of ``scale`` (what a difference of two terms was made from); NaN near
+    NaN."""
+    return bool(a == b or abs(a - b) <= 1e-12 * max(abs(a), abs(b), scale)) or (
         math.isnan(a) and math.isnan(b)
     )
 
@@ -57,14 +68,34 @@ def _values(rng: random.Random, n: int) -> list[float]:
 DFS = [*range(1, 400), 500, 1000, 9999, 10_000, 29_999]
 
 
+def _worked_out(q: float, df: float) -> bool:
+    """Whether :func:`t_quantile` works the quantile out itself (else it is SciPy's)."""
+    return float(df).is_integer() and 1 <= df <= 400 and 1e-3 <= min(q, 1 - q) <= 0.25
+
+
 @pytest.mark.parametrize("q", [0.975, 0.5, 0.9, 0.995, 0.025, 1e-6])
 def test_t_quantile_is_t_ppf(q: float) -> None:
     for df in DFS:
-        assert _same(t_quantile(q, df), stats.t.ppf(q, df)), (q, df)
+        same = _near if _worked_out(q, df) else _same
+        assert same(t_quantile(q, df), stats.t.ppf(q, df)), (q, df)
     rng = random.Random(q)
     for _ in range(300):
         p, df = rng.random(), rng.uniform(0.5, 200)
         assert _same(t_quantile(p, df), stats.t.ppf(p, df)), (p, df)
+
+
+def test_t_quantile_worked_out_is_t_ppf_throughout() -> None:
+    """Every whole df it works out, at both ends of its tails and at random ones between
+    (each side of 0.5): within 1e-12 of ``t.ppf``; one step beyond, SciPy's to the bit."""
+    rng = random.Random(7)
+    for df in range(1, 401):
+        tails = [1e-3, 0.25, 0.005, 0.025, 0.05, rng.uniform(1e-3, 0.25), rng.uniform(1e-3, 0.01)]
+        for q in (*tails, *(1 - t for t in tails)):
+            assert _worked_out(q, df)
+            assert _near(t_quantile(q, df), stats.t.ppf(q, df)), (q, df)
+    for q, df in [(0.975, 401), (0.2500001, 3), (0.9999, 3), (0.975, 2.5)]:
+        assert not _worked_out(q, df)
+        assert _same(t_quantile(q, df), stats.t.ppf(q, df)), (q, df)
 
 
 def test_percentile_tail_is_scipys() -> None:
@@ -73,10 +104,30 @@ def test_percentile_tail_is_scipys() -> None:
         tail = (1 - level) / 2
         for clusters in range(2, 300):
             old = float(stats.norm.cdf(-stats.t.ppf(1 - tail, clusters - 1)))
-            assert _same(normal_cdf(-t_quantile(1 - tail, clusters - 1)), old)
+            assert _near(normal_cdf(-t_quantile(1 - tail, clusters - 1)), old)
     for x in np.random.default_rng(0).normal(0, 4, 2000):
-        assert _same(normal_cdf(float(x)), stats.norm.cdf(x))
+        assert _near(normal_cdf(float(x)), stats.norm.cdf(x))
     assert normal_cdf(-math.inf) == 0.0 and normal_cdf(math.inf) == 1.0
+    assert math.isnan(normal_cdf(math.nan))
+
+
+def test_normal_cdfs_and_quantiles_are_ndtr_and_ndtri() -> None:
+    """The BCa interval's normal CDF and quantile, over what it gives them: the share of
+    replicates below the estimate (from 0.5 / n), the tails' quantiles, then their mix."""
+    from scipy.special import ndtr, ndtri
+
+    rng = np.random.default_rng(3)
+    p = np.concatenate(
+        [rng.uniform(1e-6, 1 - 1e-6, 5000), rng.uniform(0.49, 0.51, 1000),
+         0.5 / np.arange(1, 5001), [0.025, 0.975, 0.5, 0.005, 0.995]]
+    )  # fmt: skip
+    found, expected = normal_quantiles(p), ndtri(p)
+    assert found.shape == p.shape
+    assert all(_near(a, b) for a, b in zip(found, expected, strict=True))
+    x = np.concatenate([rng.normal(0, 3, 5000), [-40.0, -8.0, -1.0, 0.0, 0.7, 1.0, 8.0, 40.0]])
+    assert all(_near(a, b) for a, b in zip(normal_cdfs(x), ndtr(x), strict=True))
+    assert normal_cdfs(np.array([[0.0, 1.0]])).shape == (1, 2)
+    assert normal_quantiles(0.5).shape == () and float(normal_quantiles(0.5)) == 0.0
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -91,7 +142,8 @@ def test_percentile_interval_is_what_it_was(seed: int) -> None:
         if clusters is not None and clusters >= 2:
             tail = float(stats.norm.cdf(-stats.t.ppf(1 - tail, clusters - 1)))
         low, high = np.quantile(finite, [tail, 1 - tail])
-        assert found == (max(float(low), 0), min(float(high), 1))
+        expected = (max(float(low), 0), min(float(high), 1))
+        assert all(_near(a, b) for a, b in zip(found, expected, strict=True)), clusters
 
 
 # -- ranks and Kendall's tau ------------------------------------------------------------------
@@ -219,9 +271,10 @@ def test_quality_slope_is_what_it_was(seed: int) -> None:
         value = float(result.slope)
         expected = (value, value - half, value + half)
     assert found.n == n
-    assert all(
-        _same(a, b) for a, b in zip((found.value, found.low, found.high), expected, strict=True)
-    )
+    # value ± half: the quantile's last bits, within 1e-12 of the terms (not of their sum)
+    scale = abs(expected[0]) + abs(expected[2] - expected[0])
+    assert _same(found.value, expected[0])
+    assert _near(found.low, expected[1], scale) and _near(found.high, expected[2], scale)
 
 
 def _scipy_quantile(q: float, df: float) -> float:
@@ -263,7 +316,9 @@ def test_t_intervals_are_what_they_were(seed: int, monkeypatch: pytest.MonkeyPat
         monkeypatch.setattr(module, "t_quantile", _scipy_quantile)
     expected = figures()
     assert len(found) == len(expected)
-    assert all(_same(a, b) for a, b in zip(found, expected, strict=True)), (found, expected)
+    # estimate ± half: within 1e-12 of the figures' scale (an end near 0 is a difference)
+    scale = max((abs(v) for v in found if math.isfinite(v)), default=0.0)
+    assert all(_near(a, b, scale) for a, b in zip(found, expected, strict=True)), (found, expected)
 
 
 # -- Welch's interval -----------------------------------------------------------------------

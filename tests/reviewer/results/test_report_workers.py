@@ -270,3 +270,18 @@ def test_the_verb_says_in_one_line_that_the_quality_worker_died(
     line = "report: the rater-quality worker was killed (SIGKILL): computing it here"
     assert err.count(line) == 1 and "Traceback" not in err
     assert out.read_bytes().startswith(b"%PDF-")
+
+
+def test_the_pictures_are_taken_in_the_order_given() -> None:
+    """One worker takes them in ``order``, then those it leaves out in their own order (the
+    report gives the longest first); every one comes back, whatever the order."""
+    came: list[int] = []
+    drawn = chart_workers.draw_forked(lambda i: bytes([i]) * (i + 1), 5, 1, came.append, [3, 1, 3])
+    assert came == [3, 1, 0, 2, 4]
+    assert drawn.pictures == {i: bytes([i]) * (i + 1) for i in range(5)}
+    assert drawn.failure == ""
+
+
+def test_the_report_names_its_charts_longest_first() -> None:
+    # An order naming a chart that is not there would leave it to the end unannounced.
+    assert set(report._LONGEST_FIRST) <= {chart.key for chart in report.PAGES}

@@ -14,9 +14,7 @@ import tempfile
 from collections.abc import Callable, Collection
 from pathlib import Path
 
-from reviewer.gold.envelope import GoldError
 from reviewer.gold.facade import GoldStore
-from reviewer.gold.service import reference_scores
 from reviewer.quality.facade import QualityStore
 from reviewer.quality.reference import Reference
 from reviewer.quality.summary import Gate, QualitySummary, read_summary
@@ -46,6 +44,11 @@ def gold_reference(store: GoldStore, study: str | None) -> Reference | None:
     and ``audit verify`` name that problem; the views then offer no gold)."""
     if study is None:
         return None
+    # Here, not at the top: the gold's seals import cryptography (~80 ms), which a report
+    # pays only where rater quality is made (a forked worker, when a core is spare).
+    from reviewer.gold.envelope import GoldError
+    from reviewer.gold.service import reference_scores
+
     try:
         golds = reference_scores(store, study)
     except GoldError:

@@ -214,8 +214,15 @@ def _draw_grid(
                     ha=align, va="center", clip_on=False)  # fmt: skip
 
 
-def write_pdf(data: ResultsData, out: BinaryIO, progress: Progress) -> int:
-    """Write the PDF to ``out``; returns the number of pages."""
+def write_pdf(
+    data: ResultsData,
+    out: BinaryIO,
+    progress: Progress,
+    later: Callable[[ResultsData], ResultsData] | None = None,
+) -> int:
+    """Write the PDF to ``out``; returns the number of pages. ``later(data)``, when given,
+    completes the data with the rater quality (being made meanwhile): called only before
+    the Raters page, the one that reads it."""
     # Imported here: the PDF backend is a third of a second the HTML page does not need.
     from matplotlib.backends.backend_pdf import PdfPages
 
@@ -226,6 +233,8 @@ def write_pdf(data: ResultsData, out: BinaryIO, progress: Progress) -> int:
         pages += 1
         for i, chart in enumerate(PAGES, start=1):
             progress(i, steps, f"drawing {chart.title}")
+            if later is not None and chart is RATERS:
+                data, later = later(data), None
             fig = new_figure(11, 8.5)
             chart.draw(fig, data)
             pdf.savefig(fig)
@@ -412,20 +421,32 @@ def _results_set_aside() -> Iterator[None]:
         gc.unfreeze()
 
 
-def write_report(data: ResultsData, path: Path, fmt: str, progress: Progress) -> int:
+def write_report(
+    data: ResultsData,
+    path: Path,
+    fmt: str,
+    progress: Progress,
+    *,
+    later: Callable[[ResultsData], ResultsData] | None = None,
+) -> int:
     """Write the report in ``fmt`` to ``path`` atomically; returns pages (PDF) or charts.
 
     The report is made in memory (a few MB), then written: a process killed while it draws
     (seconds) leaves no file behind, not even the temporary one beside ``path`` (only one
     killed in the milliseconds of the write does). Whether the folder takes a file at all is
     asked first, so that a report that cannot be written is not drawn.
+
+    ``later(data)`` completes the data with the rater quality: the PDF calls it before its
+    Raters page (the pages before it drawn meanwhile), the HTML page before any chart.
     """
-    writer = write_pdf if fmt == "pdf" else write_html
     with PendingFile(path):  # made and removed: the folder takes files
         pass
     drawn = io.BytesIO()
     with _results_set_aside():
-        count = writer(data, drawn, progress)
+        if fmt == "pdf":
+            count = write_pdf(data, drawn, progress, later)
+        else:
+            count = write_html(later(data) if later is not None else data, drawn, progress)
     write_bytes(path, drawn.getvalue())
     progress(len(PAGES) + 1, len(PAGES) + 1, f"wrote {path}")
     return count

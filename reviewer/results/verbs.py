@@ -107,7 +107,7 @@ def run_report(args: argparse.Namespace) -> int:
     from reviewer.leaderboard.runs import all_scenarios
     from reviewer.results.raters_source import GOLD, start_quality
     from reviewer.results.report import write_report
-    from reviewer.results.source import gather
+    from reviewer.results.source import gather_then
     from reviewer.workspace import ReviewStore
 
     # The interpreter's exit would walk every object of matplotlib, numpy, scipy and
@@ -123,7 +123,7 @@ def run_report(args: argparse.Namespace) -> int:
         if unknown:
             raise UsageError(f"no runs of scenario {', '.join(unknown)} in this database")
         try:
-            data = gather(
+            data, finish = gather_then(
                 store,
                 study=args.study,
                 scenarios=args.scenario,
@@ -145,22 +145,29 @@ def run_report(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
         except SelectionError as exc:
             raise CommandError(str(exc)) from None
-    if data.quality is not None and data.quality.missing_reference:
-        if args.reference == GOLD:
-            raise UsageError(f"--reference gold: study {args.study!r} has no gold")
-        raise UsageError(f"--reference: {args.reference!r} has no scores here")
-    if data.meta.left_out_note:
-        print(f"report: {data.meta.left_out_note}", file=sys.stderr)
-    if not data.n_records:
-        print(
-            "report: no submitted or signed ratings yet: the rating charts say so", file=sys.stderr
-        )
-    try:
-        count = write_report(data, out, fmt, _progress)
-    except outfile.OutputError as exc:  # already "cannot write OUT: why", as --out says it
-        raise CommandError(f"{exc}; {out} was left as it was") from None
-    except OSError as exc:
-        raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
+        if args.reference is not None or fmt != "pdf":
+            # A reference the store lacks is refused before any drawing; the HTML page's
+            # charts are drawn in workers forked with the data, the Raters chart's included.
+            data, finish = finish(data) if finish is not None else data, None
+        if data.quality is not None and data.quality.missing_reference:
+            if args.reference == GOLD:
+                raise UsageError(f"--reference gold: study {args.study!r} has no gold")
+            raise UsageError(f"--reference: {args.reference!r} has no scores here")
+        if data.meta.left_out_note:
+            print(f"report: {data.meta.left_out_note}", file=sys.stderr)
+        if not data.n_records:
+            print(
+                "report: no submitted or signed ratings yet: the rating charts say so",
+                file=sys.stderr,
+            )
+        try:
+            # The PDF's pages before the Raters page are drawn while the worker makes its
+            # data; the store stays open meanwhile: finish reads it here if the worker fails.
+            count = write_report(data, out, fmt, _progress, later=finish)
+        except outfile.OutputError as exc:  # already "cannot write OUT: why", as --out says it
+            raise CommandError(f"{exc}; {out} was left as it was") from None
+        except OSError as exc:
+            raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
     what = "pages" if fmt == "pdf" else "charts"
     print(
         f"report: {out} ({fmt}, {count} {what}, {data.meta.n_runs} runs, "

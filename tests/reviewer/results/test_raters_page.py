@@ -165,3 +165,35 @@ def test_the_quality_from_the_worker_is_the_one_computed_here(planted: Path, mon
     assert len(forks) == 2
     assert busy.quality is not None
     assert busy.quality.model_dump_json() == plain.quality.model_dump_json()
+
+
+def test_the_pdf_waits_for_the_rater_quality_only_at_its_raters_page(
+    planted: Path, monkeypatch
+) -> None:
+    """The report's other pages are drawn while the quality is made elsewhere: ``later`` is
+    called once, after every other page, and the Raters page draws what it returned."""
+    from reviewer.results import report
+
+    steps: list[str] = []
+    tabled = {}
+    tables = report._tables
+
+    def spy_tables(key, data):
+        tabled[key] = data.quality
+        return tables(key, data)
+
+    monkeypatch.setattr(report, "_tables", spy_tables)
+    with ReviewStore.open(planted) as store:
+        points = gather(store, resamples=10, viewer="tester")
+        assert points.quality is None
+
+        def later(data):
+            steps.append("later")
+            return with_quality(store, data, viewer="tester", reference="Ann")
+
+        pages = write_pdf(points, io.BytesIO(), lambda _i, _n, text: steps.append(text), later)
+    assert pages == 1 + 2 * len(report.PAGES)
+    assert steps.count("later") == 1
+    assert steps[-2:] == [f"drawing {report.RATERS.title}", "later"]
+    assert tabled[report.RATERS.key] is not None and tabled[report.RATERS.key].raters
+    assert all(q is None for key, q in tabled.items() if key != report.RATERS.key)

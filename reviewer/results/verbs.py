@@ -123,7 +123,7 @@ def run_report(args: argparse.Namespace) -> int:
         if unknown:
             raise UsageError(f"no runs of scenario {', '.join(unknown)} in this database")
         try:
-            data, finish = gather_then(
+            data, later = gather_then(
                 store,
                 study=args.study,
                 scenarios=args.scenario,
@@ -140,15 +140,16 @@ def run_report(args: argparse.Namespace) -> int:
                     seed=args.seed,
                     note=_note,
                 ),
+                # The leaderboard's bootstrap in a worker too while alpha's is made here.
+                board_aside=fmt == "pdf",
             )
         except UnknownStudyError as exc:
             raise UsageError(str(exc)) from None
         except SelectionError as exc:
             raise CommandError(str(exc)) from None
-        if args.reference is not None or fmt != "pdf":
-            # A reference the store lacks is refused before any drawing; the HTML page's
-            # charts are drawn in workers forked with the data, the Raters chart's included.
-            data, finish = finish(data) if finish is not None else data, None
+        if args.reference is not None and "quality" in later:
+            # A reference the store lacks is refused before any drawing.
+            data = later.pop("quality")(data)
         if data.quality is not None and data.quality.missing_reference:
             if args.reference == GOLD:
                 raise UsageError(f"--reference gold: study {args.study!r} has no gold")
@@ -161,9 +162,11 @@ def run_report(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         try:
-            # The PDF's pages before the Raters page are drawn while the worker makes its
-            # data; the store stays open meanwhile: finish reads it here if the worker fails.
-            count = write_report(data, out, fmt, _progress, later=finish)
+            # The PDF's pages before the Leaderboard and the Raters pages are drawn while
+            # workers make their data (the HTML page's charts are drawn in workers forked
+            # with all of it); the store stays open meanwhile: the quality's finish reads
+            # it here if its worker fails.
+            count = write_report(data, out, fmt, _progress, later=later)
         except outfile.OutputError as exc:  # already "cannot write OUT: why", as --out says it
             raise CommandError(f"{exc}; {out} was left as it was") from None
         except OSError as exc:

@@ -14,7 +14,7 @@ import io
 import os
 import textwrap
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
@@ -214,8 +214,23 @@ def _draw_grid(
                     ha=align, va="center", clip_on=False)  # fmt: skip
 
 
-def write_pdf(data: ResultsData, out: BinaryIO, progress: Progress) -> int:
-    """Write the PDF to ``out``; returns the number of pages."""
+#: The first page that shows each field a worker may still be filling in
+#: (:func:`reviewer.results.source.gather_then`).
+_FIRST_SHOWN = {"leaderboard": "leaderboard", "quality": RATERS.key}
+
+
+def write_pdf(
+    data: ResultsData,
+    out: BinaryIO,
+    progress: Progress,
+    later: Mapping[str, Callable[[ResultsData], ResultsData]] | None = None,
+) -> int:
+    """Write the PDF to ``out``; returns the number of pages. ``later``, ``{field:
+    finish}``, gives what fills in fields being made meanwhile: each ``finish(data)`` is
+    called just before the first page that shows its field (every one by the last page)."""
+    waiting = dict(later or {})
+    if set(waiting) - set(_FIRST_SHOWN):
+        raise ValueError(f"no page waits for {sorted(set(waiting) - set(_FIRST_SHOWN))}")
     # Imported here: the PDF backend is a third of a second the HTML page does not need.
     from matplotlib.backends.backend_pdf import PdfPages
 
@@ -226,6 +241,9 @@ def write_pdf(data: ResultsData, out: BinaryIO, progress: Progress) -> int:
         pages += 1
         for i, chart in enumerate(PAGES, start=1):
             progress(i, steps, f"drawing {chart.title}")
+            for field, page in _FIRST_SHOWN.items():
+                if page == chart.key and field in waiting:
+                    data = waiting.pop(field)(data)
             fig = new_figure(11, 8.5)
             chart.draw(fig, data)
             pdf.savefig(fig)
@@ -428,20 +446,35 @@ def _results_set_aside() -> Iterator[None]:
         gc.unfreeze()
 
 
-def write_report(data: ResultsData, path: Path, fmt: str, progress: Progress) -> int:
+def write_report(
+    data: ResultsData,
+    path: Path,
+    fmt: str,
+    progress: Progress,
+    *,
+    later: Mapping[str, Callable[[ResultsData], ResultsData]] | None = None,
+) -> int:
     """Write the report in ``fmt`` to ``path`` atomically; returns pages (PDF) or charts.
 
     The report is made in memory (a few MB), then written: a process killed while it draws
     (seconds) leaves no file behind, not even the temporary one beside ``path`` (only one
     killed in the milliseconds of the write does). Whether the folder takes a file at all is
     asked first, so that a report that cannot be written is not drawn.
+
+    ``later`` (``{field: finish}``) completes the data with what workers make meanwhile:
+    the PDF calls each before the first page that shows it (:func:`write_pdf`), the HTML
+    page all of them before any chart.
     """
-    writer = write_pdf if fmt == "pdf" else write_html
     with PendingFile(path):  # made and removed: the folder takes files
         pass
     drawn = io.BytesIO()
     with _results_set_aside():
-        count = writer(data, drawn, progress)
+        if fmt == "pdf":
+            count = write_pdf(data, drawn, progress, later)
+        else:
+            for finish in (later or {}).values():
+                data = finish(data)
+            count = write_html(data, drawn, progress)
     write_bytes(path, drawn.getvalue())
     progress(len(PAGES) + 1, len(PAGES) + 1, f"wrote {path}")
     return count

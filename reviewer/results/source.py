@@ -9,14 +9,27 @@ submit) and adds the bootstrap intervals: the report and the window draw the sam
 
 from __future__ import annotations
 
+import os
+import pickle
+import tempfile
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from reviewer.adjudication.facade import AdjudicationStore
 from reviewer.results.data import ResultsData
-from reviewer.results.live import LiveResults, _fewer_collections
+from reviewer.results.live import LiveResults, _fewer_collections, with_intervals
+
+if TYPE_CHECKING:
+    from reviewer.leaderboard.board import Board
 
 #: ``progress(step, steps, text)``; the report prints it on stderr, the window in a bar.
 Progress = Callable[[int, int, str], None]
+
+
+#: ``finish(data)``: ``data`` completed with what a worker made meanwhile.
+Finish = Callable[[ResultsData], ResultsData]
+#: ``meanwhile(run_pks, study)``: starts more work on the runs read, returns its ``finish``.
+Meanwhile = Callable[[list[int], str | None], Finish]
 
 
 def _quiet(_step: int, _steps: int, _text: str) -> None:
@@ -32,8 +45,7 @@ def gather(
     resamples: int = 1000,
     progress: Progress = _quiet,
     viewer: str | None = None,
-    meanwhile: Callable[[list[int], str | None], Callable[[ResultsData], ResultsData]]
-    | None = None,
+    meanwhile: Meanwhile | None = None,
 ) -> ResultsData:
     """Everything the charts need for the runs of ``scenarios`` (all when empty).
 
@@ -48,18 +60,106 @@ def gather(
     quality: :func:`reviewer.results.raters_source.start_quality`) while the point values
     and the intervals are made, and returns what completes their data with it.
     """
+    data, later = gather_then(store, study=study, scenarios=scenarios, seed=seed,
+                              resamples=resamples, progress=progress, viewer=viewer,
+                              meanwhile=meanwhile)  # fmt: skip
+    for finish in later.values():
+        data = finish(data)
+    return data
+
+
+def gather_then(
+    store: AdjudicationStore,
+    *,
+    study: str | None = None,
+    scenarios: Sequence[str] = (),
+    seed: int = 0,
+    resamples: int = 1000,
+    progress: Progress = _quiet,
+    viewer: str | None = None,
+    meanwhile: Meanwhile | None = None,
+    board_aside: bool = False,
+) -> tuple[ResultsData, dict[str, Finish]]:
+    """:func:`gather`, but what is made in workers is left running: the data comes back
+    without it, with ``{field: finish}``, each ``finish(data)`` filling in that field of
+    the data (``"quality"``: what ``meanwhile`` started; ``"leaderboard"``: with
+    ``board_aside``, the leaderboard's bootstrap begun in a worker, when a core is free).
+
+    The report calls each ``finish`` only before the first page that shows its field, so
+    the pages before it are drawn here meanwhile: the rater quality (a second at 10,000
+    runs) before the Raters page, the last, and the leaderboard (half a second) before its
+    own page, the second; this process meanwhile makes alpha's intervals and the title
+    and Models pages instead of the leaderboard.
+    """
+    later: dict[str, Finish] = {}
     # The collector's young generation large throughout (the reading and the point values
     # make it so for themselves; the leaderboard's and the intervals' objects too).
     with _fewer_collections():
         progress(0, 3, "reading runs and ratings")
         live = LiveResults(store, study=study, scenarios=scenarios, viewer=viewer)
         runs = [r.run_pk for r in live.runs]
-        finish = meanwhile(runs, study) if meanwhile is not None else None
+        if meanwhile is not None:
+            later["quality"] = meanwhile(runs, study)
+        board = _start_board(live, seed=seed, resamples=resamples) if board_aside else None
         progress(1, 3, "agreement and validity")
         data = live.data()
         progress(2, 3, "bootstrap intervals")
-        data = live.with_intervals(data, seed=seed, resamples=resamples)
-        if finish is not None:
-            data = finish(data)
+        if board is None:
+            data = live.with_intervals(data, seed=seed, resamples=resamples)
+        else:
+            data = with_intervals(data, seed=seed, resamples=resamples)  # alpha's only
+            later = {"leaderboard": board, **later}
         progress(3, 3, "done")
-    return data
+    return data, later
+
+
+def _build_board(live: LiveResults, *, seed: int, resamples: int) -> Board:
+    """The leaderboard of the scorer's values of ``live``'s runs, as
+    :meth:`LiveResults.with_intervals` makes it."""
+    from reviewer.leaderboard.board import build as build_board
+    from reviewer.leaderboard.values import scorer_values_of
+
+    return build_board(scorer_values_of(live.runs), resamples=resamples, seed=seed)
+
+
+def _a_core_to_spare() -> bool:
+    """A core more than the processes wanting one (the last minute's load average)."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        return False
+    return (os.cpu_count() or 1) - load >= 1
+
+
+def _start_board(live: LiveResults, *, seed: int, resamples: int) -> Finish | None:
+    """:func:`_build_board` begun in a forked worker, with what fills it into the data, or
+    ``None`` (the caller builds it in process) without ``fork`` or a core to spare.
+
+    The worker needs only the runs already read (no database: a connection is never used
+    across a fork) and hands the board back pickled in an unnamed file; a worker that
+    failed in any way leaves the board to be built here, the same numbers.
+    """
+    if not hasattr(os, "fork") or not _a_core_to_spare():
+        return None
+    handed = tempfile.TemporaryFile()  # noqa: SIM115 (closed by finish, or when dropped)
+    pid = os.fork()
+    if pid == 0:  # the worker: never returns, and leaves the parent's files to the parent
+        code = 1
+        try:
+            board = _build_board(live, seed=seed, resamples=resamples)
+            pickle.dump(board, handed, protocol=pickle.HIGHEST_PROTOCOL)
+            handed.flush()
+            code = 0
+        finally:
+            os._exit(code)
+
+    def finish(data: ResultsData) -> ResultsData:
+        with handed:
+            _pid, status = os.waitpid(pid, 0)
+            handed.seek(0)
+            blob = handed.read() if status == 0 else b""
+        board = pickle.loads(blob) if blob else _build_board(live, seed=seed, resamples=resamples)
+        live.leaderboard = board  # as with_intervals keeps it
+        return data.model_copy(update={"leaderboard": board})
+
+    return finish

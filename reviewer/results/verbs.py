@@ -128,7 +128,7 @@ def run_report(args: argparse.Namespace) -> int:
     from reviewer.agreement.source import SelectionError, UnknownStudyError
     from reviewer.leaderboard.runs import all_scenarios
     from reviewer.results.raters_source import GOLD, start_quality
-    from reviewer.results.source import gather
+    from reviewer.results.source import gather_then
     from reviewer.workspace import ReviewStore
 
     # The interpreter's exit would walk every object of matplotlib, numpy, scipy and
@@ -144,7 +144,7 @@ def run_report(args: argparse.Namespace) -> int:
         if unknown:
             raise UsageError(f"no runs of scenario {', '.join(unknown)} in this database")
         try:
-            data = gather(
+            data, later = gather_then(
                 store,
                 study=args.study,
                 scenarios=args.scenario,
@@ -165,29 +165,39 @@ def run_report(args: argparse.Namespace) -> int:
                     fmt,
                     len(runs),
                 ),
+                # The leaderboard's bootstrap in a worker too while alpha's is made here.
+                board_aside=fmt == "pdf",
             )
         except UnknownStudyError as exc:
             raise UsageError(str(exc)) from None
         except SelectionError as exc:
             raise CommandError(str(exc)) from None
-    if data.quality is not None and data.quality.missing_reference:
-        if args.reference == GOLD:
-            raise UsageError(f"--reference gold: study {args.study!r} has no gold")
-        raise UsageError(f"--reference: {args.reference!r} has no scores here")
-    if data.meta.left_out_note:
-        print(f"report: {data.meta.left_out_note}", file=sys.stderr)
-    if not data.n_records:
-        print(
-            "report: no submitted or signed ratings yet: the rating charts say so", file=sys.stderr
-        )
-    from reviewer.results.report import write_report
+        if args.reference is not None and "quality" in later:
+            # A reference the store lacks is refused before any drawing.
+            data = later.pop("quality")(data)
+        if data.quality is not None and data.quality.missing_reference:
+            if args.reference == GOLD:
+                raise UsageError(f"--reference gold: study {args.study!r} has no gold")
+            raise UsageError(f"--reference: {args.reference!r} has no scores here")
+        if data.meta.left_out_note:
+            print(f"report: {data.meta.left_out_note}", file=sys.stderr)
+        if not data.n_records:
+            print(
+                "report: no submitted or signed ratings yet: the rating charts say so",
+                file=sys.stderr,
+            )
+        from reviewer.results.report import write_report
 
-    try:
-        count = write_report(data, out, fmt, _progress)
-    except outfile.OutputError as exc:  # already "cannot write OUT: why", as --out says it
-        raise CommandError(f"{exc}; {out} was left as it was") from None
-    except OSError as exc:
-        raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
+        try:
+            # The PDF's pages before the Leaderboard and the Raters pages are drawn while
+            # workers make their data (the HTML page's charts are drawn in workers forked
+            # with all of it); the store stays open meanwhile: the quality's finish reads
+            # it here if its worker fails.
+            count = write_report(data, out, fmt, _progress, later=later)
+        except outfile.OutputError as exc:  # already "cannot write OUT: why", as --out says it
+            raise CommandError(f"{exc}; {out} was left as it was") from None
+        except OSError as exc:
+            raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
     what = "pages" if fmt == "pdf" else "charts"
     print(
         f"report: {out} ({fmt}, {count} {what}, {data.meta.n_runs} runs, "

@@ -18,7 +18,7 @@ from reviewer.results.charts.common import (
 )
 from reviewer.results.charts.stats import by_model
 from reviewer.results.data import ResultsData
-from reviewer.results.intervals import BOOTSTRAP, bounded_mean
+from reviewer.results.intervals import BOOTSTRAP, bounded_means
 
 TITLE = f"The vector: mean coverage, order and end state per model, 95% {BOOTSTRAP} intervals"
 FIELDS = ("coverage", "order", "end_state")
@@ -37,9 +37,9 @@ def _vector_rows(data: ResultsData) -> list[dict[str, Any]]:
     for model, runs in by_model(data.runs).items():
         scored = [r for r in runs if r.scored]
         row: dict[str, Any] = {"model": model, "n": len(scored)}
-        for name in FIELDS:
-            values = [getattr(r, name) for r in scored if getattr(r, name) is not None]
-            row[name] = bounded_mean(values)
+        columns = [[getattr(r, f) for r in scored if getattr(r, f) is not None] for f in FIELDS]
+        # One draw of resampled positions for the fields with as many values (the same).
+        row.update(zip(FIELDS, bounded_means(columns), strict=True))
         row["anti_procedure"] = sum(r.anti_procedure for r in scored)
         row["extraneous"] = sum(r.extraneous for r in scored)
         rows.append(row)

@@ -165,3 +165,88 @@ def test_the_quality_from_the_worker_is_the_one_computed_here(planted: Path, mon
     assert len(forks) == 2
     assert busy.quality is not None
     assert busy.quality.model_dump_json() == plain.quality.model_dump_json()
+
+
+def test_the_pdf_waits_for_the_rater_quality_only_at_its_raters_page(
+    planted: Path, monkeypatch
+) -> None:
+    """The report's other pages are drawn while the quality is made elsewhere: ``later`` is
+    called once, after every other page, and the Raters page draws what it returned."""
+    from reviewer.results import report
+
+    steps: list[str] = []
+    tabled = {}
+    tables = report._tables
+
+    def spy_tables(key, data):
+        tabled[key] = data.quality
+        return tables(key, data)
+
+    monkeypatch.setattr(report, "_tables", spy_tables)
+    with ReviewStore.open(planted) as store:
+        points = gather(store, resamples=10, viewer="tester")
+        assert points.quality is None
+
+        def later(data):
+            steps.append("later")
+            return with_quality(store, data, viewer="tester", reference="Ann")
+
+        pages = write_pdf(
+            points, io.BytesIO(), lambda _i, _n, text: steps.append(text), {"quality": later}
+        )
+    assert pages == 1 + 2 * len(report.PAGES)
+    assert steps.count("later") == 1
+    assert steps[-2:] == [f"drawing {report.RATERS.title}", "later"]
+    assert tabled[report.RATERS.key] is not None and tabled[report.RATERS.key].raters
+    assert all(q is None for key, q in tabled.items() if key != report.RATERS.key)
+
+
+def test_the_leaderboard_from_its_worker_is_the_one_built_here(planted: Path, monkeypatch) -> None:
+    """With ``board_aside`` the leaderboard's bootstrap runs in a forked worker while alpha's
+    intervals are made here: the same board, filled in only before the Leaderboard page;
+    a worker that fails leaves it to be built here, the same again."""
+    import os
+
+    from reviewer.results import report, source
+
+    forks = []
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))  # a core to spare
+    monkeypatch.setattr(os, "fork", lambda fork=os.fork: forks.append(1) or fork())
+    with ReviewStore.open(planted) as store:
+        whole = gather(store, resamples=50, seed=4, viewer="tester")
+        assert not forks  # gather (the window's) builds it here
+        points, later = source.gather_then(store, resamples=50, seed=4, viewer="tester",
+                                           board_aside=True)  # fmt: skip
+        assert whole.leaderboard is not None and whole.leaderboard.rows
+        assert points.leaderboard is None and list(later) == ["leaderboard"]
+        assert points.agreement == whole.agreement  # alpha's intervals made here
+        steps: list[str] = []
+
+        def board(data):
+            steps.append("board")
+            return later["leaderboard"](data)
+
+        write_pdf(points, io.BytesIO(), lambda _i, _n, text: steps.append(text),
+                  {"leaderboard": board})  # fmt: skip
+        assert steps.index("board") == steps.index(f"drawing {report.PAGES[1].title}") + 1
+        assert report.PAGES[1].key == "leaderboard"
+
+        points, later = source.gather_then(store, resamples=50, seed=4, viewer="tester",
+                                           board_aside=True)  # fmt: skip
+        assert later["leaderboard"](points).leaderboard == whole.leaderboard
+
+        def broken(*_args, **_kwargs):  # the worker dies before it hands anything back
+            os._exit(3)
+
+        monkeypatch.setattr(source.pickle, "dump", broken)
+        points, later = source.gather_then(store, resamples=50, seed=4, viewer="tester",
+                                           board_aside=True)  # fmt: skip
+        assert later["leaderboard"](points).leaderboard == whole.leaderboard
+    assert len(forks) == 3
+    # No core to spare: built here, no worker, nothing left to finish.
+    monkeypatch.setattr(os, "getloadavg", lambda: (float(os.cpu_count() or 1), 0.0, 0.0))
+    with ReviewStore.open(planted) as store:
+        points, later = source.gather_then(store, resamples=50, seed=4, viewer="tester",
+                                           board_aside=True)  # fmt: skip
+    assert later == {} and points.leaderboard == whole.leaderboard
+    assert len(forks) == 3

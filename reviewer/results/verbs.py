@@ -9,7 +9,8 @@ import argparse
 import atexit
 import gc
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,7 @@ from reviewer.commands.verbs import CommandError, Subparsers, UsageError, add_ve
 
 if TYPE_CHECKING:
     from reviewer.results.data import ResultsData
+    from reviewer.results.source import Finish
 
 _EXAMPLES = (
     "a320-review report --out results.pdf",
@@ -112,6 +114,30 @@ def _drawing_imported_first(
     return first
 
 
+@contextmanager
+def _all_ended(later: dict[str, Finish], data: ResultsData) -> Iterator[dict[str, Finish]]:
+    """``later`` with each ``finish`` noted when it is called; if the block ends in an
+    error, those never called are called then (their results dropped, their own errors
+    too): each waits for its worker and closes the file it hands back."""
+    called: set[str] = set()
+
+    def noted(key: str, finish: Finish) -> Finish:
+        def run(given: ResultsData) -> ResultsData:
+            called.add(key)
+            return finish(given)
+
+        return run
+
+    try:
+        yield {key: noted(key, finish) for key, finish in later.items()}
+    except BaseException:
+        for key, finish in later.items():
+            if key not in called:
+                with suppress(Exception):
+                    finish(data)
+        raise
+
+
 def run_report(args: argparse.Namespace) -> int:
     """Gather the results once, then write every chart and table."""
     out: Path = args.out
@@ -172,32 +198,35 @@ def run_report(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
         except SelectionError as exc:
             raise CommandError(str(exc)) from None
-        if args.reference is not None and "quality" in later:
-            # A reference the store lacks is refused before any drawing.
-            data = later.pop("quality")(data)
-        if data.quality is not None and data.quality.missing_reference:
-            if args.reference == GOLD:
-                raise UsageError(f"--reference gold: study {args.study!r} has no gold")
-            raise UsageError(f"--reference: {args.reference!r} has no scores here")
-        if data.meta.left_out_note:
-            print(f"report: {data.meta.left_out_note}", file=sys.stderr)
-        if not data.n_records:
-            print(
-                "report: no submitted or signed ratings yet: the rating charts say so",
-                file=sys.stderr,
-            )
-        from reviewer.results.report import write_report
+        # A way out before the report is written (a refused reference, a full disk) still
+        # waits for each worker begun: none outlives the command, no file of theirs is left.
+        with _all_ended(later, data) as later:
+            if args.reference is not None and "quality" in later:
+                # A reference the store lacks is refused before any drawing.
+                data = later.pop("quality")(data)
+            if data.quality is not None and data.quality.missing_reference:
+                if args.reference == GOLD:
+                    raise UsageError(f"--reference gold: study {args.study!r} has no gold")
+                raise UsageError(f"--reference: {args.reference!r} has no scores here")
+            if data.meta.left_out_note:
+                print(f"report: {data.meta.left_out_note}", file=sys.stderr)
+            if not data.n_records:
+                print(
+                    "report: no submitted or signed ratings yet: the rating charts say so",
+                    file=sys.stderr,
+                )
+            from reviewer.results.report import write_report
 
-        try:
-            # The PDF's pages before the Leaderboard and the Raters pages are drawn while
-            # workers make their data (the HTML page's charts are drawn in workers forked
-            # with all of it); the store stays open meanwhile: the quality's finish reads
-            # it here if its worker fails.
-            count = write_report(data, out, fmt, _progress, later=later)
-        except outfile.OutputError as exc:  # already "cannot write OUT: why", as --out says it
-            raise CommandError(f"{exc}; {out} was left as it was") from None
-        except OSError as exc:
-            raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
+            try:
+                # The PDF's pages before the Leaderboard and the Raters pages are drawn while
+                # workers make their data (the HTML page's charts are drawn in workers forked
+                # with all of it); the store stays open meanwhile: the quality's finish reads
+                # it here if its worker fails.
+                count = write_report(data, out, fmt, _progress, later=later)
+            except outfile.OutputError as exc:  # already "cannot write OUT: why", as --out says it
+                raise CommandError(f"{exc}; {out} was left as it was") from None
+            except OSError as exc:
+                raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
     what = "pages" if fmt == "pdf" else "charts"
     print(
         f"report: {out} ({fmt}, {count} {what}, {data.meta.n_runs} runs, "

@@ -250,3 +250,42 @@ def test_the_leaderboard_from_its_worker_is_the_one_built_here(planted: Path, mo
                                            board_aside=True)  # fmt: skip
     assert later == {} and points.leaderboard == whole.leaderboard
     assert len(forks) == 3
+
+
+def test_a_refused_reference_leaves_no_worker_running_nor_its_file_open(
+    planted: Path, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    # The PDF's leaderboard is bootstrapped in a forked worker when a core is spare; a
+    # reference refused after the reading (before any drawing) must still end it: once
+    # left, its unnamed file stayed open until the interpreter's exit (a ResourceWarning
+    # in CI) and the worker outlived the command.
+    import gc
+    import os
+    import warnings
+
+    from reviewer.results import source
+
+    forks: list[int] = []
+    fork = os.fork
+
+    def counted() -> int:
+        pid = fork()
+        if pid:
+            forks.append(pid)
+        return pid
+
+    monkeypatch.setattr(source, "_a_core_to_spare", lambda: True)
+    monkeypatch.setattr(source.os, "fork", counted)
+    argv = ["report", "--db", planted, "--out", tmp_path / "x.pdf", "--reference", "Nobody"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ResourceWarning)
+        assert main([str(a) for a in argv]) == 2
+        gc.collect()  # an unclosed file would warn here
+    assert "has no scores here" in capsys.readouterr().err
+    assert forks  # the board's worker was started
+    for pid in forks:
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            continue  # reaped already: what the command must do
+        raise AssertionError(f"worker {pid} was left to the interpreter")

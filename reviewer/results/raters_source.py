@@ -18,6 +18,7 @@ from reviewer.gold.facade import GoldStore
 from reviewer.quality.facade import QualityStore
 from reviewer.quality.reference import Reference
 from reviewer.quality.summary import Gate, QualitySummary, read_summary
+from reviewer.results.cores import a_core_to_spare
 from reviewer.results.data import ResultsData
 from reviewer.results.live import _fewer_collections  # the process's one switch of them
 from reviewer.studies.facade import StudiesStore
@@ -101,16 +102,6 @@ def with_quality(
     return data.model_copy(update={"quality": summary})
 
 
-def _a_core_to_spare() -> bool:
-    """More cores than processes wanting one (the last minute's load average), so that a
-    worker runs beside the caller rather than taking turns with it."""
-    try:
-        load = os.getloadavg()[0]
-    except OSError:
-        return False
-    return (os.cpu_count() or 1) - load >= 1
-
-
 #: ``finish(data)``: ``data`` with the rater-quality summary (:func:`start_quality`).
 Finish = Callable[[ResultsData], ResultsData]
 
@@ -143,7 +134,7 @@ def start_quality(
     path = getattr(store, "path", None)
     if not hasattr(os, "fork") or not isinstance(path, Path) or not path.is_file():
         return here
-    if not _a_core_to_spare():
+    if not a_core_to_spare():
         return here  # the worker would only queue for a core, at a third of a second's cost
     runs = set(runs)
     # An unnamed file, not a pipe: the worker never waits on the caller, and nothing is

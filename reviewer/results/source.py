@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from reviewer.adjudication.facade import AdjudicationStore
+from reviewer.results.cores import a_core_to_spare
 from reviewer.results.data import ResultsData
 from reviewer.results.live import LiveResults, _fewer_collections, with_intervals
 
@@ -122,15 +123,6 @@ def _build_board(live: LiveResults, *, seed: int, resamples: int) -> Board:
     return build_board(scorer_values_of(live.runs), resamples=resamples, seed=seed)
 
 
-def _a_core_to_spare() -> bool:
-    """A core more than the processes wanting one (the last minute's load average)."""
-    try:
-        load = os.getloadavg()[0]
-    except OSError:
-        return False
-    return (os.cpu_count() or 1) - load >= 1
-
-
 def _start_board(live: LiveResults, *, seed: int, resamples: int) -> Finish | None:
     """:func:`_build_board` begun in a forked worker, with what fills it into the data, or
     ``None`` (the caller builds it in process) without ``fork`` or a core to spare.
@@ -139,7 +131,7 @@ def _start_board(live: LiveResults, *, seed: int, resamples: int) -> Finish | No
     across a fork) and hands the board back pickled in an unnamed file; a worker that
     failed in any way leaves the board to be built here, the same numbers.
     """
-    if not hasattr(os, "fork") or not _a_core_to_spare():
+    if not hasattr(os, "fork") or not a_core_to_spare():
         return None
     handed = tempfile.TemporaryFile()  # noqa: SIM115 (closed by finish, or when dropped)
     pid = os.fork()

@@ -130,7 +130,7 @@ def test_the_quality_from_the_worker_is_the_one_computed_here(planted: Path, mon
     from reviewer.results import raters_source
 
     forks = []
-    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))  # a core to spare
+    monkeypatch.setattr(raters_source, "a_core_to_spare", lambda: True)
     monkeypatch.setattr(os, "fork", lambda fork=os.fork: forks.append(1) or fork())
     with ReviewStore.open(planted) as store:
         points = gather(store, resamples=10, viewer="tester")
@@ -158,7 +158,7 @@ def test_the_quality_from_the_worker_is_the_one_computed_here(planted: Path, mon
     assert again.quality.model_dump_json() == plain.quality.model_dump_json()
     assert len(forks) == 2
     # No core to spare: computed here, without a worker.
-    monkeypatch.setattr(os, "getloadavg", lambda: (float(os.cpu_count() or 1), 0.0, 0.0))
+    monkeypatch.setattr(raters_source, "a_core_to_spare", lambda: False)
     with ReviewStore.open(planted) as store:
         busy = raters_source.start_quality(store, runs, None, viewer="tester", reference="Ann",
                                            seed=3)(points)  # fmt: skip
@@ -210,7 +210,7 @@ def test_the_leaderboard_from_its_worker_is_the_one_built_here(planted: Path, mo
     from reviewer.results import report, source
 
     forks = []
-    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))  # a core to spare
+    monkeypatch.setattr(source, "a_core_to_spare", lambda: True)
     monkeypatch.setattr(os, "fork", lambda fork=os.fork: forks.append(1) or fork())
     with ReviewStore.open(planted) as store:
         whole = gather(store, resamples=50, seed=4, viewer="tester")
@@ -244,7 +244,7 @@ def test_the_leaderboard_from_its_worker_is_the_one_built_here(planted: Path, mo
         assert later["leaderboard"](points).leaderboard == whole.leaderboard
     assert len(forks) == 3
     # No core to spare: built here, no worker, nothing left to finish.
-    monkeypatch.setattr(os, "getloadavg", lambda: (float(os.cpu_count() or 1), 0.0, 0.0))
+    monkeypatch.setattr(source, "a_core_to_spare", lambda: False)
     with ReviewStore.open(planted) as store:
         points, later = source.gather_then(store, resamples=50, seed=4, viewer="tester",
                                            board_aside=True)  # fmt: skip
@@ -274,7 +274,7 @@ def test_a_refused_reference_leaves_no_worker_running_nor_its_file_open(
             forks.append(pid)
         return pid
 
-    monkeypatch.setattr(source, "_a_core_to_spare", lambda: True)
+    monkeypatch.setattr(source, "a_core_to_spare", lambda: True)
     monkeypatch.setattr(source.os, "fork", counted)
     argv = ["report", "--db", planted, "--out", tmp_path / "x.pdf", "--reference", "Nobody"]
     with warnings.catch_warnings():

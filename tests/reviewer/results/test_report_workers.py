@@ -183,7 +183,7 @@ def test_the_rater_quality_worker_killed_is_computed_here(rated_db: Path, monkey
             os.kill(os.getpid(), signal.SIGKILL)
         return quality_for(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(raters_source, "_a_core_to_spare", lambda: True)
+    monkeypatch.setattr(raters_source, "a_core_to_spare", lambda: True)
     monkeypatch.setattr(raters_source, "quality_for", dying)
     notes: list[str] = []
     with ReviewStore.open(rated_db, create=False, readonly=True) as store:
@@ -262,7 +262,7 @@ def test_the_verb_says_in_one_line_that_the_quality_worker_died(
             os.kill(os.getpid(), signal.SIGKILL)
         return quality_for(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(raters_source, "_a_core_to_spare", lambda: True)
+    monkeypatch.setattr(raters_source, "a_core_to_spare", lambda: True)
     monkeypatch.setattr(raters_source, "quality_for", dying)
     out = tmp_path / "r.pdf"
     assert main(["report", "--db", str(rated_db), "--out", str(out)]) == 0

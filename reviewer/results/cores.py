@@ -1,4 +1,5 @@
-"""Whether a forked worker would run beside this process or only take turns with it.
+"""The report's workers: whether one would run beside this process or only take turns
+with it, and one begun with what it hands back.
 
 The report makes the rater quality and the leaderboard in workers while it draws, when a
 core is free for them: with none, a worker only queues for a core and costs its fork.
@@ -7,6 +8,10 @@ core is free for them: with none, a worker only queues for a core and costs its 
 from __future__ import annotations
 
 import os
+import pickle
+import tempfile
+from collections.abc import Callable
+from typing import Any
 
 
 def a_core_to_spare() -> bool:
@@ -41,3 +46,32 @@ def _running_now() -> int | None:
         return int(fields[3].split("/")[0])
     except (OSError, IndexError, ValueError):
         return None
+
+
+def forked(work: Callable[[], Any]) -> Callable[[], tuple[Any, int]]:
+    """``work()`` begun in a forked worker (the caller checked :func:`a_core_to_spare` and
+    that ``os.fork`` exists), and ``collect()``, which waits for it and gives ``(result,
+    status)``: ``result`` is None when the worker handed nothing back (it raised, or was
+    killed: ``status`` tells), and the caller then does the work itself. Called once.
+
+    The result comes back pickled in an unnamed file, not a pipe: the worker never waits
+    on the caller, and nothing is left behind whatever the caller does next."""
+    handed = tempfile.TemporaryFile()  # noqa: SIM115 (closed by collect)
+    pid = os.fork()
+    if pid == 0:  # the worker: never returns, and leaves the parent's files to the parent
+        code = 1
+        try:
+            pickle.dump(work(), handed, protocol=pickle.HIGHEST_PROTOCOL)
+            handed.flush()
+            code = 0
+        finally:
+            os._exit(code)
+
+    def collect() -> tuple[Any, int]:
+        with handed:
+            _pid, status = os.waitpid(pid, 0)
+            handed.seek(0)
+            blob = handed.read() if status == 0 else b""
+        return (pickle.loads(blob) if blob else None), status
+
+    return collect

@@ -9,8 +9,6 @@ tab calls :func:`quality_for`, the report :func:`with_quality`.
 from __future__ import annotations
 
 import os
-import pickle
-import tempfile
 from collections.abc import Callable, Collection
 from pathlib import Path
 
@@ -18,7 +16,7 @@ from reviewer.gold.facade import GoldStore
 from reviewer.quality.facade import QualityStore
 from reviewer.quality.reference import Reference
 from reviewer.quality.summary import Gate, QualitySummary, read_summary
-from reviewer.results.cores import a_core_to_spare
+from reviewer.results.cores import a_core_to_spare, forked
 from reviewer.results.data import ResultsData
 from reviewer.results.live import _fewer_collections  # the process's one switch of them
 from reviewer.studies.facade import StudiesStore
@@ -137,35 +135,23 @@ def start_quality(
     if not a_core_to_spare():
         return here  # the worker would only queue for a core, at a third of a second's cost
     runs = set(runs)
-    # An unnamed file, not a pipe: the worker never waits on the caller, and nothing is
-    # left behind whatever the caller does next (a caller that fails never reads it).
-    handed = tempfile.TemporaryFile()  # noqa: SIM115 (closed by finish, or when dropped)
-    pid = os.fork()
-    if pid == 0:  # the worker: never returns, and leaves the parent's files to the parent
-        code = 1
-        try:
-            with type(store).open(path, create=False, readonly=True) as own:
-                summary = quality_for(own, viewer=viewer, study=study, runs=runs,
-                                      reference=reference, seed=seed)  # fmt: skip
-            pickle.dump(summary, handed, protocol=pickle.HIGHEST_PROTOCOL)
-            handed.flush()
-            code = 0
-        finally:
-            os._exit(code)
+
+    def work() -> QualitySummary:
+        with type(store).open(path, create=False, readonly=True) as own:
+            return quality_for(own, viewer=viewer, study=study, runs=runs,
+                               reference=reference, seed=seed)  # fmt: skip
+
+    collect = forked(work)
 
     def finish(later: ResultsData) -> ResultsData:
-        with handed:
-            _pid, status = os.waitpid(pid, 0)
-            handed.seek(0)
-            blob = handed.read() if status == 0 else b""
-        if not blob:
+        summary, status = collect()
+        if summary is None:
             from reviewer.results.chart_workers import ended
 
             worker = "the rater-quality worker"
             why = ended(status, worker) or f"{worker} handed nothing back"
             note(f"{why}: computing it here")
             return here(later)
-        summary = pickle.loads(blob)
         return later.model_copy(update={"quality": summary})
 
     return finish

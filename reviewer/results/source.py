@@ -10,13 +10,11 @@ submit) and adds the bootstrap intervals: the report and the window draw the sam
 from __future__ import annotations
 
 import os
-import pickle
-import tempfile
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from reviewer.adjudication.facade import AdjudicationStore
-from reviewer.results.cores import a_core_to_spare
+from reviewer.results.cores import a_core_to_spare, forked
 from reviewer.results.data import ResultsData
 from reviewer.results.live import LiveResults, _fewer_collections, with_intervals
 
@@ -133,24 +131,12 @@ def _start_board(live: LiveResults, *, seed: int, resamples: int) -> Finish | No
     """
     if not hasattr(os, "fork") or not a_core_to_spare():
         return None
-    handed = tempfile.TemporaryFile()  # noqa: SIM115 (closed by finish, or when dropped)
-    pid = os.fork()
-    if pid == 0:  # the worker: never returns, and leaves the parent's files to the parent
-        code = 1
-        try:
-            board = _build_board(live, seed=seed, resamples=resamples)
-            pickle.dump(board, handed, protocol=pickle.HIGHEST_PROTOCOL)
-            handed.flush()
-            code = 0
-        finally:
-            os._exit(code)
+    collect = forked(lambda: _build_board(live, seed=seed, resamples=resamples))
 
     def finish(data: ResultsData) -> ResultsData:
-        with handed:
-            _pid, status = os.waitpid(pid, 0)
-            handed.seek(0)
-            blob = handed.read() if status == 0 else b""
-        board = pickle.loads(blob) if blob else _build_board(live, seed=seed, resamples=resamples)
+        board, _status = collect()
+        if board is None:
+            board = _build_board(live, seed=seed, resamples=resamples)
         live.leaderboard = board  # as with_intervals keeps it
         return data.model_copy(update={"leaderboard": board})
 

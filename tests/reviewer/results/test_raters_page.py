@@ -207,7 +207,7 @@ def test_the_leaderboard_from_its_worker_is_the_one_built_here(planted: Path, mo
     a worker that fails leaves it to be built here, the same again."""
     import os
 
-    from reviewer.results import report, source
+    from reviewer.results import cores, report, source
 
     forks = []
     monkeypatch.setattr(source, "a_core_to_spare", lambda: True)
@@ -238,7 +238,7 @@ def test_the_leaderboard_from_its_worker_is_the_one_built_here(planted: Path, mo
         def broken(*_args, **_kwargs):  # the worker dies before it hands anything back
             os._exit(3)
 
-        monkeypatch.setattr(source.pickle, "dump", broken)
+        monkeypatch.setattr(cores.pickle, "dump", broken)
         points, later = source.gather_then(store, resamples=50, seed=4, viewer="tester",
                                            board_aside=True)  # fmt: skip
         assert later["leaderboard"](points).leaderboard == whole.leaderboard

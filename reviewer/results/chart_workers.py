@@ -48,11 +48,17 @@ def draw_forked(
     workers: int,
     arrived: Callable[[int], None] = lambda _i: None,
     order: Sequence[int] = (),
+    here: Sequence[int] = (),
 ) -> Drawn:
     """``draw(i)`` for ``i`` in ``range(count)`` in ``workers`` forked processes, each
     taking the next picture when done with one; ``arrived(i)`` as each one comes back.
     ``order`` is the order they are taken in (default: 0, 1, ...); pictures it leaves out
     are taken after it.
+
+    The pictures ``here`` are drawn by this process, in that order, once the workers are
+    begun (while they draw the others): those that need what only this process may wait
+    for (the report's pages that show what another worker makes). What such a ``draw``
+    raises is raised once the workers are stopped (killed: their pictures are of no use).
 
     Returns once every worker has ended. A worker that is killed, or raises, loses the
     picture it was drawing; the others go on. Only for a process that may fork (one thread):
@@ -60,8 +66,9 @@ def draw_forked(
     """
     if not 0 < count <= 255:
         raise ValueError("draw_forked: from 1 to 255 pictures (one byte each)")
-    taken = list(dict.fromkeys(i for i in order if 0 <= i < count))
-    taken += [i for i in range(count) if i not in set(taken)]
+    mine = list(dict.fromkeys(i for i in here if 0 <= i < count))
+    taken = list(dict.fromkeys(i for i in order if 0 <= i < count and i not in mine))
+    taken += [i for i in range(count) if i not in {*taken, *mine}]
     drawn = Drawn()
     try:
         todo_r, todo_w = os.pipe()
@@ -98,6 +105,9 @@ def draw_forked(
             pids.append(pid)
         os.close(done_w)
         done_w = -1
+        for i in mine:
+            drawn.pictures[i] = draw(i)
+            arrived(i)
         while block := os.read(done_r, 256):
             for i in block:
                 arrived(i)
@@ -108,7 +118,7 @@ def draw_forked(
             if failure:
                 failures.append(failure)
         for file in files:
-            drawn.pictures.update(_records(file))
+            drawn.pictures.update(_records(file))  # never one of ``mine``: not in the pipe
     finally:
         for pid in pids:  # left early (an interruption): the workers end with this call
             with contextlib.suppress(OSError):

@@ -1,8 +1,11 @@
 """The results report: the dashboard's charts and their tables, as a PDF or one HTML page.
 
 PDF pages come from matplotlib's PdfPages (a title page, then per chart group the chart
-and its table); the HTML page embeds every chart as base64 SVG, so the file is the whole
-report. Both are drawn in memory, then written atomically (:func:`write_report`).
+and its tables), each group a PDF of its own put together with the others by pypdf; the
+HTML page embeds every chart as base64 SVG (PNG beyond 2,000 runs), so the file is the
+whole report. The chart groups are drawn side by side in forked workers where a process
+may fork (:func:`_drawn`); the report is drawn in memory, then written atomically
+(:func:`write_report`).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import io
 import os
 import textwrap
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
@@ -214,42 +217,89 @@ def _draw_grid(
                     ha=align, va="center", clip_on=False)  # fmt: skip
 
 
-#: The first page that shows each field a worker may still be filling in
-#: (:func:`reviewer.results.source.gather_then`).
-_FIRST_SHOWN = {"leaderboard": "leaderboard", "quality": RATERS.key}
+#: The page that shows each field a worker may still be filling in
+#: (:func:`reviewer.results.source.gather_then`), and no other page shows it: that page is
+#: drawn after the field's ``finish``, by this process; the others without waiting for it.
+_SHOWN_ON = {"leaderboard": "leaderboard", "quality": RATERS.key}
+
+Later = Mapping[str, Callable[[ResultsData], ResultsData]]
+
+
+class _Filling:
+    """The data, each field of ``later`` (``{field: finish}``) filled in by calling its
+    ``finish`` just before the page that shows it is drawn: by this process, once, while
+    the other pages are drawn (a worker never calls one: it could not wait for another)."""
+
+    def __init__(self, data: ResultsData, later: Later | None) -> None:
+        self.waiting = dict(later or {})
+        if set(self.waiting) - set(_SHOWN_ON):
+            raise ValueError(f"no page waits for {sorted(set(self.waiting) - set(_SHOWN_ON))}")
+        self.data = data
+        keys = [chart.key for chart in PAGES]
+        #: The pages this process draws itself: those that show a field still to come.
+        self.here = sorted(keys.index(_SHOWN_ON[field]) for field in self.waiting)
+
+    def for_page(self, index: int) -> ResultsData:
+        """The data page ``index`` of :data:`PAGES` is drawn from."""
+        for field, page in _SHOWN_ON.items():
+            if page == PAGES[index].key and field in self.waiting:
+                self.data = self.waiting.pop(field)(self.data)
+        return self.data
 
 
 def write_pdf(
-    data: ResultsData,
-    out: BinaryIO,
-    progress: Progress,
-    later: Mapping[str, Callable[[ResultsData], ResultsData]] | None = None,
+    data: ResultsData, out: BinaryIO, progress: Progress, later: Later | None = None
 ) -> int:
     """Write the PDF to ``out``; returns the number of pages. ``later``, ``{field:
     finish}``, gives what fills in fields being made meanwhile: each ``finish(data)`` is
-    called just before the first page that shows its field (every one by the last page)."""
-    waiting = dict(later or {})
-    if set(waiting) - set(_FIRST_SHOWN):
-        raise ValueError(f"no page waits for {sorted(set(waiting) - set(_FIRST_SHOWN))}")
-    # Imported here: the PDF backend is a third of a second the HTML page does not need.
+    called by this process just before it draws the page that shows its field, while the
+    other pages are drawn (:func:`_drawn`: in forked workers when it may).
+
+    Each chart group's pages (the title page with the first group's) are a PDF of their
+    own, drawn by itself, so that they can be drawn side by side; the PDFs are then put
+    together in order (:func:`_merged`)."""
+    filling = _Filling(data, later)
+    parts = _drawn(
+        lambda i: _pdf_part(filling.for_page(i), i),
+        progress,
+        lambda: _before_fork("pdf"),
+        here=filling.here,
+    )
+    whole, pages = _merged(parts)
+    out.write(whole)
+    return pages
+
+
+def _pdf_part(data: ResultsData, index: int) -> bytes:
+    """The pages of chart group ``index`` of :data:`PAGES` (its chart, then its tables), the
+    title page first for the first group, as a PDF."""
     from matplotlib.backends.backend_pdf import PdfPages
 
-    steps = len(PAGES) + 1
-    pages = 0
-    with PdfPages(out, metadata={"Title": TITLE, "Creator": "a320-review"}) as pdf:
-        pdf.savefig(_title_page(data))
-        pages += 1
-        for i, chart in enumerate(PAGES, start=1):
-            progress(i, steps, f"drawing {chart.title}")
-            for field, page in _FIRST_SHOWN.items():
-                if page == chart.key and field in waiting:
-                    data = waiting.pop(field)(data)
-            fig = new_figure(11, 8.5)
-            chart.draw(fig, data)
-            pdf.savefig(fig)
-            pdf.savefig(_table_page(_tables(chart.key, data)))
-            pages += 2
-    return pages
+    chart = PAGES[index]
+    buffer = io.BytesIO()
+    with PdfPages(buffer, metadata={"Title": TITLE, "Creator": "a320-review"}) as pdf:
+        if index == 0:
+            pdf.savefig(_title_page(data))
+        fig = new_figure(*_PAGE)
+        chart.draw(fig, data)
+        pdf.savefig(fig)
+        pdf.savefig(_table_page(_tables(chart.key, data)))
+    return buffer.getvalue()
+
+
+def _merged(parts: list[bytes]) -> tuple[bytes, int]:
+    """The PDFs ``parts`` as one and its number of pages: their pages in order, the first
+    one's document information (title, creator, date) the whole's. Each part keeps the
+    fonts it embeds (a subset of DejaVu Sans each: the report is about twice the size of
+    one drawn whole, a few hundred kB at 10,000 runs)."""
+    from pypdf import PdfReader, PdfWriter
+
+    whole = PdfWriter(clone_from=io.BytesIO(parts[0]))
+    for part in parts[1:]:
+        whole.append(PdfReader(io.BytesIO(part)))
+    buffer = io.BytesIO()
+    whole.write(buffer)
+    return buffer.getvalue(), len(whole.pages)
 
 
 def _table_html(table: Table) -> str:
@@ -298,11 +348,9 @@ def _svg(fig: Figure) -> bytes:
     return buffer.getvalue().replace(b"<svg ", b'<svg xml:space="preserve" ', 1)
 
 
-#: The HTML page's charts are drawn by this many processes forked from this one, each
-#: given the gathered data as it is (nothing pickled but the pictures coming back).
+#: The report's chart groups are drawn by this many processes forked from this one, each
+#: given the gathered data as it is (nothing pickled but the pictures or pages coming back).
 _WORKERS = 2
-#: What a forked worker draws from: set just before the fork, cleared after.
-_FORKED: tuple[ResultsData, bool] | None = None
 #: The order the workers take the charts in: the longest to draw first, so that the last
 #: ones taken are short and neither worker is left drawing alone at the end (each chart
 #: timed alone, on 30 runs in SVG and on 10,000 in PNG, the two workers would be done after
@@ -310,10 +358,8 @@ _FORKED: tuple[ResultsData, bool] | None = None
 _LONGEST_FIRST = ("validity", "vector", "humans", "models", "leaderboard", "agreement")
 
 
-def _picture(index: int) -> str:
+def _picture(data: ResultsData, index: int, vector: bool) -> str:
     """Chart group ``index`` of :data:`PAGES` drawn and embedded (in a worker, or here)."""
-    assert _FORKED is not None
-    data, vector = _FORKED
     chart = PAGES[index]
     fig = new_figure(11, 6.5)
     chart.draw(fig, data)
@@ -335,20 +381,25 @@ def _forks(workers: int) -> bool:
 def prepare(fmt: str, n_runs: int) -> None:
     """Import now what writing the report in ``fmt`` on ``n_runs`` runs will import (a
     caller with time to spare: waiting on a worker, the rater quality's)."""
-    if fmt == "pdf":
-        from matplotlib.backends import backend_pdf  # noqa: F401
-    else:
-        _before_fork(n_runs <= SVG_MAX_RUNS)
+    _before_fork(fmt if fmt == "pdf" else _picture_format(n_runs))
 
 
-def _before_fork(vector: bool) -> None:
+def _picture_format(n_runs: int) -> str:
+    """The HTML page's pictures: SVG up to :data:`SVG_MAX_RUNS` runs, PNG beyond."""
+    return "svg" if n_runs <= SVG_MAX_RUNS else "png"
+
+
+def _before_fork(backend: str) -> None:
     """What every worker would otherwise do for itself on its first chart, done once: the
-    backend's import, matplotlib's default backend (asked for by a box plot's styling,
-    which imports pyplot to answer) and PIL's image plugins (an SVG's heatmap is a PNG)."""
+    backend's import ("pdf", "svg" or "png"), matplotlib's default backend (asked for by a
+    box plot's styling, which imports pyplot to answer) and PIL's image plugins (an SVG's
+    heatmap is a PNG)."""
     import matplotlib
     from PIL import Image
 
-    if vector:
+    if backend == "pdf":
+        from matplotlib.backends import backend_pdf  # noqa: F401
+    elif backend == "svg":
         from matplotlib.backends import backend_svg  # noqa: F401
     else:
         from matplotlib.backends import backend_agg  # noqa: F401
@@ -356,19 +407,26 @@ def _before_fork(vector: bool) -> None:
     Image.preinit()
 
 
-def _pictures(data: ResultsData, vector: bool, progress: Progress) -> list[str]:
-    """Every chart group's ``<img>``, in :data:`PAGES`' order.
+def _drawn(
+    draw: Callable[[int], bytes],
+    progress: Progress,
+    before_fork: Callable[[], None],
+    *,
+    here: Sequence[int] = (),
+) -> list[bytes]:
+    """``draw(i)`` for every chart group ``i`` of :data:`PAGES` (its picture, its pages), in
+    their order.
 
-    Each chart is drawn whole by itself (its figure, layout and picture), so the charts
-    are drawn side by side in processes forked after the imports: the same pictures, on
-    the machine's cores. Otherwise (:func:`_forks`) one after the other here, as are the
-    charts a worker did not bring back (killed: by the kernel short of memory, by hand),
+    Each group is drawn whole by itself, so the groups are drawn side by side in processes
+    forked after ``before_fork()`` (the imports): the same bytes, on the machine's cores;
+    those ``here`` by this process meanwhile (what they show is made by a worker of its
+    own it waits for). Otherwise (:func:`_forks`) one after the other here, as are the
+    groups a worker did not bring back (killed: by the kernel short of memory, by hand),
     after one line saying so.
     """
-    global _FORKED
     count = len(PAGES)
     workers = min(_WORKERS, os.cpu_count() or 1, count)
-    said = 0  # the charts announced ("drawing ..."): up to the one waited for
+    said = 0  # the groups announced ("drawing ..."): up to the one waited for
 
     def announce(upto: int) -> None:
         nonlocal said
@@ -376,10 +434,9 @@ def _pictures(data: ResultsData, vector: bool, progress: Progress) -> list[str]:
             progress(said + 1, count + 1, f"drawing {PAGES[said].title}")
             said += 1
 
-    _FORKED = (data, vector)
     thawed = not gc.get_freeze_count()  # else the caller froze the heap and thaws it
     try:
-        pictures: dict[int, str] = {}
+        parts: dict[int, bytes] = {}
         if _forks(workers):
             from reviewer.results.chart_workers import draw_forked
 
@@ -389,42 +446,52 @@ def _pictures(data: ResultsData, vector: bool, progress: Progress) -> list[str]:
                 back.add(index)
                 announce(1 + next((i for i in range(count) if i not in back), count))
 
-            _before_fork(vector)
+            before_fork()
             gc.freeze()  # the workers' collections would touch, and so copy, all of the heap
             announce(1)
             keys = [chart.key for chart in PAGES]
             order = [keys.index(key) for key in _LONGEST_FIRST if key in keys]
-            drawn = draw_forked(lambda i: _picture(i).encode(), count, workers, arrived, order)
-            pictures = {i: picture.decode() for i, picture in drawn.pictures.items()}
-            missing = [i for i in range(count) if i not in pictures]
+            drawn = draw_forked(draw, count, workers, arrived, order, here)
+            parts = dict(drawn.pictures)
+            missing = [i for i in range(count) if i not in parts]
             if missing:
                 announce(missing[0] + 1)
                 titles = ", ".join(PAGES[i].title for i in missing)
                 progress(said, count + 1, f"{drawn.failure}: drawing {titles} here")
         for i in range(count):
             announce(i + 1)
-            if i not in pictures:
-                pictures[i] = _picture(i)
-        return [pictures[i] for i in range(count)]
+            if i not in parts:
+                parts[i] = draw(i)
+        return [parts[i] for i in range(count)]
     finally:
-        _FORKED = None
         if thawed:
             gc.unfreeze()
 
 
-def write_html(data: ResultsData, out: BinaryIO, progress: Progress) -> int:
-    """Write the self-contained HTML page to ``out``; returns the number of charts."""
+def write_html(
+    data: ResultsData, out: BinaryIO, progress: Progress, later: Later | None = None
+) -> int:
+    """Write the self-contained HTML page to ``out``; returns the number of charts.
+    ``later`` as for :func:`write_pdf`: each ``finish`` called by this process before it
+    draws the chart that shows its field, while the other charts are drawn."""
     parts = [
         f"<!doctype html><html><head><meta charset='utf-8'><title>{TITLE}</title>",
         f"<style>{_STYLE}</style></head><body><h1>{TITLE}</h1><dl>",
         *(f"<dt>{html.escape(k)}</dt><dd>{html.escape(v)}</dd>" for k, v in facts(data)),
         "</dl>",
     ]
-    pictures = _pictures(data, data.meta.n_runs <= SVG_MAX_RUNS, progress)
-    for chart, picture in zip(PAGES, pictures, strict=True):
+    kind = _picture_format(data.meta.n_runs)
+    filling = _Filling(data, later)
+    pictures = _drawn(
+        lambda i: _picture(filling.for_page(i), i, kind == "svg").encode(),
+        progress,
+        lambda: _before_fork(kind),
+        here=filling.here,
+    )
+    for i, (chart, picture) in enumerate(zip(PAGES, pictures, strict=True)):
         parts.append(f"<h2>{html.escape(chart.title)}</h2>")
-        parts.append(picture)
-        parts.extend(_table_html(t) for t in _tables(chart.key, data))
+        parts.append(picture.decode())
+        parts.extend(_table_html(t) for t in _tables(chart.key, filling.for_page(i)))
     parts.append("</body></html>")
     out.write("\n".join(parts).encode("utf-8"))
     return len(PAGES)
@@ -452,7 +519,7 @@ def write_report(
     fmt: str,
     progress: Progress,
     *,
-    later: Mapping[str, Callable[[ResultsData], ResultsData]] | None = None,
+    later: Later | None = None,
 ) -> int:
     """Write the report in ``fmt`` to ``path`` atomically; returns pages (PDF) or charts.
 
@@ -462,19 +529,15 @@ def write_report(
     asked first, so that a report that cannot be written is not drawn.
 
     ``later`` (``{field: finish}``) completes the data with what workers make meanwhile:
-    the PDF calls each before the first page that shows it (:func:`write_pdf`), the HTML
-    page all of them before any chart.
+    each is called before the page or chart that shows its field, the only one that waits
+    for it (:func:`write_pdf`, :func:`write_html`).
     """
     with PendingFile(path):  # made and removed: the folder takes files
         pass
     drawn = io.BytesIO()
     with _results_set_aside():
-        if fmt == "pdf":
-            count = write_pdf(data, drawn, progress, later)
-        else:
-            for finish in (later or {}).values():
-                data = finish(data)
-            count = write_html(data, drawn, progress)
+        write = write_pdf if fmt == "pdf" else write_html
+        count = write(data, drawn, progress, later)
     write_bytes(path, drawn.getvalue())
     progress(len(PAGES) + 1, len(PAGES) + 1, f"wrote {path}")
     return count

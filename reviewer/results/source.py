@@ -82,13 +82,13 @@ def gather_then(
     """:func:`gather`, but what is made in workers is left running: the data comes back
     without it, with ``{field: finish}``, each ``finish(data)`` filling in that field of
     the data (``"quality"``: what ``meanwhile`` started; ``"leaderboard"``: with
-    ``board_aside``, the leaderboard's bootstrap begun in a worker, when a core is free).
+    ``board_aside``, the leaderboard's bootstrap, begun in a worker when a core is free,
+    else made by the ``finish``).
 
-    The report calls each ``finish`` only before the first page that shows its field, so
-    the pages before it are drawn here meanwhile: the rater quality (a second at 10,000
-    runs) before the Raters page, the last, and the leaderboard (half a second) before its
-    own page, the second; this process meanwhile makes alpha's intervals and the title
-    and Models pages instead of the leaderboard.
+    The report calls each ``finish`` only before it draws the page that shows its field,
+    while the other pages are drawn: the rater quality (a second at 10,000 runs) and the
+    leaderboard (a quarter to half a second) are made beside the drawing, not before it
+    begins; this process meanwhile makes alpha's intervals instead of the leaderboard.
     """
     later: dict[str, Finish] = {}
     # The collector's young generation large throughout (the reading and the point values
@@ -121,20 +121,21 @@ def _build_board(live: LiveResults, *, seed: int, resamples: int) -> Board:
     return build_board(scorer_values_of(live.runs), resamples=resamples, seed=seed)
 
 
-def _start_board(live: LiveResults, *, seed: int, resamples: int) -> Finish | None:
-    """:func:`_build_board` begun in a forked worker, with what fills it into the data, or
-    ``None`` (the caller builds it in process) without ``fork`` or a core to spare.
+def _start_board(live: LiveResults, *, seed: int, resamples: int) -> Finish:
+    """:func:`_build_board` begun in a forked worker when a core is free for it, with what
+    fills it into the data; without ``fork`` or a core to spare, that ``finish`` builds it
+    (the report calls it while its other pages are drawn, not before they begin).
 
     The worker needs only the runs already read (no database: a connection is never used
     across a fork) and hands the board back pickled in an unnamed file; a worker that
     failed in any way leaves the board to be built here, the same numbers.
     """
-    if not hasattr(os, "fork") or not a_core_to_spare():
-        return None
-    collect = forked(lambda: _build_board(live, seed=seed, resamples=resamples))
+    collect = None
+    if hasattr(os, "fork") and a_core_to_spare():
+        collect = forked(lambda: _build_board(live, seed=seed, resamples=resamples))
 
     def finish(data: ResultsData) -> ResultsData:
-        board, _status = collect()
+        board = collect()[0] if collect is not None else None
         if board is None:
             board = _build_board(live, seed=seed, resamples=resamples)
         live.leaderboard = board  # as with_intervals keeps it

@@ -191,8 +191,9 @@ def run_report(args: argparse.Namespace) -> int:
                     fmt,
                     len(runs),
                 ),
-                # The leaderboard's bootstrap in a worker too while alpha's is made here.
-                board_aside=fmt == "pdf",
+                # The leaderboard's bootstrap in a worker too while alpha's is made here,
+                # or (no core free) made here while the other pages are drawn.
+                board_aside=True,
             )
         except UnknownStudyError as exc:
             raise UsageError(str(exc)) from None
@@ -218,10 +219,9 @@ def run_report(args: argparse.Namespace) -> int:
             from reviewer.results.report import write_report
 
             try:
-                # The PDF's pages before the Leaderboard and the Raters pages are drawn while
-                # workers make their data (the HTML page's charts are drawn in workers forked
-                # with all of it); the store stays open meanwhile: the quality's finish reads
-                # it here if its worker fails.
+                # The pages but the Leaderboard and the Raters are drawn while their data is
+                # made; the store stays open meanwhile: the quality's finish reads it here if
+                # its worker fails.
                 count = write_report(data, out, fmt, _progress, later=later)
             except outfile.OutputError as exc:  # already "cannot write OUT: why", as --out says it
                 raise CommandError(f"{exc}; {out} was left as it was") from None

@@ -8,6 +8,7 @@ import io
 from pathlib import Path
 
 import pytest
+from pdf_reading import pdf_text
 from raters_sim import plant_ratings
 
 from reviewer.cli import main
@@ -167,13 +168,34 @@ def test_the_quality_from_the_worker_is_the_one_computed_here(planted: Path, mon
     assert busy.quality.model_dump_json() == plain.quality.model_dump_json()
 
 
+def _one_process(monkeypatch) -> None:
+    """The report's pages drawn one after the other in this process (as the dashboard's
+    thread draws them)."""
+    from reviewer.results import report
+
+    monkeypatch.setattr(report, "_WORKERS", 1)
+
+
+def _forking(monkeypatch) -> None:
+    """The report's pages drawn by two forked workers, as on the command line (a test before
+    may have left a thread running)."""
+    from reviewer.results import report
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
+    monkeypatch.setattr(report, "_WORKERS", 2)
+    monkeypatch.setattr(report.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(report.threading, "active_count", lambda: 1)
+
+
 def test_the_pdf_waits_for_the_rater_quality_only_at_its_raters_page(
     planted: Path, monkeypatch
 ) -> None:
-    """The report's other pages are drawn while the quality is made elsewhere: ``later`` is
-    called once, after every other page, and the Raters page draws what it returned."""
+    """Drawn in one process, the report's other pages are drawn while the quality is made
+    elsewhere: ``later`` is called once, after every other page, and the Raters page draws
+    what it returned."""
     from reviewer.results import report
 
+    _one_process(monkeypatch)
     steps: list[str] = []
     tabled = {}
     tables = report._tables
@@ -201,6 +223,56 @@ def test_the_pdf_waits_for_the_rater_quality_only_at_its_raters_page(
     assert all(q is None for key, q in tabled.items() if key != report.RATERS.key)
 
 
+@pytest.mark.parametrize("fmt", ["pdf", "html"])
+def test_forked_workers_draw_the_report_drawn_in_one_process(
+    planted: Path, monkeypatch, fmt: str
+) -> None:
+    """Forked workers draw the pages (charts) that do not show what is made later, while
+    this process calls each ``finish`` (once: a worker never does, it could not wait for a
+    sibling) and draws the pages that show it: the very report drawn in one process."""
+    import os
+
+    import matplotlib
+
+    from reviewer.results import report
+
+    write = write_pdf if fmt == "pdf" else write_html
+    # an SVG's ids are random unless salted: two drawings are then comparable
+    monkeypatch.setitem(matplotlib.rcParams, "svg.hashsalt", "same ids")
+
+    _forking(monkeypatch)
+    parent = os.getpid()
+    with ReviewStore.open(planted) as store:
+        points = gather(store, resamples=10, viewer="tester")
+        whole = {
+            "quality": with_quality(store, points, viewer="tester", reference="Ann").quality,
+            "leaderboard": points.leaderboard,
+        }
+        points = points.model_copy(update={"leaderboard": None})
+        called: list[tuple[str, int]] = []
+
+        def finish(field):
+            def fill(data):
+                called.append((field, os.getpid()))
+                return data.model_copy(update={field: whole[field]})
+
+            return fill
+
+        drawn = {}
+        for mode in (_one_process, _forking):
+            mode(monkeypatch)
+            assert report._forks(report._WORKERS) == (mode is _forking)
+            out = io.BytesIO()
+            later = {field: finish(field) for field in ("leaderboard", "quality")}
+            count = write(points, out, lambda *_: None, later)
+            assert count == (1 + 2 * len(report.PAGES) if fmt == "pdf" else len(report.PAGES))
+            drawn[mode] = out.getvalue()
+    assert called == [("leaderboard", parent), ("quality", parent)] * 2
+    assert drawn[_forking] == drawn[_one_process]
+    text = pdf_text(drawn[_forking]) if fmt == "pdf" else drawn[_forking].decode()
+    assert "Accuracy against rater Ann" in text  # the Raters page, with the quality
+
+
 def test_the_leaderboard_from_its_worker_is_the_one_built_here(planted: Path, monkeypatch) -> None:
     """With ``board_aside`` the leaderboard's bootstrap runs in a forked worker while alpha's
     intervals are made here: the same board, filled in only before the Leaderboard page;
@@ -226,6 +298,7 @@ def test_the_leaderboard_from_its_worker_is_the_one_built_here(planted: Path, mo
             steps.append("board")
             return later["leaderboard"](data)
 
+        _one_process(monkeypatch)
         write_pdf(points, io.BytesIO(), lambda _i, _n, text: steps.append(text),
                   {"leaderboard": board})  # fmt: skip
         assert steps.index("board") == steps.index(f"drawing {report.PAGES[1].title}") + 1
@@ -243,12 +316,14 @@ def test_the_leaderboard_from_its_worker_is_the_one_built_here(planted: Path, mo
                                            board_aside=True)  # fmt: skip
         assert later["leaderboard"](points).leaderboard == whole.leaderboard
     assert len(forks) == 3
-    # No core to spare: built here, no worker, nothing left to finish.
+    # No core to spare: no worker; the finish builds it here (while the report draws the
+    # other pages), the same board.
     monkeypatch.setattr(source, "a_core_to_spare", lambda: False)
     with ReviewStore.open(planted) as store:
         points, later = source.gather_then(store, resamples=50, seed=4, viewer="tester",
                                            board_aside=True)  # fmt: skip
-    assert later == {} and points.leaderboard == whole.leaderboard
+        assert points.leaderboard is None and list(later) == ["leaderboard"]
+        assert later["leaderboard"](points).leaderboard == whole.leaderboard
     assert len(forks) == 3
 
 

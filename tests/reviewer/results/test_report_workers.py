@@ -7,6 +7,7 @@ Every test here is bounded by an alarm: a death waited for forever fails, it doe
 from __future__ import annotations
 
 import dataclasses
+import gc
 import io
 import os
 import signal
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import matplotlib
 import pytest
+from pdf_reading import pdf_pages
 
 from reviewer.results import chart_workers, report
 from reviewer.results.data import ResultsData
@@ -157,10 +159,34 @@ def test_a_chart_that_fails_in_a_worker_fails_here_too(data: ResultsData, forkin
     pages[5] = dataclasses.replace(pages[5], draw=broken)
     monkeypatch.setattr(report, "PAGES", tuple(pages))
     said: list[str] = []
+    frozen = gc.get_freeze_count()
     with pytest.raises(RuntimeError, match="a bug in a chart"):
         report.write_html(data, io.BytesIO(), lambda step, _steps, text: said.append(text))
     assert "a chart worker failed (exit code 1): drawing Validity here" in said
-    assert report._FORKED is None
+    assert gc.get_freeze_count() == frozen  # the heap frozen for the fork is thawed
+
+
+def _pdf(data: ResultsData) -> tuple[bytes, list[str]]:
+    said: list[str] = []
+    out = io.BytesIO()
+    report.write_pdf(data, out, lambda step, _steps, text: said.append(f"[{step}] {text}"))
+    return out.getvalue(), said
+
+
+def test_a_worker_killed_while_it_draws_pdf_pages_leaves_the_pdf_whole(
+    data: ResultsData, forking, monkeypatch
+) -> None:
+    """The PDF's chart groups are drawn by the same workers (each a PDF of its own, put
+    together after): one lost is drawn here, and the PDF is the one drawn alone."""
+    with monkeypatch.context() as m:
+        m.setattr(report, "_WORKERS", 1)
+        alone, _ = _pdf(data)
+    _dies_in_a_worker(4, monkeypatch)  # Agreement
+    pdf, said = _pdf(data)
+    assert pdf == alone and pdf_pages(pdf) == 1 + 2 * len(report.PAGES)
+    assert [line for line in said if "worker" in line] == [
+        "[5] a chart worker was killed (SIGKILL): drawing Agreement here"
+    ]
 
 
 def test_the_records_read_back_are_the_whole_ones() -> None:
@@ -285,3 +311,24 @@ def test_the_pictures_are_taken_in_the_order_given() -> None:
 def test_the_report_names_its_charts_longest_first() -> None:
     # An order naming a chart that is not there would leave it to the end unannounced.
     assert set(report._LONGEST_FIRST) <= {chart.key for chart in report.PAGES}
+
+
+def test_the_pictures_named_here_are_drawn_by_this_process() -> None:
+    """``here``: drawn by the caller (each picture says which process drew it), while the
+    workers draw the others; every one comes back, announced once."""
+    parent = os.getpid()
+    came: list[int] = []
+
+    def draw(i: int) -> bytes:
+        return f"{i}:{'here' if os.getpid() == parent else 'worker'}".encode()
+
+    drawn = chart_workers.draw_forked(draw, 5, 2, came.append, [4, 3], here=[3, 1])
+    assert drawn.pictures == {
+        0: b"0:worker",
+        1: b"1:here",
+        2: b"2:worker",
+        3: b"3:here",
+        4: b"4:worker",
+    }
+    assert sorted(came) == [0, 1, 2, 3, 4] and came.index(3) < came.index(1)
+    assert drawn.failure == ""

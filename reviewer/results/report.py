@@ -15,20 +15,19 @@ import gc
 import html
 import io
 import os
-import textwrap
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
-from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from reviewer.adjudication.rule import CONSENSUS_RULE
 from reviewer.outfile import PendingFile, write_bytes
 from reviewer.results.charts import CHARTS, new_figure
 from reviewer.results.data import ResultsData
+from reviewer.results.pdf_pages import PAGE, merged, table_page, title_page
 from reviewer.results.raters_page import RATERS, raters_tables
 from reviewer.results.tables import Table, tables_for
 from scoring.scorecard import UNSAFE_MEANING
@@ -82,141 +81,6 @@ def _judges(data: ResultsData) -> str:
     return ", ".join(data.judges) + " (automatic; not counted as raters)"
 
 
-#: Inches of the landscape page, and the title page's facts: from 70 % of its height down
-#: to a bottom margin, in lines of 1.25 times the font and a gap of 0.6 between facts.
-_PAGE = (11.0, 8.5)
-_FACTS_ROOM = 0.66
-_LEADING, _GAP = 1.25, 0.6
-
-
-def _title_page(data: ResultsData) -> Figure:
-    fig = Figure(figsize=_PAGE)
-    fig.text(0.08, 0.85, TITLE, fontsize=26, fontweight="bold")
-    shows = "Models, the leaderboard, the scorer's vector, the human ratings, agreement, validity"
-    fig.text(0.08, 0.80, shows)
-    wrapped = [(label, textwrap.wrap(value, 80) or [""]) for label, value in facts(data)]
-    lines = sum(len(v) for _, v in wrapped)
-
-    def height(size: float) -> float:  # as a fraction of the page
-        return (lines * _LEADING + len(wrapped) * _GAP) * size / 72 / _PAGE[1]
-
-    # 11 points, smaller where the facts would run off the page (the last one once did:
-    # a long database path, judges, open disputes).
-    size = 11.0
-    while size > 6 and height(size) > _FACTS_ROOM:
-        size -= 0.5
-    line, gap = (k * size / 72 / _PAGE[1] for k in (_LEADING, _GAP))
-    y = 0.70
-    for label, value in wrapped:
-        fig.text(0.08, y, label, fontsize=size, fontweight="bold", va="top")
-        fig.text(0.27, y, "\n".join(value), fontsize=size, va="top", linespacing=_LEADING)
-        y -= line * len(value) + gap
-    return fig
-
-
-#: A table's title: its font, and the characters of it a line of the page holds (bold
-#: characters at about 0.62 em, over the page's width less the margins).
-_TITLE_SIZE = 11.0
-_TITLE_CHARS = int(9.6 * 72 / (0.62 * _TITLE_SIZE))
-
-
-def _table_page(tables: list[Table]) -> Figure:
-    """The tables of one chart group, stacked on one page."""
-    fig = Figure(figsize=_PAGE)
-    titles = [textwrap.wrap(t.title, _TITLE_CHARS) for t in tables]
-    # header, title lines and a margin per table
-    heights = [len(t.rows) + len(lines) + 2 for t, lines in zip(tables, titles, strict=True)]
-    fig.subplots_adjust(left=0.06, right=0.96)  # the title starts where the page does
-    axes = fig.subplots(len(tables), 1, height_ratios=heights, squeeze=False)[:, 0]
-    for ax, table, lines in zip(axes, tables, titles, strict=True):
-        ax.set_axis_off()
-        # Not drawn, but placing the title would still make and measure the y axis's
-        # ticks (a tenth of the table pages' time).
-        ax.yaxis.set_visible(False)
-        ax.set_title("\n".join(lines), loc="left", fontweight="bold", fontsize=_TITLE_SIZE)
-        if not table.rows:
-            ax.text(0.5, 0.5, "Nothing to tabulate yet.", ha="center", color="#666666")
-            continue
-        _fitted_table(ax, table)
-    return fig
-
-
-#: Inches of a landscape page a table may use, and a character's width per point of font.
-_PAGE_WIDTH = 10.2
-_CHAR_EM = 0.6
-
-
-def _fitted_table(ax: Axes, table: Table) -> None:
-    """Draw ``table`` so that it fits the page: headers and long cells wrapped, columns as
-    wide as their text, the font made smaller when the text is wider than the page."""
-    headers = ["\n".join(textwrap.wrap(h, 14)) or h for h in table.headers]
-    rows = [["\n".join(textwrap.wrap(c, 40)) or c for c in row] for row in table.rows]
-    widths = [
-        max(len(line) for cell in [h, *(r[i] for r in rows)] for line in cell.split("\n")) + 4
-        for i, h in enumerate(headers)
-    ]
-    size = min(9.0 if len(rows) < 15 else 7.0, _PAGE_WIDTH * 72 / (sum(widths) * _CHAR_EM))
-    lines = [max(c.count("\n") + 1 for c in row) for row in [headers, *rows]]
-    _draw_grid(ax, [headers, *rows], [w / sum(widths) for w in widths], lines, size)
-
-
-#: What ``ax.table`` draws with (matplotlib's ``Table`` and ``Cell``): a line of a cell is
-#: 1.2 times its 10-point font high, the table sits this far below the axes' top, a cell's
-#: right-aligned text this fraction of its width from its right edge.
-_LINE_INCHES = 10 / 72 * 1.2
-_AXES_PAD = 0.02
-_CELL_PAD = 0.1
-
-
-def grid_cells(
-    ax: Axes, columns: list[float], lines: list[int]
-) -> list[list[tuple[float, float, float, float]]]:
-    """Per row (the header first), per column, a cell's ``(x, y, width, height)`` in axes
-    coordinates: where ``ax.table(..., colWidths=columns, loc="upper center")`` puts it
-    once each row's height is made ``lines`` times the table's own."""
-    fig = ax.get_figure(root=True)
-    assert fig is not None
-    line = _LINE_INCHES / (ax.get_position().height * fig.get_size_inches()[1])
-    heights = [line * n for n in lines]
-    left = 0.5 - sum(columns) / 2
-    xs = [left + sum(columns[:i]) for i in range(len(columns))]
-    top = 1 - _AXES_PAD
-    cells = []
-    for height in heights:
-        top -= height
-        cells.append([(x, top, w, height) for x, w in zip(xs, columns, strict=True)])
-    return cells
-
-
-def _draw_grid(
-    ax: Axes, rows: list[list[str]], columns: list[float], lines: list[int], size: float
-) -> None:
-    """The table ``ax.table`` would draw (black-edged white cells, the header row's text
-    centred, the others' right-aligned, each in the middle of its cell's height), drawn as
-    one collection of rectangles and a text per cell: matplotlib's ``Table`` places and
-    measures every cell again at every draw (a quarter of the report's drawing)."""
-    from matplotlib.collections import PatchCollection
-    from matplotlib.font_manager import FontProperties
-    from matplotlib.patches import Rectangle
-
-    cells = grid_cells(ax, columns, lines)
-    boxes = [Rectangle((x, y), w, h) for row in cells for x, y, w, h in row]
-    ax.add_collection(
-        PatchCollection(boxes, facecolor="w", edgecolor="k", joinstyle="miter",
-                        transform=ax.transAxes, clip_on=False),
-        autolim=False,
-    )  # fmt: skip
-    font = FontProperties(size=size)  # one, copied by every text: made anew, a third of them
-    for r, (texts, row) in enumerate(zip(rows, cells, strict=True)):
-        for text, (x, y, w, h) in zip(texts, row, strict=True):
-            if r == 0:
-                at, align = x + w / 2, "center"
-            else:
-                at, align = x + w * (1 - _CELL_PAD), "right"
-            ax.text(at, y + h / 2, text, transform=ax.transAxes, fontproperties=font,
-                    ha=align, va="center", clip_on=False)  # fmt: skip
-
-
 #: The page that shows each field a worker may still be filling in
 #: (:func:`reviewer.results.source.gather_then`), and no other page shows it: that page is
 #: drawn after the field's ``finish``, by this process; the others without waiting for it.
@@ -257,7 +121,7 @@ def write_pdf(
 
     Each chart group's pages (the title page with the first group's) are a PDF of their
     own, drawn by itself, so that they can be drawn side by side; the PDFs are then put
-    together in order (:func:`_merged`)."""
+    together in order (:func:`~reviewer.results.pdf_pages.merged`)."""
     filling = _Filling(data, later)
     parts = _drawn(
         lambda i: _pdf_part(filling.for_page(i), i),
@@ -265,9 +129,17 @@ def write_pdf(
         lambda: _before_fork("pdf"),
         here=filling.here,
     )
-    whole, pages = _merged(parts)
+    whole, pages = merged(parts)
     out.write(whole)
     return pages
+
+
+#: What the report shows, under its title on the first page.
+SHOWS = "Models, the leaderboard, the scorer's vector, the human ratings, agreement, validity"
+
+
+def _title_page(data: ResultsData) -> Figure:
+    return title_page(TITLE, SHOWS, facts(data))
 
 
 def _pdf_part(data: ResultsData, index: int) -> bytes:
@@ -280,26 +152,11 @@ def _pdf_part(data: ResultsData, index: int) -> bytes:
     with PdfPages(buffer, metadata={"Title": TITLE, "Creator": "a320-review"}) as pdf:
         if index == 0:
             pdf.savefig(_title_page(data))
-        fig = new_figure(*_PAGE)
+        fig = new_figure(*PAGE)
         chart.draw(fig, data)
         pdf.savefig(fig)
-        pdf.savefig(_table_page(_tables(chart.key, data)))
+        pdf.savefig(table_page(_tables(chart.key, data)))
     return buffer.getvalue()
-
-
-def _merged(parts: list[bytes]) -> tuple[bytes, int]:
-    """The PDFs ``parts`` as one and its number of pages: their pages in order, the first
-    one's document information (title, creator, date) the whole's. Each part keeps the
-    fonts it embeds (a subset of DejaVu Sans each: the report is about twice the size of
-    one drawn whole, a few hundred kB at 10,000 runs)."""
-    from pypdf import PdfReader, PdfWriter
-
-    whole = PdfWriter(clone_from=io.BytesIO(parts[0]))
-    for part in parts[1:]:
-        whole.append(PdfReader(io.BytesIO(part)))
-    buffer = io.BytesIO()
-    whole.write(buffer)
-    return buffer.getvalue(), len(whole.pages)
 
 
 def _table_html(table: Table) -> str:

@@ -7,7 +7,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from reviewer.results import report
+from reviewer.results import pdf_pages
 from reviewer.results.tables import Table
 
 
@@ -23,7 +23,7 @@ def test_the_cells_are_where_matplotlib_s_table_puts_them(lines: list[int]) -> N
     for (row, _col), cell in drawn.get_celld().items():
         cell.set_height(cell.get_height() * lines[row])
     drawn._update_positions(FigureCanvasAgg(fig).get_renderer())
-    mine = report.grid_cells(ax, columns, lines)
+    mine = pdf_pages.grid_cells(ax, columns, lines)
     for (row, col), cell in drawn.get_celld().items():
         x, y, w, h = mine[row][col]
         assert (x, y, w, h) == pytest.approx((*cell.get_xy(), cell.get_width(), cell.get_height()))
@@ -32,9 +32,9 @@ def test_the_cells_are_where_matplotlib_s_table_puts_them(lines: list[int]) -> N
 def test_a_table_page_shows_every_cell_once_aligned_as_the_table_did() -> None:
     table = Table("Title", ["name", "a long header to wrap here"],
                   [["é ß 名前", "1.00"], ["a much longer cell " * 4, "0.5"]])  # fmt: skip
-    fig = report._table_page([table])
+    fig = pdf_pages.table_page([table])
     texts = {t.get_text(): t for t in fig.axes[0].texts if isinstance(t, Text)}
-    wrapped = "\n".join(report.textwrap.wrap("a much longer cell " * 4, 40))
+    wrapped = "\n".join(pdf_pages.textwrap.wrap("a much longer cell " * 4, 40))
     assert set(texts) == {"name", "a long header\nto wrap here", "é ß 名前", "1.00", wrapped,
                           "0.5"}  # fmt: skip
     assert texts["name"].get_ha() == "center" and texts["1.00"].get_ha() == "right"

@@ -222,7 +222,7 @@ def test_no_text_of_any_pdf_page_runs_off_the_page(rated_db: Path) -> None:
     """Found by looking at the pages of a 10,000-run report: the title page's last fact
     below the page's edge, a table title past its right edge, the Models notes on top of
     each other. A long database path and many judges make the title page long."""
-    from reviewer.results import report
+    from reviewer.results import pdf_pages, report
     from reviewer.results.charts import new_figure
     from reviewer.results.source import gather
 
@@ -235,7 +235,7 @@ def test_no_text_of_any_pdf_page_runs_off_the_page(rated_db: Path) -> None:
         fig = new_figure(11, 8.5)
         chart.draw(fig, data)
         assert _outside(fig) is None, chart.key
-        assert _outside(report._table_page(report._tables(chart.key, data))) is None, chart.key
+        assert _outside(pdf_pages.table_page(report._tables(chart.key, data))) is None, chart.key
         if chart.key == "models":  # its notes, under a short figure's axis too
             assert _overlapping(fig) == []
             short_fig = new_figure(12.8, 5.8)

@@ -80,7 +80,9 @@ _CHAR_EM = 0.6
 def _fitted_table(ax: Axes, table: Table) -> None:
     """Draw ``table`` so that it fits the page: headers and long cells wrapped, columns as
     wide as their text, the font made smaller when the text is wider than the page."""
-    headers = ["\n".join(textwrap.wrap(h, 14)) or h for h in table.headers]
+    # A header's words whole ("distinguishable" was cut into "distinguishabl" and "e"): a
+    # long one only widens its column, and the font is made smaller if the page is too narrow.
+    headers = ["\n".join(textwrap.wrap(h, 14, break_long_words=False)) or h for h in table.headers]
     rows = [["\n".join(textwrap.wrap(c, 40)) or c for c in row] for row in table.rows]
     widths = [
         max(len(line) for cell in [h, *(r[i] for r in rows)] for line in cell.split("\n")) + 4

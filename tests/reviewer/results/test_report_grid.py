@@ -38,3 +38,11 @@ def test_a_table_page_shows_every_cell_once_aligned_as_the_table_did() -> None:
     assert set(texts) == {"name", "a long header\nto wrap here", "é ß 名前", "1.00", wrapped,
                           "0.5"}  # fmt: skip
     assert texts["name"].get_ha() == "center" and texts["1.00"].get_ha() == "right"
+
+
+def test_a_header_word_longer_than_its_line_is_not_cut() -> None:
+    """Seen on the leaderboard's pairs table: "distinguishabl" over "e"."""
+    table = Table("Pairs", ["pair", "distinguishable", "shared scenarios"], [["a − b", "yes", "3"]])
+    fig = pdf_pages.table_page([table])
+    texts = {t.get_text() for t in fig.axes[0].texts if isinstance(t, Text)}
+    assert {"distinguishable", "shared\nscenarios"} <= texts

@@ -101,8 +101,10 @@ def _drawing_imported_first(
     finish: Callable[[ResultsData], ResultsData], fmt: str, n_runs: int
 ) -> Callable[[ResultsData], ResultsData]:
     """``finish`` (the rater quality's: it waits for its worker) after the drawing's imports
-    (matplotlib and its backend, a third of a second): made before the reading, they kept
-    the worker from starting; made here, they take the time this process would wait for it.
+    (matplotlib and its backend, a third of a second). With ``--reference`` the quality is
+    waited for before any drawing (a reference the store lacks is refused first): the
+    imports then take the time this process would wait (made before the reading, they kept
+    the worker from starting). Otherwise the report has made them before it calls this.
     """
 
     def first(data: ResultsData) -> ResultsData:

@@ -306,6 +306,15 @@ def main(
         # A full disk or a folder gone while writing: one clear line, never a traceback.
         print(f"{prog}: {describe_os_error(exc)}", file=sys.stderr)
         return 1
+    except Exception as exc:
+        # SQLite out of room while it reads: a sort or a grouping spills into temporary
+        # files in the temporary folder (seen with TMPDIR on a full disk: a traceback).
+        from reviewer.store.connection import is_disk_full
+
+        if not is_disk_full(exc):
+            raise
+        print(f"{prog}: {describe_sqlite_full(exc)}", file=sys.stderr)
+        return 1
 
 
 def verb_parser(parser: argparse.ArgumentParser, args: Sequence[str]) -> argparse.ArgumentParser:
@@ -319,6 +328,18 @@ def verb_parser(parser: argparse.ArgumentParser, args: Sequence[str]) -> argpars
             break
         current = subs[0].choices[token]
     return current
+
+
+def describe_sqlite_full(exc: BaseException) -> str:
+    """SQLite's "database or disk is full" where no change was being saved: the database's
+    disk, or the temporary folder its sorts spill into."""
+    import tempfile
+
+    return (
+        f"the disk is full: SQLite found no room for the database or its temporary files "
+        f"(in {tempfile.gettempdir()}) ({exc}); nothing was written: free some space and "
+        f"try again"
+    )
 
 
 def describe_os_error(exc: OSError) -> str:

@@ -328,3 +328,25 @@ def test_the_report_freezes_its_objects_only_for_the_exit(rated_db: Path, tmp_pa
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n") == ["after the verb False", "at exit True", ""]
     assert out.read_bytes().startswith(b"%PDF-")
+
+
+def test_sqlite_out_of_room_while_reading_is_one_line(
+    capsys, rated_db: Path, tmp_path: Path, monkeypatch
+) -> None:
+    """Seen with TMPDIR on a full disk: the rater quality's query sorts into temporary
+    files and SQLite says "database or disk is full"; the report printed a traceback."""
+    from reviewer.quality import storage
+
+    def full(*_args, **_kwargs):
+        import sqlite3
+
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(storage, "human_score_parts", full)
+    monkeypatch.setattr("reviewer.results.raters_source.a_core_to_spare", lambda: False)
+    out = tmp_path / "r.html"
+    code, _out, err = _run(capsys, "report", "--db", rated_db, "--out", out)
+    lines = [line for line in err.splitlines() if not line.startswith("report: ")]
+    assert code == 1 and "Traceback" not in err
+    assert len(lines) == 1 and lines[0].startswith("a320-review report: the disk is full")
+    assert not out.exists()

@@ -6,8 +6,10 @@ import csv
 from pathlib import Path
 
 import pytest
+from pdf_reading import pdf_pages, pdf_text
 from PySide6.QtCore import QPoint, Qt
 
+from reviewer.results.report import PAGES
 from reviewer.results.source import gather
 from ui.app import App
 from ui.results.agreement_models import (
@@ -151,12 +153,20 @@ def test_a_double_click_on_a_disagreement_opens_the_run(qtbot, rated_app: App) -
     assert opened.args[0].run_pk == expected
 
 
-def test_export_report_from_the_window(qtbot, rated_app: App, tmp_path: Path) -> None:
-    out = tmp_path / "from-window.html"
+@pytest.mark.parametrize("fmt", ["html", "pdf"])
+def test_export_report_from_the_window(qtbot, rated_app: App, tmp_path: Path, fmt: str) -> None:
+    """From the window's thread the groups are drawn one after the other (no fork from a
+    Qt process), the PDF's put together as on the command line."""
+    out = tmp_path / f"from-window.{fmt}"
     loader = rated_app.window.dashboard.results_loader
     with qtbot.waitSignal(loader.exported, timeout=60000) as done:
         rated_app.window.dashboard.start_export(out)
     assert "Report written" in done.args[0]
+    if fmt == "pdf":
+        data = out.read_bytes()
+        assert data.startswith(b"%PDF-") and pdf_pages(data) == 1 + 2 * len(PAGES)
+        assert "claude-sonnet-4-5" in pdf_text(data)
+        return
     page = out.read_text(encoding="utf-8")
     assert "claude-sonnet-4-5" in page and page.count("data:image/svg+xml;base64,") == 7
 

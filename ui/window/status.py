@@ -25,7 +25,10 @@ class WindowStatus:
         self.progress.setMaximumWidth(220)
         self.progress.setTextVisible(True)
         self.progress.hide()
-        self.cancel_button = QPushButton("Cancel import", bar)
+        # (Not QPushButton(text, bar): telling that call from QPushButton(icon, text, bar)
+        # builds QIcon's enums, which the first screen needs not.)
+        self.cancel_button = QPushButton(bar)
+        self.cancel_button.setText("Cancel import")
         self.cancel_button.clicked.connect(cancel_import)
         self.cancel_button.hide()
         # A rater name is user text: plain, never HTML.

@@ -64,8 +64,11 @@ class MainWindow(QMainWindow):
         self.ask_note = ask_note
         self._attached = False
 
-        self.queue = QueuePanel()
-        main = QSplitter(Qt.Orientation.Horizontal)
+        # Made in its parent, the window's tree top down: under the application's style
+        # sheet a widget moved into another is polished again with all it holds (the queue,
+        # then the whole splitter by setCentralWidget).
+        main = QSplitter(Qt.Orientation.Horizontal, self)
+        self.queue = QueuePanel(main)
         main.addWidget(self.queue)
         # The rating pane scrolls vertically rather than set the window's minimum height:
         # on a 1280×720 screen the submit button is a scroll away, never off-screen.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtWidgets import QInputDialog, QWidget
+from PySide6.QtWidgets import QWidget
 
 #: (parent, names already in the database, the current name or "") -> the chosen name,
 #: or None when the rater cancels. Tests pass their own.
@@ -23,6 +23,8 @@ PROMPT = (
 
 def ask_rater(parent: QWidget | None, names: Sequence[str], current: str) -> str | None:
     """A dialog offering ``names`` (editable: a new name may be typed)."""
+    from PySide6.QtWidgets import QInputDialog  # its enums are built on first use: not at start
+
     choices = list(dict.fromkeys([current, *names] if current else names))
     name, ok = QInputDialog.getItem(
         parent, "Rater", PROMPT, choices, 0 if choices else -1, editable=True

@@ -8,10 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, cached_property
+from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QColor, QIcon
+from PySide6.QtGui import QColor
 
 from reviewer import assets
+
+if TYPE_CHECKING:
+    # QIcon's enums are built when the class is first touched: by the run view's first
+    # icon, not by the first screen, which shows none.
+    from PySide6.QtGui import QIcon
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,8 @@ def style_key(command_class: str, severity: str | None, subtype: str | None) -> 
 @cache
 def icon(name: str) -> QIcon:
     """A bundled SVG icon (cached: QIcon construction parses the file)."""
+    from PySide6.QtGui import QIcon
+
     with assets.as_file("icons", f"{name}.svg") as file:
         return QIcon(str(file))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPalette
-from PySide6.QtWidgets import QStyledItemDelegate, QTableView
+from PySide6.QtWidgets import QAbstractScrollArea, QStyledItemDelegate, QTableView, QWidget
 from shiboken6 import isValid
 
 from ui.queue.run_queue_model import UNSAFE_COLOUR, Column, RunQueueModel, ShortTextRole
@@ -40,6 +40,17 @@ _ELIDE = {
 }
 #: The room a cell's text loses to the style's margins (QStyle's item text margins).
 TEXT_MARGIN = 8
+
+
+def viewport_of(area: QAbstractScrollArea) -> QWidget:
+    """``area.viewport()``, first made a Python object through ``findChild`` (Qt names every
+    scroll area's own viewport so): PySide 6.12 builds every class of QtWidgets that
+    derives from QWidget, and their enums, the first time ``viewport()`` hands it a plain
+    QWidget made in C++ (some 25 ms of the first screen), and ``findChild`` does not. Once
+    made, ``viewport()`` returns that object; a viewport set by hand is still the one
+    returned."""
+    area.findChild(QWidget, "qt_scrollarea_viewport", Qt.FindChildOption.FindDirectChildrenOnly)
+    return area.viewport()
 
 
 def shown_text(text: str, short: str | None, metrics, width: int, mode) -> str:
@@ -129,7 +140,7 @@ class QueueColumns(QObject):
         header = view.horizontalHeader()
         header.sectionResized.connect(self._on_section_resized)
         # Held here: the filter also sees their last events, while the view is destroyed.
-        self._viewport, self._header_viewport = view.viewport(), header.viewport()
+        self._viewport, self._header_viewport = viewport_of(view), viewport_of(header)
         self._header_viewport.installEventFilter(self)
         self._viewport.installEventFilter(self)  # width changes re-fit the columns
 

@@ -14,7 +14,7 @@ from typing import Protocol, TypeVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
+from PySide6.QtWidgets import QMainWindow, QMenu
 
 #: Rating → Adjudicate this run, and sign it (ui.window.adjudication binds them).
 ADJUDICATE_KEY = "Ctrl+J"
@@ -144,7 +144,10 @@ class WindowMenus:
         repeat: bool = True,
     ) -> QAction:
         """An action of the window, bound to ``keys`` and listed in ``menu`` (if any)."""
-        action = QAction(text, self._host)
+        # (Not QAction(text, host): telling that call from QAction(icon, text) builds
+        # QIcon's enums, which the first screen needs not.)
+        action = QAction(self._host)
+        action.setText(text)
         # A deciding key held down must not decide again (ui.rating_keys): no repeat.
         action.setAutoRepeat(repeat)
         if keys:
@@ -229,6 +232,8 @@ class WindowMenus:
 
     def show_help(self) -> None:
         """List every shortcut."""
+        from PySide6.QtWidgets import QMessageBox  # its enums are built on first use: not at start
+
         rows = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in SHORTCUTS)
         box = QMessageBox(self._host)
         box.setWindowTitle("Keyboard shortcuts")

@@ -19,17 +19,22 @@ class WindowStatus:
 
     def __init__(self, bar: QStatusBar, *, cancel_import: Callable[[], None]) -> None:
         self._bar = bar
-        # A rater name is user text: plain, never HTML.
-        self.rater_label = QLabel()
-        self.rater_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.rater_label.setToolTip("Change it with File → Switch rater…")
-        self.progress = QProgressBar()
+        # Each made in the bar, in the bar's order: a widget moved into another is polished
+        # again under the application's stylesheet.
+        self.progress = QProgressBar(bar)
         self.progress.setMaximumWidth(220)
         self.progress.setTextVisible(True)
         self.progress.hide()
-        self.cancel_button = QPushButton("Cancel import")
+        # (Not QPushButton(text, bar): telling that call from QPushButton(icon, text, bar)
+        # builds QIcon's enums, which the first screen needs not.)
+        self.cancel_button = QPushButton(bar)
+        self.cancel_button.setText("Cancel import")
         self.cancel_button.clicked.connect(cancel_import)
         self.cancel_button.hide()
+        # A rater name is user text: plain, never HTML.
+        self.rater_label = QLabel(bar)
+        self.rater_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.rater_label.setToolTip("Change it with File → Switch rater…")
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.cancel_button)
         bar.addPermanentWidget(self.rater_label)

@@ -336,9 +336,8 @@ def describe_sqlite_full(exc: BaseException) -> str:
     import tempfile
 
     return (
-        f"the disk is full: SQLite found no room for the database or its temporary files "
-        f"(in {tempfile.gettempdir()}) ({exc}); nothing was written: free some space and "
-        f"try again"
+        f"the disk is full ({exc}): SQLite found no room for the database or its temporary "
+        f"files in {tempfile.gettempdir()}; nothing was written: free some space and try again"
     )
 
 

@@ -123,12 +123,7 @@ def write_pdf(
     own, drawn by itself, so that they can be drawn side by side; the PDFs are then put
     together in order (:func:`~reviewer.results.pdf_pages.merged`)."""
     filling = _Filling(data, later)
-    parts = _drawn(
-        lambda i: _pdf_part(filling.for_page(i), i),
-        progress,
-        lambda: _before_fork("pdf"),
-        here=filling.here,
-    )
+    parts = _drawn(lambda i: _pdf_part(filling.for_page(i), i), progress, "pdf", filling.here)
     whole, pages = merged(parts)
     out.write(whole)
     return pages
@@ -237,7 +232,8 @@ def _forks(workers: int) -> bool:
 
 def prepare(fmt: str, n_runs: int) -> None:
     """Import now what writing the report in ``fmt`` on ``n_runs`` runs will import (a
-    caller with time to spare: waiting on a worker, the rater quality's)."""
+    caller with time to spare: waiting on a worker, the rater quality's with
+    ``--reference``)."""
     _before_fork(fmt if fmt == "pdf" else _picture_format(n_runs))
 
 
@@ -265,17 +261,14 @@ def _before_fork(backend: str) -> None:
 
 
 def _drawn(
-    draw: Callable[[int], bytes],
-    progress: Progress,
-    before_fork: Callable[[], None],
-    *,
-    here: Sequence[int] = (),
+    draw: Callable[[int], bytes], progress: Progress, backend: str, here: Sequence[int] = ()
 ) -> list[bytes]:
     """``draw(i)`` for every chart group ``i`` of :data:`PAGES` (its picture, its pages), in
     their order.
 
     Each group is drawn whole by itself, so the groups are drawn side by side in processes
-    forked after ``before_fork()`` (the imports): the same bytes, on the machine's cores;
+    forked after the imports of ``backend`` (:func:`_before_fork`): the same bytes, on the
+    machine's cores;
     those ``here`` by this process meanwhile (what they show is made by a worker of its
     own it waits for). Otherwise (:func:`_forks`) one after the other here, as are the
     groups a worker did not bring back (killed: by the kernel short of memory, by hand),
@@ -303,7 +296,7 @@ def _drawn(
                 back.add(index)
                 announce(1 + next((i for i in range(count) if i not in back), count))
 
-            before_fork()
+            _before_fork(backend)
             gc.freeze()  # the workers' collections would touch, and so copy, all of the heap
             announce(1)
             keys = [chart.key for chart in PAGES]
@@ -342,8 +335,8 @@ def write_html(
     pictures = _drawn(
         lambda i: _picture(filling.for_page(i), i, kind == "svg").encode(),
         progress,
-        lambda: _before_fork(kind),
-        here=filling.here,
+        kind,
+        filling.here,
     )
     for i, (chart, picture) in enumerate(zip(PAGES, pictures, strict=True)):
         parts.append(f"<h2>{html.escape(chart.title)}</h2>")

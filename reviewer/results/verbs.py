@@ -9,7 +9,7 @@ import argparse
 import atexit
 import gc
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -97,25 +97,6 @@ def _note(text: str) -> None:
     print(f"report: {text}", file=sys.stderr, flush=True)
 
 
-def _drawing_imported_first(
-    finish: Callable[[ResultsData], ResultsData], fmt: str, n_runs: int
-) -> Callable[[ResultsData], ResultsData]:
-    """``finish`` (the rater quality's: it waits for its worker) after the drawing's imports
-    (matplotlib and its backend, a third of a second). With ``--reference`` the quality is
-    waited for before any drawing (a reference the store lacks is refused first): the
-    imports then take the time this process would wait (made before the reading, they kept
-    the worker from starting). Otherwise the report has made them before it calls this.
-    """
-
-    def first(data: ResultsData) -> ResultsData:
-        from reviewer.results.report import prepare
-
-        prepare(fmt, n_runs)
-        return finish(data)
-
-    return first
-
-
 @contextmanager
 def _all_ended(later: dict[str, Finish], data: ResultsData) -> Iterator[dict[str, Finish]]:
     """``later`` with each ``finish`` noted when it is called; if the block ends in an
@@ -180,18 +161,14 @@ def run_report(args: argparse.Namespace) -> int:
                 progress=_progress,
                 viewer=args.viewer,
                 # The rater quality in a worker while the figures are made.
-                meanwhile=lambda runs, study: _drawing_imported_first(
-                    start_quality(
-                        store,
-                        runs,
-                        study,
-                        viewer=args.viewer,
-                        reference=args.reference,
-                        seed=args.seed,
-                        note=_note,
-                    ),
-                    fmt,
-                    len(runs),
+                meanwhile=lambda runs, study: start_quality(
+                    store,
+                    runs,
+                    study,
+                    viewer=args.viewer,
+                    reference=args.reference,
+                    seed=args.seed,
+                    note=_note,
                 ),
                 # The leaderboard's bootstrap in a worker too while alpha's is made here,
                 # or (no core free) made here while the other pages are drawn.
@@ -205,7 +182,11 @@ def run_report(args: argparse.Namespace) -> int:
         # waits for each worker begun: none outlives the command, no file of theirs is left.
         with _all_ended(later, data) as later:
             if args.reference is not None and "quality" in later:
-                # A reference the store lacks is refused before any drawing.
+                # A reference the store lacks is refused before any drawing; the drawing's
+                # imports (a third of a second) are made while the quality's worker ends.
+                from reviewer.results.report import prepare
+
+                prepare(fmt, data.meta.n_runs)
                 data = later.pop("quality")(data)
             if data.quality is not None and data.quality.missing_reference:
                 if args.reference == GOLD:

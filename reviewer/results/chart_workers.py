@@ -29,6 +29,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
+from reviewer.results.cores import ended
+
 #: A record in a worker's file: the picture's number and length, then the picture.
 _HEADER = struct.Struct("<II")
 
@@ -149,21 +151,6 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
-
-
-def ended(status: int, worker: str) -> str:
-    """Why ``worker`` ("a chart worker"), which ended with ``status`` (``os.waitpid``'s),
-    failed, as the start of a line; "" if it did not fail."""
-    code = os.waitstatus_to_exitcode(status)
-    if code == 0:
-        return ""
-    if code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = f"signal {-code}"
-        return f"{worker} was killed ({name})"
-    return f"{worker} failed (exit code {code})"
 
 
 def _records(file: BinaryIO) -> dict[int, bytes]:

@@ -1,5 +1,6 @@
 """The report's workers: whether one would run beside this process or only take turns
-with it, and one begun with what it hands back.
+with it, one begun with what it hands back, and why one failed (:func:`ended`, said in
+one line by the report for its chart workers and its rater-quality worker alike).
 
 The report makes the rater quality and the leaderboard in workers while it draws, when a
 core is free for them: with none, a worker only queues for a core and costs its fork.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import tempfile
 from collections.abc import Callable
 from typing import Any
@@ -75,3 +77,18 @@ def forked(work: Callable[[], Any]) -> Callable[[], tuple[Any, int]]:
         return (pickle.loads(blob) if blob else None), status
 
     return collect
+
+
+def ended(status: int, worker: str) -> str:
+    """Why ``worker`` ("a chart worker"), which ended with ``status`` (``os.waitpid``'s),
+    failed, as the start of a line; "" if it did not fail."""
+    code = os.waitstatus_to_exitcode(status)
+    if code == 0:
+        return ""
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"{worker} was killed ({name})"
+    return f"{worker} failed (exit code {code})"

@@ -16,7 +16,7 @@ from reviewer.gold.facade import GoldStore
 from reviewer.quality.facade import QualityStore
 from reviewer.quality.reference import Reference
 from reviewer.quality.summary import Gate, QualitySummary, read_summary
-from reviewer.results.cores import a_core_to_spare, forked
+from reviewer.results.cores import a_core_to_spare, ended, forked
 from reviewer.results.data import ResultsData
 from reviewer.results.live import _fewer_collections  # the process's one switch of them
 from reviewer.studies.facade import StudiesStore
@@ -146,8 +146,6 @@ def start_quality(
     def finish(later: ResultsData) -> ResultsData:
         summary, status = collect()
         if summary is None:
-            from reviewer.results.chart_workers import ended
-
             worker = "the rater-quality worker"
             why = ended(status, worker) or f"{worker} handed nothing back"
             note(f"{why}: computing it here")

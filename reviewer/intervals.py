@@ -5,6 +5,12 @@ from __future__ import annotations
 import math
 
 Z95 = 1.959963984540054
+#: The bootstrap replicates of every interval by default (the ``agreement`` and
+#: ``leaderboard`` verbs, the report, the dashboard's export): one number, so that a figure
+#: the report shows is the one its command prints (the leaderboard verb once drew 2,000 and
+#: the report's page 1,000: the same board with other ends). The window previews with
+#: fewer (ui/results/results_loader.py) and says so.
+RESAMPLES = 1000
 
 
 def wilson(successes: int, n: int, *, z: float = Z95) -> tuple[float, float]:

@@ -18,6 +18,7 @@ from reviewer.commands.verbs import (
     add_verb,
     rater_name_option,
 )
+from reviewer.intervals import RESAMPLES
 
 _AGREEMENT_EXAMPLES = (
     "a320-review agreement",
@@ -69,9 +70,9 @@ def register(subparsers: Subparsers) -> None:
     a.add_argument(
         "--bootstrap",
         type=int,
-        default=1000,
+        default=RESAMPLES,
         metavar="N",
-        help="bootstrap resamples (default 1000; 0 for no interval)",
+        help=f"bootstrap resamples (default {RESAMPLES}; 0 for no interval)",
     )
     add_out_option(a)
     a.set_defaults(run=run_agreement)

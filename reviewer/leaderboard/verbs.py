@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from reviewer.commands.verbs import CommandError, Subparsers, UsageError, add_verb, open_output
+from reviewer.intervals import RESAMPLES
 
 
 def register(subparsers: Subparsers) -> None:
@@ -54,7 +55,11 @@ def register(subparsers: Subparsers) -> None:
         help="leave unsafe runs out of the scores (the board says how many)",
     )
     p.add_argument(
-        "--resamples", type=int, default=2000, metavar="N", help="bootstrap replicates (2000)"
+        "--resamples",
+        type=int,
+        default=RESAMPLES,
+        metavar="N",
+        help=f"bootstrap replicates ({RESAMPLES}, as the report's Leaderboard page)",
     )
     p.add_argument("--seed", type=int, default=0, metavar="N", help="bootstrap seed (0)")
     p.add_argument(

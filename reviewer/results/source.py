@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from reviewer.adjudication.facade import AdjudicationStore
+from reviewer.intervals import RESAMPLES
 from reviewer.results.cores import a_core_to_spare, forked
 from reviewer.results.data import ResultsData
 from reviewer.results.live import LiveResults, _fewer_collections, with_intervals
@@ -41,7 +42,7 @@ def gather(
     study: str | None = None,
     scenarios: Sequence[str] = (),
     seed: int = 0,
-    resamples: int = 1000,
+    resamples: int = RESAMPLES,
     progress: Progress = _quiet,
     viewer: str | None = None,
     meanwhile: Meanwhile | None = None,
@@ -73,7 +74,7 @@ def gather_then(
     study: str | None = None,
     scenarios: Sequence[str] = (),
     seed: int = 0,
-    resamples: int = 1000,
+    resamples: int = RESAMPLES,
     progress: Progress = _quiet,
     viewer: str | None = None,
     meanwhile: Meanwhile | None = None,

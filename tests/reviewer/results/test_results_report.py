@@ -350,3 +350,23 @@ def test_sqlite_out_of_room_while_reading_is_one_line(
     assert code == 1 and "Traceback" not in err
     assert len(lines) == 1 and lines[0].startswith("a320-review report: the disk is full")
     assert not out.exists()
+
+
+def test_the_reports_leaderboard_is_the_one_the_leaderboard_verb_prints(
+    capsys, rated_db: Path
+) -> None:
+    """One board in two places: by default the verb drew 2,000 replicates and the report's
+    page 1,000, the same scores with other interval ends (and rank ranges)."""
+    import json
+
+    from reviewer.results.source import gather
+
+    code, out, _err = _run(capsys, "leaderboard", "--db", rated_db, "--format", "json")
+    assert code == 0
+    printed = json.loads(out)["models"]
+    with ReviewStore.open(rated_db, create=False, readonly=True) as store:
+        board = gather(store).leaderboard
+    assert board is not None and printed
+    shown = [(r.model, r.rank, r.rank_low, r.rank_high, r.score, r.low, r.high) for r in board.rows]
+    keys = ("model", "rank", "rank_low", "rank_high", "score", "low", "high")
+    assert shown == [tuple(m[k] for k in keys) for m in printed]
